@@ -1,0 +1,39 @@
+"""Diamonds, the trick-taking game by Mike Fitzgerald: rules, per-seat views, records, replay and bots.
+
+Pure Python, no Django. The public interface:
+
+    from engine import Game, Ruleset, SeatView, Decision, IllegalDecision, to_record, from_record
+    game = Game(Ruleset(players=4), seed="club-night/1", seats=["ann", "bob", "cy", "di"])
+    game.pending            # Pending(kind='pass_count', seats=(2,), count=None)
+    game.legal(2)           # [1, 2, 3]
+    game.apply(2, Decision.pass_count(2))
+    SeatView(game, 0).to_dict()   # what seat 0 may see
+    to_record(game)         # diamonds-record/1
+"""
+
+from .cards import SUITS, Card, card_str, parse_card, parse_cards
+from .errors import IllegalDecision, InvalidRuleset
+from .game import (
+    CLUBS_TARGET,
+    DECISION_KINDS,
+    OVER,
+    PASS_CARDS,
+    PASS_COUNT,
+    PLAY,
+    Action,
+    Decision,
+    Game,
+    Pending,
+    Play,
+    Result,
+)
+from .record import FORMAT, ReplayError, differences, from_record, replay, to_record
+from .ruleset import Ruleset
+from .view import SeatView
+
+__all__ = [
+    "Action", "CLUBS_TARGET", "Card", "DECISION_KINDS", "Decision", "FORMAT", "Game", "IllegalDecision",
+    "InvalidRuleset", "OVER", "PASS_CARDS", "PASS_COUNT", "PLAY", "Pending", "Play", "ReplayError", "Result",
+    "Ruleset", "SUITS", "SeatView", "card_str", "differences", "from_record", "parse_card", "parse_cards",
+    "replay", "to_record",
+]

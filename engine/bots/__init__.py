@@ -1,0 +1,22 @@
+"""Bots: each sees only its seat's `SeatView` and returns a legal `Decision`.
+
+`make_bot("random", seed=...)` builds one by name; `BOTS` lists the names the league and CLI accept.
+"""
+
+from __future__ import annotations
+
+from .base import Bot, play_game
+from .random_bot import RandomBot
+
+BOTS: dict[str, type[Bot]] = {"random": RandomBot}
+
+
+def make_bot(name: str, seed: str | int = 0, **settings) -> Bot:
+    try:
+        cls = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}") from None
+    return cls(seed=seed, **settings)
+
+
+__all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "play_game"]

@@ -1,0 +1,34 @@
+"""The bot interface and the loop that lets bots play a game to its end."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..game import Decision, Game
+from ..view import SeatView
+
+
+class Bot:
+    """A player that decides from its seat's view alone. Subclasses implement `decide`."""
+
+    name = "bot"
+
+    def __init__(self, seed: str | int = 0, **settings):
+        if settings:
+            raise ValueError(f"{type(self).__name__} takes no settings {sorted(settings)}")
+        self.rng = random.Random(seed)
+
+    def decide(self, view: SeatView) -> Decision:
+        raise NotImplementedError
+
+
+def play_game(game: Game, bots: Sequence[Bot]) -> Game:
+    """Let `bots[seat]` make every pending decision until the game is over."""
+    views = [SeatView(game, s) for s in range(game.n)]
+    while True:
+        pending = game.pending
+        if pending is None:
+            return game
+        for seat in pending.seats:
+            game.apply(seat, bots[seat].decide(views[seat]))

@@ -1,0 +1,89 @@
+"""A game's parameters. Variants are parameters, not subclasses: partnerships, Perfect Diamonds, clubs mode."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from .errors import InvalidRuleset
+
+ROUNDS_BY_PLAYERS = {2: 4, 3: 6, 4: 4, 5: 5, 6: 6}  # R-ROUNDS-1
+# R-PERFECT-1: players -> (deck_ranks, hand_size)
+PERFECT_DECK = {5: (15, 12), 4: (13, 13), 3: (9, 12), 2: (8, 16)}
+STANDARD_HAND_SIZE = 10
+SUPPLY_POINTS = 235  # 110 small + 25 large crystals of 5
+STARTING_SHOWROOM = 3  # R-SETUP-1
+CLUBS_MODES = ("thief", "choose")
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Everything that decides how a game is played, apart from the seed and the players' choices.
+
+    Leave `clubs`, `rounds`, `hand_size` and `deck_ranks` as None to take the rulebook's values;
+    `Ruleset.of(...)` fills them in so that a stored ruleset is always explicit.
+    """
+
+    players: int
+    partnerships: bool = False
+    perfect: bool = False
+    clubs: str | None = None
+    rounds: int | None = None
+    hand_size: int | None = None
+    deck_ranks: int | None = None
+    teams: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        n = self.players
+        if not isinstance(n, int) or not 2 <= n <= 6:
+            raise InvalidRuleset(f"players must be 2 to 6, not {n!r}")
+        if self.partnerships and n not in (4, 6):
+            raise InvalidRuleset("R-TEAM-1: partnerships are played with 4 or 6 players")
+        if self.perfect and n not in PERFECT_DECK:
+            raise InvalidRuleset("R-PERFECT-1: Perfect Diamonds is for 2 to 5 players")
+        clubs = self.clubs or ("choose" if n == 2 or self.partnerships else "thief")
+        if clubs not in CLUBS_MODES:
+            raise InvalidRuleset(f"clubs must be 'thief' or 'choose', not {clubs!r}")
+        if clubs == "thief" and (n == 2 or self.partnerships):
+            raise InvalidRuleset("R-ACT-C: the Thief is used only with 3-6 players without partners")
+        deck_ranks, hand_size = PERFECT_DECK[n] if self.perfect else (15, STANDARD_HAND_SIZE)
+        deck_ranks = self.deck_ranks if self.deck_ranks is not None else deck_ranks
+        hand_size = self.hand_size if self.hand_size is not None else hand_size
+        rounds = self.rounds if self.rounds is not None else ROUNDS_BY_PLAYERS[n]
+        if not 1 <= deck_ranks <= 15:
+            raise InvalidRuleset(f"deck_ranks must be 1 to 15, not {deck_ranks}")
+        if hand_size < 1 or hand_size * n > 4 * deck_ranks:
+            raise InvalidRuleset(f"{n} hands of {hand_size} do not fit in a deck of {4 * deck_ranks} cards")
+        if n == 2 and hand_size % 2:
+            raise InvalidRuleset("R-TWO-1: with 2 players the hand size must be even (two cards each per trick)")
+        if rounds < 1:
+            raise InvalidRuleset(f"rounds must be at least 1, not {rounds}")
+        object.__setattr__(self, "clubs", clubs)
+        object.__setattr__(self, "deck_ranks", deck_ranks)
+        object.__setattr__(self, "hand_size", hand_size)
+        object.__setattr__(self, "rounds", rounds)
+        half = n // 2
+        teams = tuple((s, s + half) for s in range(half)) if self.partnerships else tuple((s,) for s in range(n))
+        object.__setattr__(self, "teams", teams)
+
+    @property
+    def team_count(self) -> int:
+        return len(self.teams)
+
+    @property
+    def tricks_per_round(self) -> int:
+        return self.hand_size // 2 if self.players == 2 else self.hand_size
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.pop("teams")
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Ruleset:
+        known = {"players", "partnerships", "perfect", "clubs", "rounds", "hand_size", "deck_ranks"}
+        unknown = set(data) - known
+        if unknown:
+            raise InvalidRuleset(f"unknown ruleset fields: {sorted(unknown)}")
+        if "players" not in data:
+            raise InvalidRuleset("a ruleset needs 'players'")
+        return cls(**data)

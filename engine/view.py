@@ -1,0 +1,181 @@
+"""What one seat may see: its own hand and vault, every showroom, the Thief, the cards played, the decision
+it owes. Other hands and vaults appear only once the game is over. Bots and the API see games only this way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import SUITS, Card, card_str
+from .game import PASS_CARDS, Game, Pending
+
+
+class SeatView:
+    """A read-only window on a game for one seat. Fields are computed on demand (bots read only a few)."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Game, seat: int):
+        if not 0 <= seat < game.n:
+            raise ValueError(f"there is no seat {seat}")
+        self._game = game
+        self.seat = seat
+
+    # the decision -------------------------------------------------------------------------------------
+    @property
+    def pending(self) -> Pending | None:
+        return self._game.pending
+
+    @property
+    def my_turn(self) -> bool:
+        p = self._game.pending
+        return p is not None and self.seat in p.seats
+
+    @property
+    def legal(self) -> list:
+        return self._game.legal(self.seat)
+
+    @property
+    def move_number(self) -> int:
+        return self._game.move_number
+
+    # the table ----------------------------------------------------------------------------------------
+    @property
+    def ruleset(self):
+        return self._game.ruleset
+
+    @property
+    def players(self) -> int:
+        return self._game.n
+
+    @property
+    def hand(self) -> list[Card]:
+        return sorted(self._game.hands[self.seat])
+
+    @property
+    def team(self) -> int:
+        return self._game.team_of(self.seat)
+
+    @property
+    def vault(self) -> int:
+        """This seat's own (team's) vault."""
+        return self._game.vault[self._game.team_of(self.seat)]
+
+    @property
+    def showrooms(self) -> list[int]:
+        """Per team (per seat without partnerships)."""
+        return list(self._game.showroom)
+
+    @property
+    def supply(self) -> int:
+        return self._game.supply
+
+    @property
+    def thief(self) -> int | None:
+        return self._game.thief
+
+    @property
+    def round(self) -> int:
+        return self._game.round
+
+    @property
+    def dealer(self) -> int:
+        return self._game.dealer
+
+    @property
+    def pass_count(self) -> int | None:
+        return self._game.pass_count
+
+    @property
+    def passed(self) -> list[Card] | None:
+        """The cards this seat chose to pass this round."""
+        return self._game.passed_by(self.seat)
+
+    @property
+    def received(self) -> list[Card] | None:
+        """The cards passed to this seat this round, once the exchange has happened."""
+        g = self._game
+        if g.phase == PASS_CARDS or not all(g.pending_passes):
+            return None
+        giver = (self.seat - g.n // 2) % g.n if g.ruleset.partnerships else (self.seat - 1) % g.n
+        return g.passed_by(giver)
+
+    @property
+    def current_trick(self) -> list[tuple[int, Card]]:
+        t = self._game.current_trick
+        return [(p.seat, p.card) for p in t.plays] if t is not None else []
+
+    @property
+    def led_suit(self) -> int | None:
+        t = self.current_trick
+        return t[0][1] >> 4 if t else None
+
+    @property
+    def tricks_won(self) -> list[int]:
+        return [self._game.tricks_won(s) for s in range(self._game.n)]
+
+    @property
+    def over(self) -> bool:
+        return self._game.over
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON the API sends to this seat. Nothing here belongs to another seat while the game runs."""
+        g, seat = self._game, self.seat
+        pending = g.pending
+        data: dict[str, Any] = {
+            "seat": seat,
+            "seats": list(g.seats),
+            "ruleset": g.ruleset.to_dict(),
+            "teams": [list(t) for t in g.ruleset.teams] if g.ruleset.partnerships else None,
+            "move_number": g.move_number,
+            "round": g.round,
+            "dealer": g.dealer,
+            "thief": g.thief,
+            "supply": g.supply,
+            "showrooms": list(g.showroom),
+            "vault": self.vault,
+            "hand": [card_str(c) for c in self.hand],
+            "hand_sizes": [len(h) for h in g.hands],
+            "pass_count": g.pass_count,
+            "passed": _cards(self.passed),
+            "received": _cards(self.received),
+            "rounds": [_public_round(r) for r in g.rounds],
+            "tricks_won": self.tricks_won,
+            "pending": None if pending is None else {
+                "kind": pending.kind, "seats": list(pending.seats), "count": pending.count,
+            },
+            "my_turn": self.my_turn,
+            "legal": [_option(x, pending.kind) for x in self.legal] if pending else [],
+            "over": g.over,
+        }
+        if g.over and g.result is not None:
+            data["result"] = g.result._asdict()
+            data["vaults"] = list(g.vault)
+            data["dealt_hands"] = [[card_str(c) for c in h] for h in g.rounds[-1].hands] if g.rounds else None
+        return data
+
+
+def _cards(cards) -> list[str] | None:
+    return None if cards is None else [card_str(c) for c in cards]
+
+
+def _option(x, kind: str):
+    return card_str(x) if kind in ("play", "pass_cards") else x
+
+
+def _public_round(r) -> dict[str, Any]:
+    """What the whole table saw of a round: who led, every card played, every Suit Action."""
+    return {
+        "dealer": r.dealer,
+        "pass_count": r.pass_count,
+        "tricks": [
+            {"leader": t.leader, "plays": [{"seat": p.seat, "card": card_str(p.card)} for p in t.plays],
+             "winner": t.winner}
+            for t in r.tricks
+        ],
+        "actions": [
+            {"seat": a.seat, "suit": SUITS[a.suit], "cause": a.cause, "trick": a.trick, "target": a.target,
+             "moved": a.moved}
+            for a in r.actions
+        ],
+    }
