@@ -48,7 +48,8 @@ def _replay(path: str) -> int:
         return 1
     print(json.dumps(derived, indent=1))
     if disagreements:
-        print(f"diamonds replay: the record disagrees with the rules in {len(disagreements)} place(s):", file=sys.stderr)
+        count = len(disagreements)
+        print(f"diamonds replay: the record disagrees with the rules in {count} place(s):", file=sys.stderr)
         for line in disagreements:
             print(f"  {line}", file=sys.stderr)
         return 1
@@ -66,7 +67,8 @@ def _play(args) -> int:
     if len(names) == 1:
         names *= ruleset.players
     if len(names) != ruleset.players:
-        print(f"diamonds play: {ruleset.players} players need {ruleset.players} bots, got {len(names)}", file=sys.stderr)
+        n = ruleset.players
+        print(f"diamonds play: {n} players need {n} bots, got {len(names)}", file=sys.stderr)
         return 2
     try:
         bots = [make_bot(name, seed=f"{args.seed}/bot-{seat}") for seat, name in enumerate(names)]

@@ -331,7 +331,8 @@ class Game:
             self._refuse_phase(PLAY)
         expected = self._order[self._pos]
         if seat != expected:
-            rule = "R-TWO-1" if self.n == 2 else ("R-LEAD-1" if self._trick_index == 0 and self._pos == 0 else "R-TRICK-2")
+            first_lead = self._trick_index == 0 and self._pos == 0
+            rule = "R-TWO-1" if self.n == 2 else ("R-LEAD-1" if first_lead else "R-TRICK-2")
             raise IllegalDecision(rule, f"it is seat {expected}'s turn to play, not seat {seat}'s")
         hand = self.hands[seat]
         if c not in hand:
@@ -420,7 +421,8 @@ class Game:
             raise IllegalDecision("R-DEAL-1", f"round {self.round}: {len(hands)} hands dealt for {self.n} players")
         for s, hand in enumerate(hands):
             if len(hand) != size:
-                raise IllegalDecision("R-DEAL-1", f"round {self.round}: seat {s} was dealt {len(hand)} cards, not {size}")
+                message = f"round {self.round}: seat {s} was dealt {len(hand)} cards, not {size}"
+                raise IllegalDecision("R-DEAL-1", message)
             for c in hand:
                 if c not in in_deck:
                     raise IllegalDecision("R-PERFECT-1", f"round {self.round}: {_show(c)} is not in this game's deck")
