@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from .cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, card_str, deck, parse_cards
 from .errors import IllegalDecision
+from .fastrandom import shuffle
 from .ruleset import STARTING_SHOWROOM, SUPPLY_POINTS, Ruleset
 
 PASS_COUNT = "pass_count"
@@ -103,7 +104,10 @@ class Decision:
 
     @staticmethod
     def play(c: Card) -> Decision:
-        return Decision(PLAY, c)
+        d = _PLAY_DECISIONS.get(c)
+        if d is None:  # decisions are immutable, so one per card serves every game
+            d = _PLAY_DECISIONS[c] = Decision(PLAY, c)
+        return d
 
     @staticmethod
     def clubs_target(seat: int) -> Decision:
@@ -142,6 +146,9 @@ class Decision:
                 raise ValueError("a clubs_target decision needs an integer seat 'target'")
             return Decision(CLUBS_TARGET, target)
         raise ValueError(f"unknown decision kind {kind!r}: expected one of {', '.join(DECISION_KINDS)}")
+
+
+_PLAY_DECISIONS: dict[Card, Decision] = {}
 
 
 class Result(NamedTuple):
@@ -184,6 +191,13 @@ class Game:
         self._deck = deck(ruleset.deck_ranks)
         self._tricks_per_round = ruleset.tricks_per_round
         self._logging = True
+        # Pending and the play orders are immutable and asked for on every move: build them once per game.
+        self._pending_play = tuple(Pending(PLAY, (s,)) for s in range(n))
+        self._pending_count = tuple(Pending(PASS_COUNT, (s,)) for s in range(n))
+        self._orders = tuple(
+            (leader, 1 - leader, leader, 1 - leader) if n == 2 else tuple((leader + i) % n for i in range(n))
+            for leader in range(n)
+        )
 
         teams = ruleset.team_count
         self.supply = SUPPLY_POINTS - STARTING_SHOWROOM * n  # R-SETUP-1
@@ -214,12 +228,12 @@ class Game:
     @property
     def pending(self) -> Pending | None:
         phase = self.phase
-        if phase == PLAY:
-            return Pending(PLAY, (self._order[self._pos],))
+        if phase is PLAY:
+            return self._pending_play[self._order[self._pos]]
         if phase == PASS_CARDS:
             return Pending(PASS_CARDS, tuple(s for s in range(self.n) if self._passes[s] is None), self.pass_count)
         if phase == PASS_COUNT:
-            return Pending(PASS_COUNT, (self.dealer,))
+            return self._pending_count[self.dealer]
         if phase == CLUBS_TARGET:
             return Pending(CLUBS_TARGET, (self._clubs_chooser,))
         return None
@@ -232,10 +246,14 @@ class Game:
     def legal(self, seat: int) -> list:
         """The options open to `seat` now: pass counts, cards (to pass or play) or target seats; [] if none."""
         phase = self.phase
-        if phase == PLAY:
+        if phase is PLAY:
             if seat != self._order[self._pos]:
                 return []
-            return self._playable(seat)
+            hand = self.hands[seat]
+            led = self._led
+            if led >= 0 and self._suit_count[seat][led]:
+                return [c for c in hand if c >> 4 == led]  # R-FOLLOW-1
+            return hand[:]  # R-OFFSUIT-1 (or leading)
         if phase == PASS_CARDS:
             return list(self.hands[seat]) if 0 <= seat < self.n and self._passes[seat] is None else []
         if phase == PASS_COUNT:
@@ -268,7 +286,7 @@ class Game:
 
     def apply(self, seat: int, decision: Decision) -> None:
         kind = decision.kind
-        if kind == PLAY:
+        if kind is PLAY or kind == PLAY:
             self.play(seat, decision.value)
         elif kind == PASS_CARDS:
             self.pass_cards(seat, decision.value)
@@ -327,9 +345,10 @@ class Game:
             self._exchange()
 
     def play(self, seat: int, c: Card) -> None:
-        if self.phase != PLAY:
+        if self.phase is not PLAY:
             self._refuse_phase(PLAY)
-        expected = self._order[self._pos]
+        pos = self._pos
+        expected = self._order[pos]
         if seat != expected:
             first_lead = self._trick_index == 0 and self._pos == 0
             rule = "R-TWO-1" if self.n == 2 else ("R-LEAD-1" if first_lead else "R-TRICK-2")
@@ -346,19 +365,20 @@ class Game:
         self.move_number += 1
         hand.remove(c)
         counts[suit] -= 1
-        play = Play(self.round, self._trick_index, seat, c)
+        play = _new_tuple(Play, (self.round, self._trick_index, seat, c))  # Play(...) without its Python __new__
+        self._plays.append(play)  # the current trick's plays
         if self._logging:
-            self._trick.plays.append(play)
             self.events.append(play)
-        self._plays.append((seat, c))
-        self._pos += 1
+        pos += 1
+        self._pos = pos
         if led < 0:
             self._led = suit
         elif suit != led:  # R-OFFSUIT-1: the lead never earns it, every later off-suit card does
             self._after = _AFTER_PLAY
             if not self._act(seat, suit, OFFSUIT, self._trick_index):
                 return
-        self._after_play()
+        if pos == len(self._order):
+            self._finish_trick()
 
     def choose_clubs_target(self, seat: int, target: int) -> None:
         if self.phase != CLUBS_TARGET:
@@ -390,7 +410,7 @@ class Game:
             self._check_deal(hands)
         else:  # R-DEAL-1: the whole deck, reshuffled every round
             cards = list(self._deck)
-            random.Random(f"{self.seed}/round-{self.round}").shuffle(cards)
+            shuffle(random.Random(f"{self.seed}/round-{self.round}"), cards)  # the same order as Random.shuffle
             hands = [cards[s * size:(s + 1) * size] for s in range(n)]
         self.hands = hands
         self._suit_count = [[0, 0, 0, 0] for _ in range(n)]
@@ -403,11 +423,11 @@ class Game:
         self._passes: list[list[Card] | None] = [None] * n
         self.pass_count: int | None = None
         self._trick_index = -1
-        self._order: list[int] = []
+        self._order: tuple[int, ...] = ()
         self._pos = 0
         self._led = -1
-        self._plays: list[tuple[int, Card]] = []
         self._trick = Trick(-1)
+        self._plays = self._trick.plays  # always the current trick's list of plays
         self._log = RoundLog(dealer, [list(h) for h in hands])
         if self._logging:
             self.rounds.append(self._log)
@@ -447,13 +467,12 @@ class Game:
         self._start_trick((self.dealer + 1) % n)  # R-LEAD-1
 
     def _start_trick(self, leader: int) -> None:
-        n = self.n
         self._trick_index += 1
-        self._order = [leader, 1 - leader, leader, 1 - leader] if n == 2 else [(leader + i) % n for i in range(n)]
+        self._order = self._orders[leader]
         self._pos = 0
         self._led = -1
-        self._plays = []
         self._trick = Trick(leader)
+        self._plays = self._trick.plays
         if self._logging:
             self._log.tricks.append(self._trick)
         self.phase = PLAY
@@ -466,13 +485,16 @@ class Game:
 
     def _finish_trick(self) -> None:
         led = self._led
-        best_rank, winner = -1, -1
-        for seat, c in self._plays:  # R-TRICK-1
-            if c >> 4 == led and (c & 15) > best_rank:
-                best_rank, winner = c & 15, seat
+        plays = self._plays
+        best, winner = -1, -1
+        suits = [0, 0, 0, 0]
+        for _, _, seat, c in plays:  # R-TRICK-1
+            suits[c >> 4] += 1
+            if c > best and c >> 4 == led:  # same suit: a higher card is a higher rank
+                best, winner = c, seat
         won = self._won[winner]
-        for _, c in self._plays:  # R-TRICK-2
-            won[c >> 4] += 1
+        for suit in range(4):  # R-TRICK-2
+            won[suit] += suits[suit]
         self._tricks_won[winner] += 1
         self._trick.winner = winner
         self._after = _AFTER_TRICK
@@ -575,7 +597,7 @@ class Game:
             if self._logging:
                 self._log.clubs_targets.append(None)
         if self._logging:
-            action = Action(self.round, trick, seat, suit, cause, target, moved)
+            action = _new_tuple(Action, (self.round, trick, seat, suit, cause, target, moved))
             self._log.actions.append(action)
             self.events.append(action)
         return True
@@ -610,18 +632,20 @@ class Game:
         g._won = [list(w) for w in self._won]
         g._tricks_won = list(self._tricks_won)
         g._passes = [None if p is None else list(p) for p in self._passes]
-        g._plays = list(self._plays)
-        g._order = list(self._order)
         if g._logging:
             g.rounds = [_copy_round(r) for r in self.rounds]
             g.events = list(self.events)
             g._log = g.rounds[-1]
-            g._trick = g._log.tricks[-1] if g._log.tricks else Trick(self._trick.leader)
+            in_log = bool(self._log.tricks) and self._trick is self._log.tricks[-1]
+            g._trick = g._log.tricks[-1] if in_log else Trick(self._trick.leader)
         else:
             g.rounds = []
             g.events = []
             g._log = RoundLog(self.dealer, [])
             g._trick = Trick(self._trick.leader)
+            g._trick.plays = list(self._plays)
+            g._trick.winner = self._trick.winner  # needed to resume after a clubs choice that ends a trick
+        g._plays = g._trick.plays
         g._deals = self._deals
         return g
 
@@ -668,6 +692,7 @@ def _copy_round(r: RoundLog) -> RoundLog:
     return c
 
 
+_new_tuple = tuple.__new__
 _SUIT_WORD = ("diamonds", "hearts", "spades", "clubs")
 
 

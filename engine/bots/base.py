@@ -26,9 +26,11 @@ class Bot:
 def play_game(game: Game, bots: Sequence[Bot]) -> Game:
     """Let `bots[seat]` make every pending decision until the game is over."""
     views = [SeatView(game, s) for s in range(game.n)]
+    deciders = [bot.decide for bot in bots]
+    apply = game.apply
     while True:
         pending = game.pending
         if pending is None:
             return game
         for seat in pending.seats:
-            game.apply(seat, bots[seat].decide(views[seat]))
+            apply(seat, deciders[seat](views[seat]))

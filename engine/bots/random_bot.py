@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..game import PASS_CARDS, Decision
+from ..fastrandom import below
+from ..game import PASS_CARDS, PLAY, Decision
 from ..view import SeatView
 from .base import Bot
 
@@ -13,6 +14,9 @@ class RandomBot(Bot):
     def decide(self, view: SeatView) -> Decision:
         pending = view.pending
         legal = view.legal
-        if pending.kind == PASS_CARDS:
+        kind = pending.kind
+        if kind is PLAY:
+            return Decision.play(legal[below(self.rng, len(legal))])
+        if kind == PASS_CARDS:
             return Decision(PASS_CARDS, tuple(self.rng.sample(legal, pending.count)))
-        return Decision(pending.kind, legal[self.rng.randrange(len(legal))])
+        return Decision(kind, legal[below(self.rng, len(legal))])
