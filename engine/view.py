@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import SUITS, Card, card_str
-from .game import PASS_CARDS, Game, Pending
+from .game import CLUBS_TARGET, PASS_CARDS, PLAY, Game, Pending
 
 
 class SeatView:
@@ -117,6 +117,59 @@ class SeatView:
     @property
     def over(self) -> bool:
         return self._game.over
+
+    # what the whole table has seen, for bots that remember -----------------------------------------------
+    @property
+    def trick_index(self) -> int:
+        """The index of the current trick in this round (-1 before the first lead)."""
+        return self._game.trick_index
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        return [len(h) for h in self._game.hands]
+
+    @property
+    def round_plays(self) -> list[tuple[int, int, Card]]:
+        """Every card played this round as (trick index, seat, card), in order; the current trick's too."""
+        log = self._game.rounds[-1] if self._game.rounds else None
+        if log is None or not self._game._logging:
+            return []
+        return [(p.trick, p.seat, p.card) for t in log.tricks for p in t.plays]
+
+    @property
+    def trick_leaders(self) -> list[int]:
+        """The leader of each trick of this round so far (the led suit is the first card's)."""
+        log = self._game.rounds[-1] if self._game.rounds else None
+        return [t.leader for t in log.tricks] if log is not None and self._game._logging else []
+
+    @property
+    def won_cards(self) -> list[list[int]]:
+        """Per seat, the cards of each suit (D, H, S, C) won in tricks this round: seen by all as they fell."""
+        return [self._game.won_cards(s) for s in range(self._game.n)]
+
+    @property
+    def events(self) -> list:
+        """Every card played and every Suit Action taken since the game began (all of them public)."""
+        return list(self._game.events)
+
+    def determinize(self, hands: list[list[Card]], seed: str) -> Game:
+        """A copy of the game for search in which what this seat cannot see is replaced by guesses.
+
+        `hands[s]` replaces seat s's hand for every other seat (this seat's own entry is ignored); `seed`
+        replaces the game's seed, so later deals are fresh guesses too. The copy keeps no record. Only for
+        card play and clubs choices: while cards are being passed the others' choices are hidden state.
+        """
+        g = self._game
+        if g.phase not in (PLAY, CLUBS_TARGET):
+            raise ValueError("determinize is for card play and clubs choices")
+        copy = g.clone(logging=False)
+        own = self.seat
+        copy.set_hidden_hands([g.hands[s] if s == own else hands[s] for s in range(g.n)])
+        copy.seed = seed
+        copy._deals = []
+        giver = (own - g.n // 2) % g.n if g.ruleset.partnerships else (own - 1) % g.n
+        copy._passes = [list(g._passes[s]) if s in (own, giver) else [] for s in range(g.n)]
+        return copy
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON the API sends to this seat. Nothing here belongs to another seat while the game runs."""

@@ -1,14 +1,15 @@
 """Bots: each sees only its seat's `SeatView` and returns a legal `Decision`.
 
-`make_bot("random", seed=...)` builds one by name; `BOTS` lists the names the league and CLI accept.
+`make_bot("greedy", seed=...)` builds one by name; `BOTS` lists the names the league and CLI accept.
 """
 
 from __future__ import annotations
 
 from .base import Bot, play_game
+from .greedy import GreedyBot
 from .random_bot import RandomBot
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def make_bot(name: str, seed: str | int = 0, **settings) -> Bot:
@@ -19,4 +20,4 @@ def make_bot(name: str, seed: str | int = 0, **settings) -> Bot:
     return cls(seed=seed, **settings)
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "play_game"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot", "play_game"]

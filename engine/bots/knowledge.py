@@ -1,0 +1,150 @@
+"""What a seat can know about hidden cards and scores from its view alone, shared by the greedy and search bots.
+
+Everything here is derived from `SeatView`: the seat's own hand, the cards played this round, the cards it
+passed and received, the voids others revealed by not following suit, and the public Suit Actions (from
+which every team's vault can be counted, as a player at the table could by watching).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, deck
+from ..game import Action
+from ..view import SeatView
+
+# Points of score (R-SCORE-1) one Suit Action is worth to its taker, before the source may be empty.
+ACTION_POINTS = {DIAMONDS: 2.0, HEARTS: 1.0, SPADES: 1.0, CLUBS: 1.0}
+
+
+class Knowledge:
+    """The seat's picture of the round: unseen cards, voids, cards known to be in a hand, scores."""
+
+    def __init__(self, view: SeatView):
+        g_rules = view.ruleset
+        n = view.players
+        self.view = view
+        self.seat = seat = view.seat
+        self.n = n
+        self.team_of = [0] * n
+        for t, members in enumerate(g_rules.teams):
+            for s in members:
+                self.team_of[s] = t
+        self.team = self.team_of[seat]
+        self.partnerships = g_rules.partnerships
+        self.hand = view.hand
+        self.hand_sizes = view.hand_sizes
+        self.deck_ranks = g_rules.deck_ranks
+        plays = view.round_plays
+        self.played = {c for _, _, c in plays}
+        self.trick = view.current_trick
+        # voids: a seat that did not follow the led suit holds none of it for the rest of the round
+        self.voids = [set() for _ in range(n)]
+        led_by_trick: dict[int, int] = {}
+        for t, s, c in plays:
+            led = led_by_trick.setdefault(t, c >> 4)
+            if c >> 4 != led:
+                self.voids[s].add(led)
+        # cards this seat passed are in the receiver's hand until they are played
+        self.known: list[set[Card]] = [set() for _ in range(n)]
+        passed = view.passed
+        if passed and view.received is not None:
+            to = (seat + n // 2) % n if self.partnerships else (seat + 1) % n
+            self.known[to] = {c for c in passed if c not in self.played}
+        mine = set(self.hand)
+        self.unseen = [c for c in deck(self.deck_ranks) if c not in mine and c not in self.played]
+        self.showrooms = view.showrooms
+        self.vaults = count_vaults(view.events, self.team_of, len(g_rules.teams))
+
+    def scores(self) -> list[int]:
+        """Per team: 2 x vault + showroom (R-SCORE-1), vaults counted from the public actions."""
+        return [2 * v + s for v, s in zip(self.vaults, self.showrooms)]
+
+    def higher_unseen(self, c: Card) -> int:
+        """How many cards of c's suit above c are not in this hand and not yet played."""
+        suit = c >> 4
+        return sum(1 for u in self.unseen if u >> 4 == suit and u > c)
+
+    def sample_hands(self, rng: random.Random, tries: int = 30) -> list[list[Card]]:
+        """Hands for the other seats drawn from the unseen cards, consistent with voids and known cards.
+
+        Cards are dealt suit by suit, the suits the fewest seats may hold first, each card to a random seat
+        that may hold it and still has room (weighted by room); unseen cards left over were set aside.
+        When the constraints cannot all be met in `tries` attempts, voids are relaxed.
+        """
+        for attempt in range(tries + 1):
+            hands = _try_deal(self, rng, relax=attempt == tries)
+            if hands is not None:
+                return hands
+        raise AssertionError("a deal ignoring voids always fits")  # pragma: no cover
+
+
+def _try_deal(k: Knowledge, rng: random.Random, relax: bool) -> list[list[Card]] | None:
+    n, seat = k.n, k.seat
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    room = list(k.hand_sizes)
+    room[seat] = 0
+    for s in range(n):
+        if s != seat:
+            hands[s].extend(k.known[s])
+            room[s] -= len(k.known[s])
+    known_all = set().union(*k.known)
+    pool = [c for c in k.unseen if c not in known_all]
+    spare = len(pool) - sum(room)  # cards set aside unseen this round (R-DEAL-1)
+    if spare < 0:
+        return None
+    by_suit: list[list[Card]] = [[], [], [], []]
+    for c in pool:
+        by_suit[c >> 4].append(c)
+
+    def may_hold(s: int, suit: int) -> bool:
+        return relax or suit not in k.voids[s]
+
+    others = [s for s in range(n) if s != seat]
+    order = sorted(range(4), key=lambda suit: (sum(1 for s in others if may_hold(s, suit)), suit))
+    for suit in order:
+        cards = by_suit[suit]
+        rng.shuffle(cards)
+        holders = [s for s in others if may_hold(s, suit)]
+        for c in cards:
+            weights = [room[s] for s in holders]
+            total = sum(weights) + spare
+            if total <= 0:
+                return None
+            r = rng.random() * total
+            chosen = -1
+            for s, w in zip(holders, weights):
+                if r < w:
+                    chosen = s
+                    break
+                r -= w
+            if chosen < 0:
+                spare -= 1
+            else:
+                hands[chosen].append(c)
+                room[chosen] -= 1
+    if any(room[s] for s in others):
+        return None
+    return hands
+
+
+def count_vaults(events: Sequence, team_of: Sequence[int], teams: int) -> list[int]:
+    """Every team's vault, counted from the public Suit Actions (R-ACT-D and R-ACT-S fill vaults)."""
+    vaults = [0] * teams
+    for e in events:
+        if type(e) is Action and e.moved and e.suit in (DIAMONDS, SPADES):
+            vaults[team_of[e.seat]] += e.moved
+    return vaults
+
+
+def action_value(suit: int, team: int, showrooms: Sequence[int], supply: int) -> float:
+    """What one Suit Action of `suit` is worth to `team` now, in points (0 when its source is empty)."""
+    if suit == DIAMONDS or suit == HEARTS:
+        return ACTION_POINTS[suit] if supply else 0.0
+    if suit == SPADES:
+        return 1.0 if showrooms[team] else 0.0
+    return 1.0
+
+
+__all__ = ["ACTION_POINTS", "Knowledge", "action_value", "count_vaults"]
