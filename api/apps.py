@@ -1,0 +1,8 @@
+"""Django app registration for the API."""
+
+from django.apps import AppConfig
+
+
+class ApiConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "api"

@@ -1,0 +1,161 @@
+"""Settings, all from the environment.
+
+With nothing set the server runs embedded: SQLite in a file (BASE_DIR/db.sqlite3, or DIAMONDS_DB_PATH) and
+Celery tasks run in-process (`task_always_eager`). Setting DATABASE_URL (PostgreSQL through psycopg 3) and
+REDIS_URL (Celery broker and result backend) switches to real services and separate worker processes
+(`celery -A workers worker`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def _flag(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+DEBUG = _flag("DJANGO_DEBUG", True)
+# The dev default is only for a laptop; deploy/env.example shows where the real one goes.
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-set-DJANGO_SECRET_KEY-in-production")
+ALLOWED_HOSTS = [h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "django_filters",
+    "league",
+    "api",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
+if DATABASE_URL:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")), conn_health_checks=True
+        )
+    }
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("DIAMONDS_DB_PATH") or str(BASE_DIR / "db.sqlite3"),
+            # Writers wait for each other instead of failing at once when a second process touches the file.
+            "OPTIONS": {"timeout": 20},
+        }
+    }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Diamonds League",
+    "DESCRIPTION": "Club leagues, seated tournaments and bot ladders for Diamonds.",
+    "VERSION": "0.1.0",
+}
+
+# ---- Celery (read by workers/__init__.py with the CELERY_ prefix) -------------------------------------------
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = REDIS_URL or None
+# Embedded default: without a broker, tasks run in the caller's process as soon as they are sent.
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+# A task is acknowledged only once it has run, and a worker that dies mid-task gives its task back, so a killed
+# worker's match is delivered again; run_match is safe to run twice (see league.services.play).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_RESULT_EXPIRES = 3600
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {
+    "workers.tasks.run_match": {"queue": "play"},
+    "workers.tasks.requeue_stalled_matches": {"queue": "bookkeeping"},
+}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # How long an unacknowledged task may stay with a worker before Redis hands it to another. A duplicate is
+    # harmless (the match lock turns it away), a lost one waits for requeue_stalled_matches.
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600")),
+    "unacked_restore_interval": 10,
+    "unacked_restore_throttle": 1,
+}
+CELERY_BEAT_SCHEDULE = {
+    "requeue-stalled-matches": {"task": "workers.tasks.requeue_stalled_matches", "schedule": 60.0},
+}
+
+# A running bot match whose stored state has not moved for this long is given to a worker again.
+DIAMONDS_STALLED_AFTER_SECONDS = int(os.environ.get("DIAMONDS_STALLED_AFTER_SECONDS", "300"))
+# Where no advisory locks exist (SQLite), a worker's claim on a match lapses after this long without progress.
+DIAMONDS_LEASE_SECONDS = int(os.environ.get("DIAMONDS_LEASE_SECONDS", "120"))
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+}
