@@ -1,0 +1,85 @@
+"""The admin: every league table listed, filtered and searchable; a match shows its seats, rounds and tricks."""
+
+from django.contrib import admin
+
+from .models import Club, Match, MatchRound, MatchSeat, Player, SuitAction, Trick
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at"]
+    search_fields = ["name"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "user", "bot_kind", "created_at"]
+    list_filter = ["bot_kind", "clubs"]
+    search_fields = ["name", "user__username"]
+    filter_horizontal = ["clubs"]
+    raw_id_fields = ["user"]
+
+
+class MatchSeatInline(admin.TabularInline):
+    model = MatchSeat
+    extra = 0
+    raw_id_fields = ["player"]
+    fields = ["seat", "player", "team", "score", "vault", "showroom", "placement", "is_winner"]
+
+
+class MatchRoundInline(admin.TabularInline):
+    model = MatchRound
+    extra = 0
+    fields = ["index", "dealer", "pass_count", "passes", "clubs_targets"]
+    readonly_fields = fields
+    can_delete = False
+
+
+class TrickInline(admin.TabularInline):
+    model = Trick
+    extra = 0
+    fields = ["round", "index", "leader", "plays", "winner"]
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["id", "game", "status", "club", "seed", "move_number", "created_at", "finished_at"]
+    list_filter = ["status", "game", "club", "created_at"]
+    search_fields = ["seed", "match_seats__player__name", "claimed_by"]
+    readonly_fields = ["created_at", "started_at", "updated_at", "finished_at"]
+    date_hierarchy = "created_at"
+    inlines = [MatchSeatInline, MatchRoundInline, TrickInline]
+
+
+@admin.register(MatchSeat)
+class MatchSeatAdmin(admin.ModelAdmin):
+    list_display = ["match", "seat", "player", "team", "score", "vault", "showroom", "placement", "is_winner"]
+    list_filter = ["is_winner", "placement", "match__status"]
+    search_fields = ["player__name"]
+    raw_id_fields = ["match", "player"]
+
+
+@admin.register(MatchRound)
+class MatchRoundAdmin(admin.ModelAdmin):
+    list_display = ["match", "index", "dealer", "pass_count"]
+    list_filter = ["pass_count", "dealer"]
+    search_fields = ["match__seed"]
+    raw_id_fields = ["match"]
+
+
+@admin.register(Trick)
+class TrickAdmin(admin.ModelAdmin):
+    list_display = ["match", "round", "index", "leader", "winner"]
+    list_filter = ["round", "winner"]
+    search_fields = ["match__seed"]
+    raw_id_fields = ["match"]
+
+
+@admin.register(SuitAction)
+class SuitActionAdmin(admin.ModelAdmin):
+    list_display = ["match", "round", "sequence", "trick", "seat", "suit", "cause", "target", "moved"]
+    list_filter = ["suit", "cause", "moved"]
+    search_fields = ["match__seed"]
+    raw_id_fields = ["match"]

@@ -1,0 +1,47 @@
+"""A match: one game at one table, from its parameters (ruleset, seed, seats) to its stored result.
+
+The play itself lives in MatchRound, Trick and SuitAction rows; `move_number` is the engine's count of decisions
+applied so far, so a client (or a resumed worker) can tell which state the stored rows describe.
+"""
+
+from django.db import models
+
+
+class MatchStatus(models.TextChoices):
+    PENDING = "pending", "pending"
+    RUNNING = "running", "running"
+    FINISHED = "finished", "finished"
+    FAILED = "failed", "failed"
+
+
+class Match(models.Model):
+    game = models.CharField(max_length=20, default="diamonds", help_text="Which game's engine plays it.")
+    club = models.ForeignKey("league.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
+    ruleset = models.JSONField(help_text="The engine ruleset with every field explicit.")
+    seed = models.CharField(max_length=200)
+    seats = models.JSONField(help_text="The seat names, in seat order, as they appear in the record.")
+    first_dealer = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING)
+    move_number = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True, help_text="The record's result: score, vault, showroom, winners.")
+    error = models.TextField(blank=True, help_text="Why a failed match failed.")
+    # Who runs it now. On PostgreSQL the advisory lock is the claim and this is informative; elsewhere the claim
+    # is this pair, and it lapses when lease_expires_at passes without progress.
+    claimed_by = models.CharField(max_length=200, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now_add=True, help_text="When stored play last moved on.")
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["status", "updated_at"], name="match_status_updated")]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.status})"
+
+    @property
+    def players_count(self) -> int:
+        return len(self.seats)

@@ -1,0 +1,25 @@
+"""Who sat where in a match, and how that seat finished.
+
+In partnership play the score, vault and showroom are the team's (the record's result is per team).
+"""
+
+from django.db import models
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey("league.Match", on_delete=models.CASCADE, related_name="match_seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("league.Player", on_delete=models.PROTECT, related_name="match_seats")
+    team = models.PositiveSmallIntegerField(help_text="The team index (the seat itself without partnerships).")
+    score = models.IntegerField(null=True, blank=True)
+    vault = models.IntegerField(null=True, blank=True)
+    showroom = models.IntegerField(null=True, blank=True)
+    placement = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 for first; ties share.")
+    is_winner = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="match_seat_unique")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} seat {self.seat}"
