@@ -1,0 +1,10 @@
+"""Reads: what the league shows and exports. Nothing here writes."""
+
+from .games import StoredMarks, StoredPlayError, load_match_game
+from .matches import get_match, match_seats, stalled_bot_match_ids
+from .records import match_record
+
+__all__ = [
+    "StoredMarks", "StoredPlayError", "get_match", "load_match_game", "match_record", "match_seats",
+    "stalled_bot_match_ids",
+]

@@ -1,0 +1,80 @@
+"""The claim a process holds on a match while it plays it, so that one match is never played twice at once.
+
+On PostgreSQL the claim is a session-level advisory lock (`pg_try_advisory_lock`) held by the playing
+process's database connection. It needs no row of its own and no expiry: if the process is killed, its
+connection closes and PostgreSQL releases the lock at once, so the task delivered again (Celery `acks_late`,
+`reject_on_worker_lost`) can take the match over without waiting for anything to time out. The unique
+constraints on trick and Suit Action rows stay as the last line of defence.
+
+Elsewhere (SQLite, the embedded default) there are no advisory locks, so the claim is a lease written on the
+match row (`claimed_by`, `lease_expires_at`) with a conditional UPDATE; the writer renews it with every stored
+trick, and a dead process's lease lapses after DIAMONDS_LEASE_SECONDS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import DatabaseError, connection
+from django.db.models import Q
+from django.utils import timezone
+
+from ..models import Match
+
+# First key of the two-key advisory lock: "DiM", so our locks do not collide with other users of the database.
+LOCK_SPACE = 0x44694D
+
+
+@dataclass(frozen=True)
+class Claim:
+    match_id: int
+    owner: str
+    leased: bool  # True when the claim is a lease that must be renewed
+
+    def renewal(self) -> dict:
+        """Fields to write on the match row with each stored step, to keep a lease alive."""
+        if not self.leased:
+            return {}
+        return {"lease_expires_at": timezone.now() + timedelta(seconds=settings.DIAMONDS_LEASE_SECONDS)}
+
+
+def _lock_key(match_id: int) -> list[int]:
+    return [LOCK_SPACE, match_id & 0x7FFFFFFF]
+
+
+@contextmanager
+def match_claim(*, match_id: int, owner: str) -> Iterator[Claim | None]:
+    """Hold the claim on the match for the body of the `with`, or yield None when someone else holds it."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", _lock_key(match_id))
+            acquired = cursor.fetchone()[0]
+        if not acquired:
+            yield None
+            return
+        try:
+            yield Claim(match_id, owner, leased=False)
+        finally:
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", _lock_key(match_id))
+            except DatabaseError:
+                pass  # the connection is gone, and the session's lock went with it
+        return
+    now = timezone.now()
+    taken = (
+        Match.objects.filter(pk=match_id)
+        .filter(Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now) | Q(claimed_by=owner))
+        .update(claimed_by=owner, lease_expires_at=now + timedelta(seconds=settings.DIAMONDS_LEASE_SECONDS))
+    )
+    if not taken:
+        yield None
+        return
+    try:
+        yield Claim(match_id, owner, leased=True)
+    finally:
+        Match.objects.filter(pk=match_id, claimed_by=owner).update(lease_expires_at=None)

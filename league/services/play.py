@@ -1,0 +1,152 @@
+"""Play stored matches: bots to the end (`play_bot_match`), or one person's decision (`apply_decision`).
+
+Either way the match is loaded back from its rows (league.selectors.games), the engine applies the decisions,
+and league.services.progress stores what changed. The rules stay in the engine.
+
+Playing bots is safe to repeat and to resume, which is what lets a Celery task be delivered twice or again
+after its worker was killed:
+- one process at a time plays a match: it must hold the match's claim (league.services.locks); a second one
+  is turned away ("busy") and a finished match is left alone ("already_finished");
+- play is stored a trick at a time, each trick in its own transaction, so a kill loses at most the trick in
+  progress, and the next run resumes from the stored rows;
+- a bot is built afresh for each decision, seeded from the match seed, the seat and the engine's move number,
+  so its choice depends only on the match state: a resumed run makes exactly the choices an uninterrupted one
+  would have made, and finishes with the same result.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import asdict, dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from engine import PLAY, Decision, Game, IllegalDecision, SeatView
+from engine.bots import make_bot
+
+from ..models import Match, MatchSeat, MatchStatus
+from ..selectors.games import StoredPlayError, load_match_game
+from .locks import Claim, match_claim
+from .progress import store_progress
+
+
+@dataclass
+class PlayOutcome:
+    """What one call to `play_bot_match` did. `status` is one of: finished (this call finished the match),
+    paused (stopped after `max_tricks`), busy (another process holds the match), already_finished, failed,
+    not_all_bots."""
+
+    match_id: int
+    status: str
+    tricks_written: int = 0
+    move_number: int = 0
+    error: str = ""
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def default_worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def bot_seed(match: Match, seat: int, move_number: int) -> str:
+    """The seed of the bot that decides for `seat` at `move_number`: a function of the match state alone."""
+    return f"{match.seed}/seat-{seat}/move-{move_number}"
+
+
+def _at_trick_boundary(game: Game) -> bool:
+    """Whether the game stands between two tricks (or is over): the points where play is stored."""
+    pending = game.pending
+    if pending is None:
+        return True
+    if pending.kind != PLAY:
+        return False
+    trick = game.current_trick
+    return trick is not None and not trick.plays
+
+
+def play_bot_match(*, match_id: int, worker: str | None = None, max_tricks: int | None = None) -> PlayOutcome:
+    """Play the match's bots until it ends (or `max_tricks` more tricks are stored), storing each trick in its own
+    transaction. Not one transaction on purpose: stored tricks must survive a kill. Safe to call again at any
+    time, from any process (see the module docstring)."""
+    worker = worker or default_worker_name()
+    with match_claim(match_id=match_id, owner=worker) as claim:
+        if claim is None:
+            return PlayOutcome(match_id, "busy")
+        match = Match.objects.get(pk=match_id)
+        if match.status == MatchStatus.FINISHED:
+            return PlayOutcome(match_id, "already_finished", move_number=match.move_number)
+        if match.status == MatchStatus.FAILED:
+            return PlayOutcome(match_id, "failed", move_number=match.move_number, error=match.error)
+        seats = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+        if not all(ms.player.is_bot for ms in seats):
+            return PlayOutcome(match_id, "not_all_bots", move_number=match.move_number)
+        bots = [(ms.player.bot_kind, dict(ms.player.bot_settings or {})) for ms in seats]
+        try:
+            game, marks = load_match_game(match)
+        except StoredPlayError as e:
+            return _fail(match, str(e))
+        _mark_running(match, claim)
+
+        written = 0
+        try:
+            while not game.over:
+                for seat in game.pending.seats:
+                    kind, settings = bots[seat]
+                    bot = make_bot(kind, seed=bot_seed(match, seat, game.move_number), **settings)
+                    game.apply(seat, bot.decide(SeatView(game, seat)))
+                if _at_trick_boundary(game):
+                    with transaction.atomic():
+                        written += store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
+                    if max_tricks is not None and written >= max_tricks and not game.over:
+                        return PlayOutcome(match_id, "paused", written, game.move_number)
+        except (IllegalDecision, ValueError, TypeError) as e:
+            # A bot that cannot play (an unknown kind, bad settings, an illegal decision) fails its match; the
+            # tricks stored so far stay, so the failure can be looked into.
+            return _fail(match, f"{type(e).__name__}: {e}", written)
+        return PlayOutcome(match_id, "finished", written, game.move_number)
+
+
+def _mark_running(match: Match, claim: Claim) -> None:
+    now = timezone.now()
+    fields = {"status": MatchStatus.RUNNING, "claimed_by": claim.owner, "updated_at": now, **claim.renewal()}
+    if match.started_at is None:
+        fields["started_at"] = now
+    Match.objects.filter(pk=match.pk).update(**fields)
+    for name, value in fields.items():
+        setattr(match, name, value)
+
+
+def _fail(match: Match, error: str, written: int = 0) -> PlayOutcome:
+    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FAILED, error=error, updated_at=timezone.now())
+    return PlayOutcome(match.pk, "failed", written, match.move_number, error)
+
+
+class StaleMove(Exception):
+    """A decision made against a state of the match that is no longer the current one."""
+
+
+@transaction.atomic
+def apply_decision(*, match: Match, seat: int, decision: Decision, move_number: int | None = None) -> Game:
+    """Apply one seat's decision to a stored match and store its consequences in the same transaction.
+
+    The match row is locked for the transaction, so two decisions on one match are applied one after the other.
+    With `move_number`, the decision is refused (StaleMove) unless the match is still at that move.
+    Raises IllegalDecision (the engine's refusal, nothing stored) when the rules refuse it.
+    """
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if match.status in (MatchStatus.FINISHED, MatchStatus.FAILED):
+        raise IllegalDecision("R-ROUNDS-1", f"match {match.pk} is {match.status}")
+    if move_number is not None and move_number != match.move_number:
+        raise StaleMove(f"match {match.pk} is at move {match.move_number}, not {move_number}")
+    game, marks = load_match_game(match)
+    game.apply(seat, decision)
+    if match.status == MatchStatus.PENDING:
+        now = timezone.now()
+        Match.objects.filter(pk=match.pk).update(status=MatchStatus.RUNNING, started_at=now)
+        match.status, match.started_at = MatchStatus.RUNNING, now
+    store_progress(match=match, game=game, marks=marks)
+    return game
