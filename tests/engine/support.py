@@ -63,6 +63,9 @@ def snapshot(game: Game) -> str:
         "pending": repr(game.pending),
         "supply": game.supply, "vault": game.vault, "showroom": game.showroom, "thief": game.thief,
         "hands": [sorted(h) for h in game.hands],
+        "passed": [game.passed_by(s) for s in range(game.n)],
+        "phase": game.phase, "round": game.round, "dealer": game.dealer, "pass_count": game.pass_count,
+        "over": game.over, "result": None if game.result is None else game.result._asdict(),
     }, sort_keys=True)
 
 
