@@ -45,6 +45,7 @@ class PlayOutcome:
     tricks_written: int = 0
     move_number: int = 0
     error: str = ""
+    worker: str = ""
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -76,40 +77,45 @@ def play_bot_match(*, match_id: int, worker: str | None = None, max_tricks: int 
     time, from any process (see the module docstring)."""
     worker = worker or default_worker_name()
     with match_claim(match_id=match_id, owner=worker) as claim:
-        if claim is None:
-            return PlayOutcome(match_id, "busy")
-        match = Match.objects.get(pk=match_id)
-        if match.status == MatchStatus.FINISHED:
-            return PlayOutcome(match_id, "already_finished", move_number=match.move_number)
-        if match.status == MatchStatus.FAILED:
-            return PlayOutcome(match_id, "failed", move_number=match.move_number, error=match.error)
-        seats = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
-        if not all(ms.player.is_bot for ms in seats):
-            return PlayOutcome(match_id, "not_all_bots", move_number=match.move_number)
-        bots = [(ms.player.bot_kind, dict(ms.player.bot_settings or {})) for ms in seats]
-        try:
-            game, marks = load_match_game(match)
-        except StoredPlayError as e:
-            return _fail(match, str(e))
-        _mark_running(match, claim)
+        outcome = _play_claimed(match_id, claim, max_tricks) if claim else PlayOutcome(match_id, "busy")
+    outcome.worker = worker
+    return outcome
 
-        written = 0
-        try:
-            with _relaxed_commits():
-                while not game.over:
-                    for seat in game.pending.seats:
-                        kind, settings = bots[seat]
-                        bot = make_bot(kind, seed=bot_seed(match, seat, game.move_number), **settings)
-                        game.apply(seat, bot.decide(SeatView(game, seat)))
-                    if _at_trick_boundary(game):
-                        written += store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
-                        if max_tricks is not None and written >= max_tricks and not game.over:
-                            return PlayOutcome(match_id, "paused", written, game.move_number)
-        except (IllegalDecision, ValueError, TypeError) as e:
-            # A bot that cannot play (an unknown kind, bad settings, an illegal decision) fails its match; the
-            # tricks stored so far stay, so the failure can be looked into.
-            return _fail(match, f"{type(e).__name__}: {e}", written)
-        return PlayOutcome(match_id, "finished", written, game.move_number)
+
+def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOutcome:
+    """Play a match whose claim this process holds."""
+    match = Match.objects.get(pk=match_id)
+    if match.status == MatchStatus.FINISHED:
+        return PlayOutcome(match_id, "already_finished", move_number=match.move_number)
+    if match.status == MatchStatus.FAILED:
+        return PlayOutcome(match_id, "failed", move_number=match.move_number, error=match.error)
+    seats = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+    if not all(ms.player.is_bot for ms in seats):
+        return PlayOutcome(match_id, "not_all_bots", move_number=match.move_number)
+    bots = [(ms.player.bot_kind, dict(ms.player.bot_settings or {})) for ms in seats]
+    try:
+        game, marks = load_match_game(match)
+    except StoredPlayError as e:
+        return _fail(match, str(e))
+    _mark_running(match, claim)
+
+    written = 0
+    try:
+        with _relaxed_commits():
+            while not game.over:
+                for seat in game.pending.seats:
+                    kind, settings = bots[seat]
+                    bot = make_bot(kind, seed=bot_seed(match, seat, game.move_number), **settings)
+                    game.apply(seat, bot.decide(SeatView(game, seat)))
+                if _at_trick_boundary(game):
+                    written += store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
+                    if max_tricks is not None and written >= max_tricks and not game.over:
+                        return PlayOutcome(match_id, "paused", written, game.move_number)
+    except (IllegalDecision, ValueError, TypeError) as e:
+        # A bot that cannot play (an unknown kind, bad settings, an illegal decision) fails its match; the
+        # tricks stored so far stay, so the failure can be looked into.
+        return _fail(match, f"{type(e).__name__}: {e}", written)
+    return PlayOutcome(match_id, "finished", written, game.move_number)
 
 
 @contextmanager

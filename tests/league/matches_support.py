@@ -1,0 +1,52 @@
+"""Helpers for league and worker tests: bot players, matches, and an uninterrupted reference run of a match
+played by the engine alone, with the same per-decision bot seeding the league uses."""
+
+from __future__ import annotations
+
+from engine import Game, Ruleset, SeatView, to_record
+from engine.bots import make_bot
+from league.models import Match, Player
+from league.services import create_bot_player, create_match
+from league.services.play import bot_seed
+
+# Every variant the record format covers: 2-6 players, thief and choose clubs, partnerships 4 and 6, perfect.
+VARIANTS = {
+    "2p": {"players": 2},
+    "2p-perfect": {"players": 2, "perfect": True},
+    "3p-thief": {"players": 3},
+    "3p-choose": {"players": 3, "clubs": "choose"},
+    "3p-perfect": {"players": 3, "perfect": True},
+    "4p-thief": {"players": 4},
+    "4p-choose": {"players": 4, "clubs": "choose"},
+    "4p-partners": {"players": 4, "partnerships": True},
+    "4p-perfect": {"players": 4, "perfect": True},
+    "5p-thief": {"players": 5},
+    "5p-choose": {"players": 5, "clubs": "choose"},
+    "5p-perfect": {"players": 5, "perfect": True},
+    "6p-thief": {"players": 6},
+    "6p-choose": {"players": 6, "clubs": "choose"},
+    "6p-partners": {"players": 6, "partnerships": True},
+}
+
+
+def bot_players(count: int = 6, kind: str = "random") -> list[Player]:
+    return [
+        Player.objects.filter(name=f"{kind}-{i}").first() or create_bot_player(name=f"{kind}-{i}", kind=kind)
+        for i in range(count)
+    ]
+
+
+def bot_match(ruleset: dict, seed: str = "test-seed") -> Match:
+    return create_match(players=bot_players(ruleset["players"]), ruleset=ruleset, seed=seed)
+
+
+def reference_record(match: Match) -> dict:
+    """The record of the match played start to end in memory, never stored: what any run must reproduce."""
+    kinds = [(ms.player.bot_kind, ms.player.bot_settings) for ms in match.match_seats.order_by("seat")]
+    game = Game(Ruleset.from_dict(match.ruleset), match.seed, match.seats, first_dealer=match.first_dealer)
+    while not game.over:
+        for seat in game.pending.seats:
+            kind, settings = kinds[seat]
+            bot = make_bot(kind, seed=bot_seed(match, seat, game.move_number), **settings)
+            game.apply(seat, bot.decide(SeatView(game, seat)))
+    return to_record(game)
