@@ -8,8 +8,9 @@ from __future__ import annotations
 from .base import Bot, play_game
 from .greedy import GreedyBot
 from .random_bot import RandomBot
+from .search import SearchBot
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
 
 
 def make_bot(name: str, seed: str | int = 0, **settings) -> Bot:
@@ -20,4 +21,4 @@ def make_bot(name: str, seed: str | int = 0, **settings) -> Bot:
     return cls(seed=seed, **settings)
 
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot", "play_game"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "SearchBot", "make_bot", "play_game"]

@@ -105,25 +105,20 @@ def _try_deal(k: Knowledge, rng: random.Random, relax: bool) -> list[list[Card]]
     order = sorted(range(4), key=lambda suit: (sum(1 for s in others if may_hold(s, suit)), suit))
     for suit in order:
         cards = by_suit[suit]
-        rng.shuffle(cards)
-        holders = [s for s in others if may_hold(s, suit)]
-        for c in cards:
-            weights = [room[s] for s in holders]
-            total = sum(weights) + spare
-            if total <= 0:
-                return None
-            r = rng.random() * total
-            chosen = -1
-            for s, w in zip(holders, weights):
-                if r < w:
-                    chosen = s
-                    break
-                r -= w
-            if chosen < 0:
+        if not cards:
+            continue
+        # one slot per free place in a hand that may hold the suit, and one per card to be set aside:
+        # drawing slots without replacement deals each card as a weighted draw by room would
+        slots = [s for s in others if may_hold(s, suit) for _ in range(room[s])]
+        slots.extend([-1] * spare)
+        if len(slots) < len(cards):
+            return None
+        for c, s in zip(cards, rng.sample(slots, len(cards))):
+            if s < 0:
                 spare -= 1
             else:
-                hands[chosen].append(c)
-                room[chosen] -= 1
+                hands[s].append(c)
+                room[s] -= 1
     if any(room[s] for s in others):
         return None
     return hands

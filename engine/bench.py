@@ -1,0 +1,67 @@
+"""`python -m engine.bench`: how fast the engine plays, measured the way the league uses it.
+
+Random-bot games go through the public bots API (`play_game` with `RandomBot`, one `SeatView` per seat) on
+an ordinary logging `Game`, so every event is recorded exactly as for a real game. The search bot's figure
+is playouts per second while it plays 4-player games against greedy bots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from .bots import RandomBot, make_bot, play_game
+from .game import Game
+from .ruleset import Ruleset
+
+
+def random_games_per_second(players: int, seconds: float, seed: str = "bench") -> tuple[float, int]:
+    """Complete random-bot games per second (bot construction and the deal included), and games played."""
+    ruleset = Ruleset(players)
+    games = 0
+    start = time.perf_counter()
+    while True:
+        game = Game(ruleset, f"{seed}/{players}/{games}")
+        play_game(game, [RandomBot(seed=f"{seed}/{games}/{s}") for s in range(players)])
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return games / elapsed, games
+
+
+def search_playouts_per_second(seconds: float, playouts: int = 400, seed: str = "bench") -> tuple[float, int]:
+    """Playouts per second of the search bot (seat 0) in 4-player games against greedy bots."""
+    done = 0
+    spent = 0.0
+    index = 0
+    while spent < seconds:
+        bots = [make_bot("search", seed=f"{seed}/{index}", playouts=playouts)]
+        bots += [make_bot("greedy", seed=f"{seed}/{index}/{s}") for s in range(1, 4)]
+        game = Game(Ruleset(4), f"{seed}/search/{index}")
+        start = time.perf_counter()
+        play_game(game, bots)
+        spent += time.perf_counter() - start
+        done += bots[0].playouts_done
+        index += 1
+    return done / spent, done
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--players", default="2,4,6", help="player counts for the random-bot games")
+    parser.add_argument("--no-search", action="store_true", help="skip the search bot's playouts")
+    args = parser.parse_args(argv)
+    print(f"Python {sys.version.split()[0]}, one process")
+    for players in (int(p) for p in args.players.split(",")):
+        rate, games = random_games_per_second(players, args.seconds)
+        print(f"random bots, {players} players: {rate:8.0f} complete games/s  ({games} games, events recorded)")
+    if not args.no_search:
+        rate, done = search_playouts_per_second(args.seconds)
+        print(f"search bot, 4 players:  {rate:8.0f} playouts/s        ({done} playouts, vs 3 greedy bots)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,153 @@
+"""The search bot: determinized Monte Carlo over hidden hands consistent with what its seat has seen.
+
+For each playout it deals the unseen cards to the other seats at random, respecting every void they showed
+and the cards it passed to them (`Knowledge.sample_hands`), asks its view for a copy of the game with those
+hands (`SeatView.determinize`, which also replaces the seed so no future deal is known), picks a move at
+the root by UCB1, and plays the round out with a fast policy. The playout's value is the seat's (team's)
+score margin over the best other team when the round ends (at the last round: the final margin), so moves
+are judged by what they do to the race, not just to the seat's own pile. Passing uses the greedy rules.
+
+Settings: `playouts` per decision (default 400) and `seconds`, an optional time cap per decision. With
+`seconds` the bot is no longer reproducible from its seed alone (it depends on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+
+from ..cards import DIAMONDS, Card
+from ..game import CLUBS_TARGET, OVER, PASS_CARDS, PASS_COUNT, PLAY, Decision, Game
+from ..ruleset import Ruleset
+from ..view import SeatView
+from .base import Bot
+from .greedy import choose_pass_cards, choose_pass_count
+from .knowledge import Knowledge
+
+EXPLORATION = 6.0  # UCB1 constant, in points of margin (a playout's margin spreads over roughly +-10)
+
+
+class SearchBot(Bot):
+    name = "search"
+
+    def __init__(self, seed: str | int = 0, playouts: int = 400, seconds: float | None = None,
+                 rollout: str = "heuristic", objective: str = "margin", exploration: float = EXPLORATION):
+        super().__init__(seed=seed)
+        if playouts < 1:
+            raise ValueError("playouts must be at least 1")
+        if rollout not in ("heuristic", "random"):
+            raise ValueError("rollout is 'heuristic' or 'random'")
+        if objective not in ("margin", "delta"):
+            raise ValueError("objective is 'margin' (over the best other team) or 'delta' (over the mean)")
+        self.playouts = playouts
+        self.seconds = seconds
+        self.rollout = rollout
+        self.objective = objective
+        self.exploration = exploration
+        self.playouts_done = 0  # counted over the bot's life, for benchmarks
+        self._truncated: dict[tuple[Ruleset, int], Ruleset] = {}
+
+    def decide(self, view: SeatView) -> Decision:
+        pending = view.pending
+        kind = pending.kind
+        if kind == PASS_COUNT:
+            return Decision.pass_count(choose_pass_count(view.hand))
+        if kind == PASS_CARDS:
+            return Decision.pass_cards(choose_pass_cards(view.hand, pending.count))
+        legal = view.legal
+        if len(legal) == 1:
+            return Decision(kind, legal[0])
+        return Decision(kind, self._search(view, kind, sorted(legal)))
+
+    def _search(self, view: SeatView, kind: str, moves: list) -> object:
+        k = Knowledge(view)
+        rng = self.rng
+        seat, team = view.seat, k.team
+        ruleset = self._round_only(view.ruleset, view.round)
+        count = len(moves)
+        visits = [0] * count
+        totals = [0.0] * count
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        c = self.exploration
+        policy = _random_play if self.rollout == "random" else _heuristic_play
+        delta = self.objective == "delta"
+        done = 0
+        while done < self.playouts:
+            if deadline is not None and done >= count and time.perf_counter() > deadline:
+                break
+            if done < count:
+                i = done
+            else:
+                log_n = math.log(done)
+                i = max(range(count), key=lambda j: totals[j] / visits[j] + c * math.sqrt(log_n / visits[j]))
+            g = view.determinize(k.sample_hands(rng), seed=f"search/{rng.getrandbits(32)}")
+            g.ruleset = ruleset  # the playout stops when the round ends
+            if kind == PLAY:
+                g.play(seat, moves[i])
+            else:
+                g.choose_clubs_target(seat, moves[i])
+            _play_out(g, rng, policy)
+            score = g.result.score
+            mine = score[team]
+            if delta:
+                value = mine - (sum(score) - mine) / (len(score) - 1)
+            else:
+                value = mine - max(x for t, x in enumerate(score) if t != team)
+            visits[i] += 1
+            totals[i] += value
+            done += 1
+        self.playouts_done += done
+        best = max(range(count), key=lambda j: (totals[j] / visits[j] if visits[j] else -math.inf, -j))
+        return moves[best]
+
+    def _round_only(self, ruleset: Ruleset, round_index: int) -> Ruleset:
+        """The same rules, but the game ends with the current round (later deals are unknown anyway)."""
+        key = (ruleset, round_index)
+        cut = self._truncated.get(key)
+        if cut is None:
+            cut = self._truncated[key] = dataclasses.replace(ruleset, rounds=round_index + 1)
+        return cut
+
+
+def _play_out(g: Game, rng, policy) -> None:
+    """Play `g` to its end with a fast policy, going through the referee's own checks."""
+    while True:
+        phase = g.phase
+        if phase is PLAY:
+            seat = g.to_play
+            g.play(seat, policy(g, seat, g.legal(seat), rng))
+        elif phase == CLUBS_TARGET:
+            seat = g.pending.seats[0]
+            options = g.legal(seat)
+            showroom, team_of = g.showroom, g.team_of
+            g.choose_clubs_target(seat, max(options, key=lambda s: (showroom[team_of(s)], -s)))
+        elif phase == OVER:
+            return
+        else:  # pragma: no cover - a round-only ruleset ends before any new deal
+            raise AssertionError(f"unexpected phase {phase} in a playout")
+
+
+def _random_play(g: Game, seat: int, legal: list[Card], rng) -> Card:
+    return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+
+
+def _heuristic_play(g: Game, seat: int, legal: list[Card], rng) -> Card:
+    """Cheap play: win a trick cheaply when last, duck otherwise; off suit, cash a diamond; lead at random."""
+    if len(legal) == 1:
+        return legal[0]
+    trick = g.current_trick.plays if g.current_trick is not None else []
+    if not trick or rng.random() < 0.15:
+        return legal[rng.randrange(len(legal))]
+    led = trick[0].card >> 4
+    if legal[0] >> 4 == led and all(c >> 4 == led for c in legal):  # following suit
+        best = max(p.card for p in trick if p.card >> 4 == led)
+        winners = [c for c in legal if c > best]
+        last = len(trick) == len(g._order) - 1
+        if winners and (last or rng.random() < 0.5):
+            return min(winners) if last else max(winners)
+        return min(legal)
+    diamonds = [c for c in legal if c >> 4 == DIAMONDS]
+    if diamonds:
+        return min(diamonds)
+    return min(legal, key=lambda c: (c & 15, c))
