@@ -137,11 +137,13 @@ CELERY_TASK_ROUTES = {
     "workers.tasks.run_match": {"queue": "play"},
     "workers.tasks.requeue_stalled_matches": {"queue": "bookkeeping"},
 }
+_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     # How long an unacknowledged task may stay with a worker before Redis hands it to another. A duplicate is
-    # harmless (the match lock turns it away), a lost one waits for requeue_stalled_matches.
-    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600")),
-    "unacked_restore_interval": 10,
+    # harmless (the match claim turns it away), a lost one waits for requeue_stalled_matches.
+    "visibility_timeout": _VISIBILITY_TIMEOUT,
+    # Look for such tasks every few seconds (kombu's default scans only every 100 s).
+    "unacked_restore_interval": max(1, min(10, _VISIBILITY_TIMEOUT)),
     "unacked_restore_throttle": 1,
 }
 CELERY_BEAT_SCHEDULE = {

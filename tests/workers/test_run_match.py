@@ -1,0 +1,65 @@
+"""The run_match and requeue_stalled_matches tasks, run in this process (the embedded equivalents of the
+worker-process tests): a match finishes once however often its task runs, and stalled matches are sent again."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from league.models import Match, MatchStatus, Trick
+from league.selectors import match_record
+from league.services import play_bot_match
+from workers import app
+from workers.tasks import requeue_stalled_matches, run_match
+
+from ..league.matches_support import VARIANTS, bot_match, reference_record
+
+pytestmark = pytest.mark.django_db
+
+
+def test_run_match_twice_gives_one_result():
+    match = bot_match(VARIANTS["4p-thief"], seed="task-twice")
+    first = run_match.apply((match.pk,)).get()
+    second = run_match.apply((match.pk,)).get()
+    assert first["status"] == "finished" and first["tricks_written"] == 40
+    assert second["status"] == "already_finished" and second["tricks_written"] == 0
+    assert Trick.objects.filter(match=match).count() == 40
+    match.refresh_from_db()
+    assert match_record(match) == reference_record(match)
+
+
+def test_run_match_resumes_a_half_played_match():
+    match = bot_match(VARIANTS["6p-partners"], seed="task-resume")
+    assert play_bot_match(match_id=match.pk, max_tricks=25).status == "paused"
+    outcome = run_match.apply((match.pk,)).get()
+    assert outcome["status"] == "finished" and outcome["tricks_written"] == 60 - 25
+    match.refresh_from_db()
+    assert match_record(match) == reference_record(match)
+
+
+@pytest.mark.skipif(bool(settings.REDIS_URL), reason="REDIS_URL is set: tasks go to real workers, not eager")
+def test_without_a_broker_tasks_run_in_process():
+    match = bot_match(VARIANTS["3p-thief"], seed="eager")
+    assert run_match.delay(match.pk).get()["status"] == "finished"
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+
+
+def test_stalled_bot_matches_are_sent_to_a_worker_again(monkeypatch):
+    match = bot_match(VARIANTS["4p-thief"], seed="stalled-task")
+    play_bot_match(match_id=match.pk, max_tricks=3)
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    sent = []
+    monkeypatch.setattr(run_match, "delay", lambda match_id: sent.append(match_id))
+    assert requeue_stalled_matches.apply().get() == [match.pk]
+    assert sent == [match.pk]
+
+
+def test_tasks_are_routed_to_their_queues():
+    router = app.amqp.router
+    assert router.route({}, "workers.tasks.run_match")["queue"].name == "play"
+    assert router.route({}, "workers.tasks.requeue_stalled_matches")["queue"].name == "bookkeeping"
+    assert run_match.acks_late and run_match.reject_on_worker_lost

@@ -1,0 +1,65 @@
+"""With real `celery -A workers worker` processes on PostgreSQL and Redis: a match survives a SIGKILLed worker
+and is finished exactly once, and two workers given the same match never both play it."""
+
+from __future__ import annotations
+
+import pytest
+from celery.result import AsyncResult
+
+from league.models import Match, MatchStatus, Trick
+from league.selectors import match_record
+from workers.tasks import run_match
+
+from ..league.matches_support import bot_match, reference_record
+from .conftest import wait_for
+
+pytestmark = [pytest.mark.workers, pytest.mark.django_db(transaction=True)]
+
+# Long enough (1200 tricks) that a worker is still playing it when the test acts.
+LONG = {"players": 4, "rounds": 120}
+
+
+def _tricks(match: Match) -> int:
+    return Trick.objects.filter(match=match).count()
+
+
+def test_a_match_whose_worker_is_killed_is_finished_once_by_another(worker_pool):
+    match = bot_match(LONG, seed="killed-worker")
+    expected = 120 * 10
+    # A short visibility timeout, so the surviving worker takes over the killed one's task quickly.
+    first = worker_pool.start("doomed", CELERY_VISIBILITY_TIMEOUT="2")
+    task = run_match.apply_async((match.pk,), queue=worker_pool.queue)
+    wait_for(lambda: _tricks(match) >= 40, timeout=60, what="the first worker to store 40 tricks")
+    worker_pool.kill(first)
+    stored = _tricks(match)
+    assert stored < expected
+    match.refresh_from_db()
+    assert match.status == MatchStatus.RUNNING
+
+    worker_pool.start("successor", CELERY_VISIBILITY_TIMEOUT="2")
+    outcome = AsyncResult(task.id).get(timeout=120)
+    assert outcome["status"] == "finished"
+    assert outcome["worker"].startswith("successor@")
+    assert outcome["tricks_written"] == expected - stored
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    assert _tricks(match) == expected
+    assert match_record(match) == reference_record(match)
+
+
+def test_two_workers_given_the_same_match_do_not_both_play_it(worker_pool):
+    match = bot_match(LONG, seed="two-workers")
+    worker_pool.start("one")
+    worker_pool.start("two")
+    first = run_match.apply_async((match.pk,), queue=worker_pool.queue)
+    wait_for(lambda: _tricks(match) > 0, timeout=60, what="a worker to start the match")
+    second = run_match.apply_async((match.pk,), queue=worker_pool.queue)
+    outcomes = [first.get(timeout=120), second.get(timeout=120)]
+    played = [o for o in outcomes if o["tricks_written"]]
+    assert len(played) == 1 and played[0]["status"] == "finished"
+    other = next(o for o in outcomes if o is not played[0])
+    assert other["status"] in ("busy", "already_finished")
+    assert other["worker"] != played[0]["worker"]
+    assert played[0]["tricks_written"] == _tricks(match) == 120 * 10
+    match.refresh_from_db()
+    assert match_record(match) == reference_record(match)
