@@ -42,7 +42,7 @@ def to_record(game: Game) -> dict[str, Any]:
         "rounds": [_round_json(r) for r in game.rounds],
     }
     if game.result is not None:
-        record["result"] = game.result._asdict()
+        record["result"] = {k: list(v) for k, v in game.result._asdict().items()}  # copies: not the game's lists
     return record
 
 
@@ -104,7 +104,7 @@ def from_record(record: dict[str, Any]) -> Game:
     except ValueError as e:
         raise ReplayError(str(e)) from None
     for index, r in enumerate(rounds):
-        _replay_round(game, index, r)
+        _replay_round(game, index, r, last=index == len(rounds) - 1)
     game.auto_clubs = True
     return game
 
@@ -115,7 +115,7 @@ def parse_cards_2d(hands) -> list[list[int]]:
     return [parse_cards(h) for h in hands]
 
 
-def _replay_round(game: Game, index: int, r: dict[str, Any]) -> None:
+def _replay_round(game: Game, index: int, r: dict[str, Any], last: bool = False) -> None:
     if game.round != index or game.over:
         raise ReplayError("the game is over before this round", rule="R-ROUNDS-1", round=index)
     targets = r.get("clubs_targets") or []
@@ -125,18 +125,23 @@ def _replay_round(game: Game, index: int, r: dict[str, Any]) -> None:
             return ReplayError(e.message, rule=e.rule, round=index, trick=trick, seat=seat)
         return ReplayError(str(e), round=index, trick=trick, seat=seat)
 
-    def settle_clubs(trick: int | None) -> None:
+    def settle_clubs(trick: int | None, at_end: bool = False) -> None:
         while game.phase == CLUBS_TARGET and game.round == index:
             seat = game.pending.seats[0]
             k = len(game.rounds[index].clubs_targets)
+            if at_end and k >= len(targets):
+                return  # an unfinished game's record ends while this clubs target is still to be chosen
             target = targets[k] if k < len(targets) else None
             if target is None:
                 raise ReplayError("a clubs action here must name a target (clubs_targets is short or null)",
                                   rule="R-ACT-C", round=index, trick=trick, seat=seat)
+            forced = len(game.legal(seat)) == 1
             try:
                 game.choose_clubs_target(seat, target)
             except IllegalDecision as e:
                 raise fail(e, trick, seat) from None
+            if forced:  # the recorded game took this target without a decision (auto_clubs): so no move
+                game.move_number -= 1
 
     pass_count = r.get("pass_count")
     if pass_count is None:
@@ -172,7 +177,7 @@ def _replay_round(game: Game, index: int, r: dict[str, Any]) -> None:
                 game.play(seat, parse_cards([play.get("card")])[0])
             except (IllegalDecision, ValueError) as e:
                 raise fail(e, t, seat) from None
-    settle_clubs(len(tricks) - 1 if tricks else None)
+    settle_clubs(len(tricks) - 1 if tricks else None, at_end=last)
     if game.round > index or game.over:  # the round is complete: its clubs targets must all be accounted for
         produced = game.rounds[index].clubs_targets
         if list(targets) != produced:

@@ -202,7 +202,7 @@ class SeatView:
             "over": g.over,
         }
         if g.over and g.result is not None:
-            data["result"] = g.result._asdict()
+            data["result"] = {k: list(v) for k, v in g.result._asdict().items()}
             data["vaults"] = list(g.vault)
             data["dealt_hands"] = [[card_str(c) for c in h] for h in g.rounds[-1].hands] if g.rounds else None
         return data
