@@ -2,12 +2,13 @@
 
 Definitions (what the tests pin):
 - A round's tables of one size are split into *groups* of at most `n` tables (n = players at the table),
-  as even as possible and of two tables or more whenever the round has two or more tables of that size.
+  as even as possible and of two tables or more whenever the round has two or more tables of that size
+  (at tables of 2, three tables make one group of 3 rather than a group of 2 and a lone table).
   Every table of a group has the group's `deal_id` and engine `seed`.
 - *Hand h* of a deal is what seat h receives when the seed is played unrotated: in every round of the game,
   the engine's shuffle for that seed. The first dealer is drawn from the seed too (R-SETUP-2), so it is
   the same seat at every table of the group.
-- Table i of a group (0-based) has *rotation* i: seat s receives hand (s - i) mod n. The dealer does not
+- Table i of a group (0-based) has *rotation* i mod n: seat s receives hand (s - rotation) mod n. The dealer does not
   rotate with the hands, so in a full group (n tables) each hand is played once from every position relative
   to the dealer and to the neighbours it passes to (R-PASS-2).
 - A player's (a team's) *duplicate score* on a deal is their game score minus the mean score of the others
@@ -40,11 +41,13 @@ def seat_of_hand(hand: int, rotation: int, size: int) -> int:
 
 
 def group_sizes(tables: int, size: int) -> list[int]:
-    """How many tables go in each group: at most `size`, as even as possible (so no group of one is left
-    beside full groups)."""
+    """How many tables go in each group: at most `size` (one rotation each), as even as possible, and never a
+    table alone when there are two or more (only at tables of 2 does that make a group of 3)."""
     if tables <= 0:
         return []
     groups = -(-tables // size)
+    if tables >= 2 and tables // groups < 2:
+        groups = tables // 2
     base, extra = divmod(tables, groups)
     return [base + 1] * extra + [base] * (groups - extra)
 
@@ -63,9 +66,9 @@ def group_round(rnd: Round, seed: str) -> Round:
             group += 1
             deal_id = f"r{rnd.number}-d{group}"
             deal_seed = f"{seed}/round-{rnd.number}/deal-{group}"
-            for rotation, t in enumerate(pending[i:i + count]):
+            for j, t in enumerate(pending[i:i + count]):
                 tables.append(replace(t, number=len(tables) + 1, deal_id=deal_id, seed=deal_seed, group=group,
-                                      rotation=rotation))
+                                      rotation=j % size))
             i += count
     return Round(number=rnd.number, tables=tuple(tables), byes=rnd.byes)
 
