@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from engine import Game, Ruleset, SeatView, parse_card, parse_cards, to_record
@@ -91,6 +92,18 @@ def find_shared() -> Path:
         f"cannot find the shared/ folder (shared/spec/examples) beside the repository above {here}; "
         "the engine tests need the example records"
     )
+
+
+def rule_ids() -> frozenset[str]:
+    """Every rule id of RULES.md."""
+    text = (find_shared() / "spec" / "RULES.md").read_text(encoding="utf-8")
+    return frozenset(re.findall(r"R-[A-Z]+-[0-9A-Z]+", text))
+
+
+def examples_dir() -> Path:
+    folder = find_shared() / "spec" / "examples"
+    assert folder.is_dir(), f"the example records are missing: {folder} is not a folder"
+    return folder
 
 
 ALL_RULESETS = {

@@ -6,10 +6,11 @@ The default profile plays well over a thousand games; HYPOTHESIS_PROFILE=thoroug
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, SeatView, from_record, replay, to_record
@@ -17,6 +18,8 @@ from engine.bots import play_game
 
 from .support import ALL_RULESETS, TOTAL_CRYSTALS, bots_for, crystals, receiver, snapshot
 
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "engine-default")
+games = settings(settings.get_profile(PROFILE))  # see conftest.py
 seeds = st.integers(min_value=0, max_value=2**40)
 variants = st.sampled_from(sorted(ALL_RULESETS))
 
@@ -39,6 +42,7 @@ def conserved(game: Game) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(ALL_RULESETS))
+@games
 @given(seed=seeds)
 def test_crystals_are_conserved_and_every_card_is_played_once(name, seed):
     """R-ACT-D/H/S/C, R-ACT-EMPTY: 235 points are always somewhere. R-PASS-2, R-ROUND-1: every card in a hand
@@ -66,6 +70,7 @@ def test_crystals_are_conserved_and_every_card_is_played_once(name, seed):
             assert all(v == 1 for v in played[seat].values())
 
 
+@games
 @given(name=variants, seed=seeds, where=st.floats(min_value=0, max_value=1.1))
 def test_export_then_import_gives_the_same_record_and_state(name, seed, where):
     ruleset = ALL_RULESETS[name]
@@ -90,6 +95,7 @@ def test_export_then_import_gives_the_same_record_and_state(name, seed, where):
     assert snapshot(copy) == snapshot(game)
 
 
+@games
 @given(name=variants, seed=seeds)
 def test_replaying_a_record_reproduces_it(name, seed):
     ruleset = ALL_RULESETS[name]
@@ -110,6 +116,7 @@ def test_replaying_a_record_reproduces_it(name, seed):
     assert disagreements == []
 
 
+@games
 @given(name=variants, seed=seeds)
 def test_same_seed_same_choices_same_game(name, seed):
     """A game is fully determined by its ruleset, seed and choices (RULES.md, "What the engine must guarantee")."""
