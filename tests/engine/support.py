@@ -106,6 +106,23 @@ def examples_dir() -> Path:
     return folder
 
 
+def example_names() -> list[str]:
+    try:
+        folder = examples_dir()
+    except AssertionError:
+        return ["<examples folder missing>"]
+    names = sorted(p.name.removesuffix(".choices.json") for p in folder.glob("*.choices.json"))
+    return names or ["<no *.choices.json in the examples folder>"]
+
+
+def load(name: str) -> tuple[dict, dict]:
+    folder = examples_dir()
+    choices_path, full_path = folder / f"{name}.choices.json", folder / f"{name}.json"
+    assert choices_path.is_file(), f"missing example {choices_path}"
+    assert full_path.is_file(), f"{choices_path.name} has no full record {full_path.name} beside it"
+    return json.loads(choices_path.read_text(encoding="utf-8")), json.loads(full_path.read_text(encoding="utf-8"))
+
+
 ALL_RULESETS = {
     "2p": Ruleset(2),
     "3p-thief": Ruleset(3),
