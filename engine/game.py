@@ -257,7 +257,7 @@ class Game:
         if phase == PASS_CARDS:
             return list(self.hands[seat]) if 0 <= seat < self.n and self._passes[seat] is None else []
         if phase == PASS_COUNT:
-            return list(PASS_COUNTS) if seat == self.dealer else []
+            return [c for c in PASS_COUNTS if c <= self.ruleset.hand_size] if seat == self.dealer else []
         if phase == CLUBS_TARGET:
             return self._clubs_options(self._clubs_actor) if seat == self._clubs_chooser else []
         return []
@@ -318,6 +318,8 @@ class Game:
             raise IllegalDecision("R-PASS-1", f"only the dealer (seat {self.dealer}) chooses how many cards to pass")
         if count not in PASS_COUNTS or isinstance(count, bool):
             raise IllegalDecision("R-PASS-1", f"the dealer passes 1, 2 or 3 cards, not {count!r}")
+        if count > self.ruleset.hand_size:  # an overridden small hand: no one could pass that many
+            raise IllegalDecision("R-PASS-1", f"hands of {self.ruleset.hand_size} card(s) cannot pass {count}")
         self.move_number += 1
         self.pass_count = count
         self._log.pass_count = count

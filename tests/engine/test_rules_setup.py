@@ -240,3 +240,21 @@ def test_R_LEAD_1_after_an_exact_deal():
     with pytest.raises(IllegalDecision) as e:
         game.play(1, parse_cards(["D2"])[0])
     assert e.value.rule == "R-LEAD-1"
+
+
+@pytest.mark.parametrize("hand_size", [1, 2])
+def test_R_PASS_1_no_pass_count_larger_than_the_hand(hand_size):
+    """With an overridden hand size below 3, a count of 3 would leave no legal pass (the game would be stuck):
+    the engine offers and accepts only counts a hand can pass."""
+    ruleset = Ruleset(4, hand_size=hand_size, rounds=2)
+    game = Game(ruleset, "small-hands", first_dealer=0)
+    assert game.legal(0) == list(range(1, hand_size + 1))
+    before = to_record(game)
+    with pytest.raises(IllegalDecision) as e:
+        game.choose_pass_count(0, 3)
+    assert e.value.rule == "R-PASS-1"
+    assert to_record(game) == before and game.move_number == 0
+    for seed in range(20):
+        game = Game(ruleset, f"small-{seed}")
+        play_game(game, bots_for(4, seed))
+        assert game.over
