@@ -126,3 +126,24 @@ def test_same_seed_same_choices_same_game(name, seed):
     play_game(b, bots_for(ruleset.players, seed))
     assert json.dumps(to_record(a)) == json.dumps(to_record(b))
     assert a.first_dealer == b.first_dealer  # R-SETUP-2
+
+
+@games
+@given(name=variants, seed=seeds, where=st.floats(min_value=0, max_value=1))
+def test_a_clone_plays_on_exactly_like_the_game(name, seed, where):
+    """`Game.clone` (used by search bots) is independent of the original and, fed the same decisions, reaches
+    the same state; a clone without logging reaches the same crystals and result."""
+    ruleset = ALL_RULESETS[name]
+    n = ruleset.players
+    estimate = ruleset.rounds * (n * ruleset.hand_size + n + 3)
+    game = Game(ruleset, f"clone-{seed}")
+    drive(game, bots_for(n, seed), stop=int(where * estimate))
+    before = snapshot(game)
+    copy, quiet = game.clone(), game.clone(logging=False)
+    drive(copy, bots_for(n, f"{seed}/after"))
+    assert snapshot(game) == before, "playing the clone changed the original"
+    drive(game, bots_for(n, f"{seed}/after"))
+    drive(quiet, bots_for(n, f"{seed}/after"))
+    assert snapshot(copy) == snapshot(game)
+    assert (quiet.result, quiet.supply, quiet.vault, quiet.showroom, quiet.thief, quiet.move_number) == (
+        game.result, game.supply, game.vault, game.showroom, game.thief, game.move_number)
