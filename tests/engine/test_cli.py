@@ -133,3 +133,12 @@ def test_play_refuses_a_bad_table(capsys):
     assert main(["play", "--players", "5", "--partnerships"]) == 2
     assert main(["play", "--players", "4", "--bots", "nobody"]) == 2
     assert capsys.readouterr().out == ""
+
+
+def test_replay_reads_standard_input(monkeypatch, capsys):
+    import io
+
+    choices, full = load("2p")
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(choices)))
+    assert main(["replay", "-"]) == 0
+    assert differences(full, json.loads(capsys.readouterr().out)) == []
