@@ -7,11 +7,14 @@ tasks in-process (eager), so the embedded default needs no broker and no worker.
 import os
 
 from celery import Celery
+from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("workers")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+# Declared here so that a bare `celery -A workers worker` consumes every queue; `-Q play` narrows it down.
+app.conf.task_queues = (Queue("play"), Queue("bookkeeping"), Queue("celery"))
 app.autodiscover_tasks(["workers"])
 
 __all__ = ["app"]

@@ -5,6 +5,7 @@ applied so far, so a client (or a resumed worker) can tell which state the store
 """
 
 from django.db import models
+from django.db.models import Q
 
 
 class MatchStatus(models.TextChoices):
@@ -37,7 +38,11 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "matches"
-        indexes = [models.Index(fields=["status", "updated_at"], name="match_status_updated")]
+        indexes = [
+            # Only matches in play, and not on updated_at: it changes with every stored trick, and an indexed
+            # column would keep PostgreSQL from updating the row in place (HOT).
+            models.Index(fields=["status"], name="match_in_play", condition=Q(status__in=["pending", "running"])),
+        ]
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.status})"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from engine import CLUBS_TARGET, Game, IllegalDecision, Ruleset, parse_card, parse_cards
 
-from ..models import Match, MatchRound, SuitAction, Trick
+from ..models import Match, MatchRound, MatchStatus, SuitAction, Trick
 
 
 class StoredPlayError(Exception):
@@ -41,6 +41,9 @@ class StoredMarks:
 
 def load_match_game(match: Match) -> tuple[Game, StoredMarks]:
     """The match's game as its stored rows leave it, and the marks of what is stored. Raises StoredPlayError."""
+    if match.status == MatchStatus.PENDING:
+        # Nothing is stored before a match leaves `pending` (services mark it running first): no rows to read.
+        return replay_stored(match, [], {}), StoredMarks()
     rounds = list(MatchRound.objects.filter(match=match).order_by("index"))
     tricks: dict[int, list[Trick]] = {}
     for t in Trick.objects.filter(match=match).order_by("round", "index"):

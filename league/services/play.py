@@ -84,12 +84,12 @@ def play_bot_match(*, match_id: int, worker: str | None = None, max_tricks: int 
 
 def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOutcome:
     """Play a match whose claim this process holds."""
-    match = Match.objects.get(pk=match_id)
+    seats = list(MatchSeat.objects.filter(match_id=match_id).select_related("match", "player").order_by("seat"))
+    match = seats[0].match if seats else Match.objects.get(pk=match_id)
     if match.status == MatchStatus.FINISHED:
         return PlayOutcome(match_id, "already_finished", move_number=match.move_number)
     if match.status == MatchStatus.FAILED:
         return PlayOutcome(match_id, "failed", move_number=match.move_number, error=match.error)
-    seats = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
     if not all(ms.player.is_bot for ms in seats):
         return PlayOutcome(match_id, "not_all_bots", move_number=match.move_number)
     bots = [(ms.player.bot_kind, dict(ms.player.bot_settings or {})) for ms in seats]

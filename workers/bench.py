@@ -1,0 +1,184 @@
+"""Benchmark: a batch of bot matches played by real Celery workers into PostgreSQL.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/diamonds REDIS_URL=redis://127.0.0.1:6379/0 \\
+        python -m workers.bench --matches 400 --workers 2
+
+Creates a scratch database beside DATABASE_URL's (`<name>_bench`, dropped afterwards unless --keep), starts
+`celery -A workers worker` processes on a queue of their own, sends one `run_match` per match and waits until
+all are finished. Prints matches and trick rows per second, the bytes one stored match takes (growth of the
+league tables with their indexes, and the sum of the row sizes), and what a million matches would take.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = ["league_match", "league_matchseat", "league_matchround", "league_trick", "league_suitaction"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m workers.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=400)
+    parser.add_argument("--workers", type=int, default=2, help="worker processes to start (one task at a time each)")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--bot", default="random")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    args = parser.parse_args(argv)
+
+    base_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
+    if not base_url or not redis_url or not base_url.startswith(("postgres://", "postgresql://")):
+        print("the benchmark needs DATABASE_URL (PostgreSQL) and REDIS_URL: it measures real workers", file=sys.stderr)
+        return 2
+    bench_url = _scratch_database(base_url)
+    os.environ["DATABASE_URL"] = bench_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    procs: list[subprocess.Popen] = []
+    try:
+        return _run(args, bench_url, procs)
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+        from django.db import connections
+
+        connections.close_all()
+        if not args.keep:
+            _drop_database(base_url, bench_url)
+
+
+def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
+    from django.db import connection
+
+    from league.models import Match, MatchStatus, Player, Trick
+    from league.services import create_bot_player, create_match
+    from workers.tasks import run_match
+
+    players = [
+        Player.objects.filter(name=f"bench-{args.bot}-{i}").first()
+        or create_bot_player(name=f"bench-{args.bot}-{i}", kind=args.bot)
+        for i in range(args.players)
+    ]
+    sizes_before = _table_sizes(connection)
+    ids = [
+        create_match(players=players, ruleset={"players": args.players}, seed=f"bench/{i}").pk
+        for i in range(args.matches)
+    ]
+    queue = f"bench-{uuid.uuid4().hex[:8]}"
+    logs = []
+    for w in range(args.workers):
+        log_path = Path(f"/tmp/diamonds-bench-worker-{w}.log")
+        logs.append(log_path)
+        with open(log_path, "w") as log:
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "workers", "worker", "-n", f"bench{w}@%h", "-Q", queue,
+                 "--pool", "solo", "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
+                cwd=ROOT, env=dict(os.environ, DATABASE_URL=bench_url), stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            ))
+    # Wait until every worker answers a ping, so that start-up is not timed.
+    from workers import app
+
+    deadline = time.monotonic() + 60
+    while len(app.control.ping(timeout=0.5) or []) < args.workers:
+        if time.monotonic() > deadline or any(p.poll() is not None for p in procs):
+            print("workers did not start; see " + ", ".join(map(str, logs)), file=sys.stderr)
+            return 1
+
+    started = time.perf_counter()
+    for match_id in ids:
+        run_match.apply_async((match_id,), queue=queue)
+    pending = Match.objects.filter(pk__in=ids).exclude(status__in=[MatchStatus.FINISHED, MatchStatus.FAILED])
+    while pending.exists():
+        time.sleep(0.05)
+    elapsed = time.perf_counter() - started
+
+    failed = Match.objects.filter(pk__in=ids, status=MatchStatus.FAILED).count()
+    tricks = Trick.objects.filter(match_id__in=ids).count()
+    sizes_after = _table_sizes(connection)
+    grown = {t: sizes_after[t] - sizes_before[t] for t in TABLES}
+    per_match_total = sum(grown.values()) / args.matches
+    row_bytes = _row_bytes(connection, ids)
+    per_match_rows = sum(row_bytes.values()) / args.matches
+
+    print(f"{args.matches} matches of {args.players} {args.bot} bots, {args.workers} worker processes, "
+          f"{elapsed:.2f} s ({failed} failed)")
+    print(f"matches per second:     {args.matches / elapsed:8.1f}")
+    print(f"trick rows per second:  {tricks / elapsed:8.0f}   ({tricks / args.matches:.0f} tricks a match)")
+    print(f"bytes per stored match: {per_match_total:8.0f}   tables with indexes (pg_total_relation_size growth)")
+    print(f"                        {per_match_rows:8.0f}   row data alone (pg_column_size sums)")
+    for t in TABLES:
+        print(f"    {t:20s} {grown[t] / args.matches:8.0f} B with indexes, {row_bytes[t] / args.matches:7.0f} B rows")
+    print(f"a million matches:      {per_match_total * 1e6 / 1e9:8.1f} GB with indexes "
+          f"({per_match_rows * 1e6 / 1e9:.1f} GB of row data)")
+    return 1 if failed else 0
+
+
+def _table_sizes(connection) -> dict[str, int]:
+    with connection.cursor() as cursor:
+        return {t: _one(cursor, "SELECT pg_total_relation_size(%s)", [t]) for t in TABLES}
+
+
+def _row_bytes(connection, ids: list[int]) -> dict[str, int]:
+    queries = {
+        "league_match": "SELECT coalesce(sum(pg_column_size(m.*)), 0) FROM league_match m WHERE id = ANY(%s)",
+        "league_matchseat": "SELECT coalesce(sum(pg_column_size(s.*)), 0) FROM league_matchseat s "
+                            "WHERE match_id = ANY(%s)",
+        "league_matchround": "SELECT coalesce(sum(pg_column_size(r.*)), 0) FROM league_matchround r "
+                             "WHERE match_id = ANY(%s)",
+        "league_trick": "SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM league_trick t WHERE match_id = ANY(%s)",
+        "league_suitaction": "SELECT coalesce(sum(pg_column_size(a.*)), 0) FROM league_suitaction a "
+                             "WHERE match_id = ANY(%s)",
+    }
+    with connection.cursor() as cursor:
+        return {t: _one(cursor, sql, [ids]) for t, sql in queries.items()}
+
+
+def _one(cursor, sql: str, params: list) -> int:
+    cursor.execute(sql, params)
+    return int(cursor.fetchone()[0])
+
+
+def _scratch_database(base_url: str) -> str:
+    import psycopg
+
+    parts = urlsplit(base_url)
+    name = parts.path.lstrip("/") + "_bench"
+    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+def _drop_database(base_url: str, bench_url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(base_url)
+    name = urlsplit(bench_url).path.lstrip("/")
+    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    sys.exit(main())
