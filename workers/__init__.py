@@ -7,14 +7,14 @@ tasks in-process (eager), so the embedded default needs no broker and no worker.
 import os
 
 from celery import Celery
-from kombu import Queue
+from kombu import Exchange, Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("workers")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # Declared here so that a bare `celery -A workers worker` consumes every queue; `-Q play` narrows it down.
-app.conf.task_queues = (Queue("play"), Queue("bookkeeping"), Queue("celery"))
+app.conf.task_queues = tuple(Queue(q, Exchange(q), routing_key=q) for q in ("play", "bookkeeping", "celery"))
 app.autodiscover_tasks(["workers"])
 
 __all__ = ["app"]
