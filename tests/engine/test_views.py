@@ -66,7 +66,9 @@ def check_view(game: Game, seat: int) -> None:
     assert view["supply"] == game.supply
     assert view["hand_sizes"] == [len(h) for h in game.hands]
     if not game.over:
-        assert not keys_in(now) & {"vaults", "result", "dealt_hands", "hands", "passes", "score"}
+        keys = keys_in(now)
+        assert not keys & {"vaults", "result", "dealt_hands", "hands", "passes", "score"}
+        assert {k for k in keys if "vault" in k.lower()} == {"vault"}, "only the seat's own vault"
         assert "vault" not in keys_in(now["rounds"])
 
 
