@@ -116,6 +116,9 @@ def parse_cards_2d(hands) -> list[list[int]]:
 
 
 def _replay_round(game: Game, index: int, r: dict[str, Any], last: bool = False) -> None:
+    if game.round < index and not game.over:
+        raise ReplayError(f"round {game.round} is not finished before this round starts", rule="R-ROUND-1",
+                          round=index)
     if game.round != index or game.over:
         raise ReplayError("the game is over before this round", rule="R-ROUNDS-1", round=index)
     targets = r.get("clubs_targets") or []

@@ -132,3 +132,14 @@ def test_exports_and_views_do_not_share_lists_with_the_game():
     view["vaults"][1] += 100
     assert snapshot(game) == before
     assert game.result.score[0] < 100
+
+
+def test_R_ROUND_1_a_record_with_an_unfinished_round_before_another_is_refused():
+    game = Game(Ruleset(3), "unfinished-round")
+    play_game(game, bots_for(3, "unfinished-round"))
+    record = to_record(game)
+    record["rounds"][0]["tricks"] = record["rounds"][0]["tricks"][:5]
+    with pytest.raises(ReplayError) as e:
+        from_record(record)
+    assert (e.value.rule, e.value.round) == ("R-ROUND-1", 1)
+    assert "round 0 is not finished" in str(e.value)
