@@ -512,7 +512,10 @@ class Game:
 
     def _majority_actions(self) -> None:
         teams = self.ruleset.teams
-        totals = [[sum(self._won[s][suit] for s in members) for suit in range(4)] for members in teams]  # R-TEAM-3
+        if self.ruleset.partnerships:  # R-TEAM-3: partners' cards count together
+            totals = [[sum(self._won[s][suit] for s in members) for suit in range(4)] for members in teams]
+        else:
+            totals = self._won
         for suit in (DIAMONDS, HEARTS, SPADES, CLUBS):  # R-END-2
             best = max(t[suit] for t in totals)
             if best == 0:

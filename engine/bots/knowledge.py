@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 
 from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, deck
+from ..fastrandom import below
 from ..game import Action
 from ..view import SeatView
 
@@ -98,22 +99,23 @@ def _try_deal(k: Knowledge, rng: random.Random, relax: bool) -> list[list[Card]]
     for c in pool:
         by_suit[c >> 4].append(c)
 
-    def may_hold(s: int, suit: int) -> bool:
-        return relax or suit not in k.voids[s]
-
     others = [s for s in range(n) if s != seat]
-    order = sorted(range(4), key=lambda suit: (sum(1 for s in others if may_hold(s, suit)), suit))
-    for suit in order:
+    holders = [[s for s in others if relax or suit not in k.voids[s]] for suit in range(4)]
+    for suit in sorted(range(4), key=lambda suit: (len(holders[suit]), suit)):  # the most constrained first
         cards = by_suit[suit]
         if not cards:
             continue
         # one slot per free place in a hand that may hold the suit, and one per card to be set aside:
         # drawing slots without replacement deals each card as a weighted draw by room would
-        slots = [s for s in others if may_hold(s, suit) for _ in range(room[s])]
+        slots = [s for s in holders[suit] for _ in range(room[s])]
         slots.extend([-1] * spare)
-        if len(slots) < len(cards):
+        m = len(slots)
+        if m < len(cards):
             return None
-        for c, s in zip(cards, rng.sample(slots, len(cards))):
+        for j, c in enumerate(cards):  # a partial Fisher-Yates shuffle of the slots
+            r = j + below(rng, m - j)
+            s = slots[r]
+            slots[r] = slots[j]
             if s < 0:
                 spare -= 1
             else:

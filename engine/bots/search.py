@@ -18,6 +18,7 @@ import math
 import time
 
 from ..cards import DIAMONDS, Card
+from ..fastrandom import below
 from ..game import CLUBS_TARGET, OVER, PASS_CARDS, PASS_COUNT, PLAY, Decision, Game
 from ..ruleset import Ruleset
 from ..view import SeatView
@@ -129,16 +130,16 @@ def _play_out(g: Game, rng, policy) -> None:
 
 
 def _random_play(g: Game, seat: int, legal: list[Card], rng) -> Card:
-    return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+    return legal[below(rng, len(legal))] if len(legal) > 1 else legal[0]
 
 
 def _heuristic_play(g: Game, seat: int, legal: list[Card], rng) -> Card:
     """Cheap play: win a trick cheaply when last, duck otherwise; off suit, cash a diamond; lead at random."""
     if len(legal) == 1:
         return legal[0]
-    trick = g.current_trick.plays if g.current_trick is not None else []
+    trick = g._plays  # the current trick's plays (the referee's own list, read only)
     if not trick or rng.random() < 0.15:
-        return legal[rng.randrange(len(legal))]
+        return legal[below(rng, len(legal))]
     led = trick[0].card >> 4
     if legal[0] >> 4 == led and all(c >> 4 == led for c in legal):  # following suit
         best = max(p.card for p in trick if p.card >> 4 == led)
