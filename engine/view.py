@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import SUITS, Card, card_str
-from .game import CLUBS_TARGET, PASS_CARDS, PLAY, Game, Pending
+from .game import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Game, Pending
 
 
 class SeatView:
@@ -156,19 +156,22 @@ class SeatView:
         """A copy of the game for search in which what this seat cannot see is replaced by guesses.
 
         `hands[s]` replaces seat s's hand for every other seat (this seat's own entry is ignored); `seed`
-        replaces the game's seed, so later deals are fresh guesses too. The copy keeps no record. Only for
-        card play and clubs choices: while cards are being passed the others' choices are hidden state.
+        replaces the game's seed, so later deals are fresh guesses too. The copy keeps no record. While cards
+        are being passed, the other seats' choices are hidden: in the copy they have not chosen yet.
         """
         g = self._game
-        if g.phase not in (PLAY, CLUBS_TARGET):
-            raise ValueError("determinize is for card play and clubs choices")
+        if g.phase not in (PLAY, CLUBS_TARGET, PASS_COUNT, PASS_CARDS):
+            raise ValueError("the game is over")
         copy = g.clone(logging=False)
-        own = self.seat
-        copy.set_hidden_hands([g.hands[s] if s == own else hands[s] for s in range(g.n)])
+        own, n = self.seat, g.n
+        copy.set_hidden_hands([g.hands[s] if s == own else hands[s] for s in range(n)])
         copy.seed = seed
         copy._deals = []
-        giver = (own - g.n // 2) % g.n if g.ruleset.partnerships else (own - 1) % g.n
-        copy._passes = [list(g._passes[s]) if s in (own, giver) else [] for s in range(g.n)]
+        if g.phase in (PASS_COUNT, PASS_CARDS):
+            copy._passes = [None if s != own or g._passes[s] is None else list(g._passes[s]) for s in range(n)]
+        else:  # only this seat's pass and the one it received are known; the others are spent anyway
+            giver = (own - n // 2) % n if g.ruleset.partnerships else (own - 1) % n
+            copy._passes = [list(g._passes[s]) if s in (own, giver) else [] for s in range(n)]
         return copy
 
     def to_dict(self) -> dict[str, Any]:

@@ -33,7 +33,8 @@ class SearchBot(Bot):
     name = "search"
 
     def __init__(self, seed: str | int = 0, playouts: int = 400, seconds: float | None = None,
-                 rollout: str = "heuristic", objective: str = "margin", exploration: float = EXPLORATION):
+                 rollout: str = "heuristic", objective: str = "margin", exploration: float = EXPLORATION,
+                 search_passes: bool = True):
         super().__init__(seed=seed)
         if playouts < 1:
             raise ValueError("playouts must be at least 1")
@@ -46,6 +47,7 @@ class SearchBot(Bot):
         self.rollout = rollout
         self.objective = objective
         self.exploration = exploration
+        self.search_passes = bool(search_passes)
         self.playouts_done = 0  # counted over the bot's life, for benchmarks
         self._truncated: dict[tuple[Ruleset, int], Ruleset] = {}
 
@@ -53,9 +55,13 @@ class SearchBot(Bot):
         pending = view.pending
         kind = pending.kind
         if kind == PASS_COUNT:
-            return Decision.pass_count(choose_pass_count(view.hand))
+            if not self.search_passes:
+                return Decision.pass_count(choose_pass_count(view.hand))
+            return Decision.pass_count(self._search(view, kind, [1, 2, 3]))
         if kind == PASS_CARDS:
-            return Decision.pass_cards(choose_pass_cards(view.hand, pending.count))
+            if not self.search_passes:
+                return Decision.pass_cards(choose_pass_cards(view.hand, pending.count))
+            return Decision.pass_cards(self._search(view, kind, pass_candidates(view.hand, pending.count)))
         legal = view.legal
         if len(legal) == 1:
             return Decision(kind, legal[0])
@@ -86,8 +92,12 @@ class SearchBot(Bot):
             g.ruleset = ruleset  # the playout stops when the round ends
             if kind == PLAY:
                 g.play(seat, moves[i])
-            else:
+            elif kind == CLUBS_TARGET:
                 g.choose_clubs_target(seat, moves[i])
+            elif kind == PASS_CARDS:
+                g.pass_cards(seat, moves[i])
+            else:
+                g.choose_pass_count(seat, moves[i])
             _play_out(g, rng, policy)
             score = g.result.score
             mine = score[team]
@@ -123,10 +133,36 @@ def _play_out(g: Game, rng, policy) -> None:
             options = g.legal(seat)
             showroom, team_of = g.showroom, g.team_of
             g.choose_clubs_target(seat, max(options, key=lambda s: (showroom[team_of(s)], -s)))
+        elif phase == PASS_CARDS:  # the others' passes (and this seat's, after a pass count) by the greedy rule
+            for seat in g.pending.seats:
+                g.pass_cards(seat, choose_pass_cards(g.hands[seat], g.pass_count))
         elif phase == OVER:
             return
         else:  # pragma: no cover - a round-only ruleset ends before any new deal
             raise AssertionError(f"unexpected phase {phase} in a playout")
+
+
+def pass_candidates(hand: list[Card], count: int) -> list[tuple[Card, ...]]:
+    """A handful of sensible passes to compare: the greedy one, emptying each suit, lowest, highest cards."""
+    candidates = [tuple(choose_pass_cards(hand, count))]
+    by_rank = sorted(hand, key=lambda c: (c & 15, c))
+    for suit in range(4):
+        cards = sorted((c for c in hand if c >> 4 == suit), key=lambda c: (c & 15, c))
+        if 0 < len(cards) <= count:  # empty this suit, then the lowest other cards
+            rest = [c for c in by_rank if c >> 4 != suit]
+            candidates.append(tuple(cards + rest[: count - len(cards)]))
+        elif cards:  # thin it out from the bottom
+            candidates.append(tuple(cards[:count]))
+    candidates.append(tuple(by_rank[:count]))
+    side = [c for c in by_rank if c >> 4 != DIAMONDS]
+    if len(side) >= count:
+        candidates.append(tuple(side[-count:]))
+    unique: list[tuple[Card, ...]] = []
+    for cand in candidates:
+        key = tuple(sorted(cand))
+        if key not in unique:
+            unique.append(key)
+    return unique
 
 
 def _random_play(g: Game, seat: int, legal: list[Card], rng) -> Card:

@@ -192,3 +192,28 @@ def test_greedy_beats_random():
         if hero in result.winners:
             wins += 1 / len(result.winners)
     assert wins >= 20, wins  # fair share is 10 of 40; greedy wins about 80% of such games
+
+
+@pytest.mark.parametrize("ruleset", [Ruleset(4), Ruleset(4, partnerships=True), Ruleset(3)],
+                         ids=["4p", "4p-partners", "3p"])
+def test_search_passes_from_its_own_hand_only(ruleset: Ruleset):
+    hero, n, size = 1, ruleset.players, ruleset.hand_size
+    cards = deck(ruleset.deck_ranks)
+    random.Random(3).shuffle(cards)
+    mine, rest = cards[:size], cards[size:]
+
+    def game(shuffle_seed: int, seed: str) -> Game:
+        others = list(rest)
+        random.Random(shuffle_seed).shuffle(others)
+        hands = [others[i * size:(i + 1) * size] for i in range(n - 1)]
+        return Game(ruleset, seed, first_dealer=hero, deals=[hands[:hero] + [mine] + hands[hero:]])
+
+    game_a, game_b = game(1, "pass/a"), game(2, "pass/b")
+    assert game_a.hands != game_b.hands and game_a.hands[hero] == game_b.hands[hero]
+    decide = lambda g: make_bot("search", seed="same", playouts=40).decide(SeatView(g, hero))  # noqa: E731
+    count = decide(game_a)
+    assert count == decide(game_b) and count.kind == PASS_COUNT
+    for g in (game_a, game_b):
+        g.apply(hero, count)
+        g.apply(0, Decision.pass_cards(g.hands[0][: count.value]))  # a pass the hero cannot see
+    assert decide(game_a) == decide(game_b)
