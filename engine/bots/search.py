@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
 import time
 
 from ..cards import DIAMONDS, Card
@@ -34,7 +35,7 @@ class SearchBot(Bot):
 
     def __init__(self, seed: str | int = 0, playouts: int = 400, seconds: float | None = None,
                  rollout: str = "heuristic", objective: str = "margin", exploration: float = EXPLORATION,
-                 search_passes: bool = True):
+                 search_passes: bool = True, selection: str = "ucb"):
         super().__init__(seed=seed)
         if playouts < 1:
             raise ValueError("playouts must be at least 1")
@@ -48,6 +49,9 @@ class SearchBot(Bot):
         self.objective = objective
         self.exploration = exploration
         self.search_passes = bool(search_passes)
+        if selection not in ("ucb", "halving"):
+            raise ValueError("selection is 'ucb' or 'halving'")
+        self.selection = selection
         self.playouts_done = 0  # counted over the bot's life, for benchmarks
         self._truncated: dict[tuple[Ruleset, int], Ruleset] = {}
 
@@ -69,18 +73,48 @@ class SearchBot(Bot):
 
     def _search(self, view: SeatView, kind: str, moves: list) -> object:
         k = Knowledge(view)
-        rng = self.rng
+        self._setup = (view, kind, k, self._round_only(view.ruleset, view.round))
+        if self.selection == "halving":
+            best = self._halving(moves)
+        else:
+            best = self._ucb(moves)
+        return moves[best]
+
+    def _world(self) -> Game:
+        """A fresh determinization: the unseen cards dealt at random, the round the last one played."""
+        view, _, k, ruleset = self._setup
+        g = view.determinize(k.sample_hands(self.rng), seed=f"search/{self.rng.getrandbits(32)}")
+        g.ruleset = ruleset  # the playout stops when the round ends
+        return g
+
+    def _playout(self, g: Game, move: object, rng: random.Random) -> float:
+        """Make `move` in `g`, play the round out, and value it for this seat's team."""
+        view, kind, k, _ = self._setup
         seat, team = view.seat, k.team
-        ruleset = self._round_only(view.ruleset, view.round)
+        if kind == PLAY:
+            g.play(seat, move)
+        elif kind == CLUBS_TARGET:
+            g.choose_clubs_target(seat, move)
+        elif kind == PASS_CARDS:
+            g.pass_cards(seat, move)
+        else:
+            g.choose_pass_count(seat, move)
+        _play_out(g, rng, _random_play if self.rollout == "random" else _heuristic_play)
+        self.playouts_done += 1
+        score = g.result.score
+        mine = score[team]
+        if self.objective == "delta":
+            return mine - (sum(score) - mine) / (len(score) - 1)
+        return mine - max(x for t, x in enumerate(score) if t != team)
+
+    def _ucb(self, moves: list) -> int:
+        """UCB1 over the moves, each playout in a new determinization."""
         count = len(moves)
         visits = [0] * count
         totals = [0.0] * count
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         c = self.exploration
-        policy = _random_play if self.rollout == "random" else _heuristic_play
-        delta = self.objective == "delta"
-        done = 0
-        while done < self.playouts:
+        for done in range(self.playouts):
             if deadline is not None and done >= count and time.perf_counter() > deadline:
                 break
             if done < count:
@@ -88,29 +122,32 @@ class SearchBot(Bot):
             else:
                 log_n = math.log(done)
                 i = max(range(count), key=lambda j: totals[j] / visits[j] + c * math.sqrt(log_n / visits[j]))
-            g = view.determinize(k.sample_hands(rng), seed=f"search/{rng.getrandbits(32)}")
-            g.ruleset = ruleset  # the playout stops when the round ends
-            if kind == PLAY:
-                g.play(seat, moves[i])
-            elif kind == CLUBS_TARGET:
-                g.choose_clubs_target(seat, moves[i])
-            elif kind == PASS_CARDS:
-                g.pass_cards(seat, moves[i])
-            else:
-                g.choose_pass_count(seat, moves[i])
-            _play_out(g, rng, policy)
-            score = g.result.score
-            mine = score[team]
-            if delta:
-                value = mine - (sum(score) - mine) / (len(score) - 1)
-            else:
-                value = mine - max(x for t, x in enumerate(score) if t != team)
+            totals[i] += self._playout(self._world(), moves[i], self.rng)
             visits[i] += 1
-            totals[i] += value
-            done += 1
-        self.playouts_done += done
-        best = max(range(count), key=lambda j: (totals[j] / visits[j] if visits[j] else -math.inf, -j))
-        return moves[best]
+        return max(range(count), key=lambda j: (totals[j] / visits[j] if visits[j] else -math.inf, -j))
+
+    def _halving(self, moves: list) -> int:
+        """Sequential halving: every move still in the race is played out in the same determinizations
+        (with the same rollout dice), so moves are compared on equal deals; the worse half drops out."""
+        alive = list(range(len(moves)))
+        totals = [0.0] * len(moves)
+        rounds = max(1, math.ceil(math.log2(len(moves))))
+        budget = self.playouts
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        for r in range(rounds):
+            worlds = max(1, budget // (len(alive) * (rounds - r)))
+            for _ in range(worlds):
+                if deadline is not None and time.perf_counter() > deadline and r:
+                    break
+                base = self._world()
+                dice = self.rng.getrandbits(64)
+                for i in alive:
+                    totals[i] += self._playout(base.clone(logging=False), moves[i], random.Random(dice))
+                budget -= len(alive)
+            alive.sort(key=lambda i: (-totals[i], i))
+            if len(alive) > 1 and r < rounds - 1:
+                alive = alive[: (len(alive) + 1) // 2]
+        return alive[0]
 
     def _round_only(self, ruleset: Ruleset, round_index: int) -> Ruleset:
         """The same rules, but the game ends with the current round (later deals are unknown anyway)."""
