@@ -7,6 +7,8 @@ from ..game import PASS_CARDS, PLAY, Decision
 from ..view import SeatView
 from .base import Bot
 
+_play = Decision.play
+
 
 class RandomBot(Bot):
     name = "random"
@@ -15,8 +17,8 @@ class RandomBot(Bot):
         pending = view.pending
         legal = view.legal
         kind = pending.kind
-        if kind is PLAY:
-            return Decision.play(legal[below(self.rng, len(legal))])
+        if kind is PLAY:  # the hot path of every benchmark and playout: one draw, one cached decision
+            return _play(legal[below(self.rng, len(legal))])
         if kind == PASS_CARDS:
             return Decision(PASS_CARDS, tuple(self.rng.sample(legal, pending.count)))
         return Decision(kind, legal[below(self.rng, len(legal))])
