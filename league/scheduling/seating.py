@@ -4,9 +4,12 @@ A round is built in three steps, all plain Python over unit ids:
 1. `table_sizes` decides the tables (and byes, only when nothing else fits; a bye goes to whoever has had
    the fewest, so no one gets a second while someone has none).
 2. `compose_tables` fills them: each unit, in a seeded random order, goes to the first open table (scanned
-   from a random start) where it meets no one again, else to the least bad one; then swaps between tables
-   remove repeat meetings. The cost of a meeting grows fast with the times the pair already met, so a third
-   meeting is avoided before a second one is.
+   from a random start) where it meets no one again and one of the positions it has taken least is still
+   free, else to the least bad table; then swaps remove repeat meetings first, unwanted positions second.
+   The cost of a meeting grows fast with the times the pair already met, so a third meeting is avoided
+   before a second one is. Claiming positions while composing is what keeps seat counts within one: the
+   tables are made of players who want different seats. If repeats remain, random kicks followed by more
+   swaps (an iterated local search) look further; small fields, where this matters, are cheap to search.
 3. `order_seats` orders each table: every arrangement is tried (at most 6! = 720) and the one is kept whose
    units took those positions least often before, and where the fewest sat again directly left of the same
    neighbour.
@@ -70,110 +73,254 @@ def choose_byes(units: Sequence[Unit], count: int, history: History, rng: random
 
 
 def compose_tables(
-    units: Sequence[Unit], sizes: Sequence[int], history: History, rng: random.Random, *, attempts: int = 1
+    units: Sequence[Unit],
+    sizes: Sequence[int],
+    history: History,
+    rng: random.Random,
+    *,
+    attempts: int = 1,
+    kicks: int | None = None,
 ) -> list[list[Unit]]:
     """Split `units` into tables of `sizes` (which must add up), meeting as few earlier opponents as possible.
 
-    Tries `attempts` seeded constructions and keeps the cheapest; each is improved by swaps.
+    A unit's place in its table's list is the position it claims (see `_Wants`), so the tables come back
+    with everyone, where possible, on a position they have taken least. Each of `attempts` seeded
+    constructions is improved by swaps, then, while it still has a repeat meeting or an unwanted position,
+    kicked up to `kicks` times (a few random swaps, improve again, keep it if no worse): an iterated local
+    search, which finds repeat-free rounds in tight small fields that plain restarts miss.
     """
     if sum(sizes) != len(units):
         raise ValueError(f"{len(units)} units do not fill tables of {list(sizes)}")
+    if kicks is None:
+        kicks = min(100, 2000 // max(1, len(units)))
+    wants = _Wants(history)
+    hopeless = _repeats_unavoidable(units, sizes, history)
+
+    def cost(tables: list[list[Unit]]) -> tuple[int, int]:
+        # fewer meetings first, whatever the seats
+        return (
+            sum(table_cost(t, history) for t in tables),
+            sum(wants.unhappy(u, j, len(t)) for t in tables for j, u in enumerate(t)),
+        )
+
     best: list[list[Unit]] | None = None
     best_cost = None
     for _ in range(max(1, attempts)):
-        tables = _construct(units, sizes, history, rng)
-        _improve(tables, history, rng)
-        cost = sum(table_cost(t, history) for t in tables)
-        if best_cost is None or cost < best_cost:
-            best, best_cost = tables, cost
-        if cost == 0:
+        tables = _construct(units, sizes, history, wants, rng)
+        _improve(tables, history, wants, rng)
+        current = cost(tables)
+        stale = 0
+        for _ in range(kicks):
+            # Kicks are for repeat meetings; seat positions are left to the swaps. A field where repeats
+            # surely cannot all be avoided stops once kicks stop helping.
+            if current[0] == 0 or len(tables) < 2 or (hopeless and stale >= _STALE_KICKS):
+                break
+            trial = _kick(tables, history, rng)
+            _improve(trial, history, wants, rng)
+            trial_cost = cost(trial)
+            stale = 0 if trial_cost[0] < current[0] else stale + 1
+            if trial_cost <= current:
+                tables, current = trial, trial_cost
+        if best_cost is None or current < best_cost:
+            best, best_cost = tables, current
+        if current == (0, 0):
             break
     assert best is not None
     return best
 
 
-def _construct(units: Sequence[Unit], sizes: Sequence[int], history: History, rng: random.Random) -> list[list]:
+def _repeats_unavoidable(units: Sequence[Unit], sizes: Sequence[int], history: History) -> bool:
+    """True when some unit has met all but fewer than a table's worth of the others (so it must meet one
+    again). Only a quick sufficient test: other rounds can be impossible to play without repeats too."""
+    if not sizes:
+        return False
+    need = min(sizes) - 1
+    others = len(units) - 1
+    playing = set(units)
+    for u in units:
+        met = history.meetings.get(u)
+        if met and others - sum(1 for v in met if v in playing) < need:
+            return True
+    return False
+
+
+def _kick(tables: list[list[Unit]], history: History, rng: random.Random) -> list[list[Unit]]:
+    """A copy of the tables with two random swaps, each moving a unit that meets someone again if any does."""
+    out = [list(t) for t in tables]
+    meetings = history.meetings
+    bad = [(ti, j) for ti, t in enumerate(out) for j, u in enumerate(t) if _cost(meetings.get(u, _EMPTY), t, u)]
+    pool = bad or [(ti, j) for ti, t in enumerate(out) for j in range(len(t))]
+    for _ in range(2):
+        ti, j = pool[rng.randrange(len(pool))]
+        tb = rng.randrange(len(out))
+        if tb == ti:
+            tb = (tb + 1) % len(out)
+        jb = rng.randrange(len(out[tb]))
+        out[ti][j], out[tb][jb] = out[tb][jb], out[ti][j]
+    return out
+
+
+_STALE_KICKS = 25
+# A meeting's cost always outweighs seat positions: an improvement of 1 in meetings beats losing 2 happy seats.
+_MEET_OVER_SEAT = 3
+
+
+class _Wants:
+    """For each unit and table size, the positions it has taken least (a bitmask): taking one of those every
+    round keeps its counts within one of each other."""
+
+    def __init__(self, history: History):
+        self._positions = history.positions
+        self._cache: dict[tuple[Unit, int], int] = {}
+
+    def mask(self, u: Unit, size: int) -> int:
+        key = (u, size)
+        m = self._cache.get(key)
+        if m is None:
+            counts = self._positions.get(u)
+            if counts is None:
+                m = (1 << size) - 1
+            else:
+                low = min(counts[:size])
+                m = sum(1 << j for j in range(size) if counts[j] == low)
+            self._cache[key] = m
+        return m
+
+    def unhappy(self, u: Unit, position: int, size: int) -> int:
+        return 0 if self.mask(u, size) >> position & 1 else 1
+
+
+def _random_bit(mask: int, rng: random.Random) -> int:
+    bits = [j for j in range(mask.bit_length()) if mask >> j & 1]
+    return bits[rng.randrange(len(bits))] if len(bits) > 1 else bits[0]
+
+
+def _construct(
+    units: Sequence[Unit], sizes: Sequence[int], history: History, wants: _Wants, rng: random.Random
+) -> list[list]:
+    """Each unit in a seeded random order goes to the first open table, scanned from a random start, where it
+    meets no one again and a position it wants is free; else to the least bad table."""
     order = list(units)
     rng.shuffle(order)
-    tables: list[list[Unit]] = [[] for _ in sizes]
+    tables: list[list] = [[None] * s for s in sizes]
+    free = [(1 << s) - 1 for s in sizes]
     open_tables = [t for t, s in enumerate(sizes) if s > 0]
     meetings = history.meetings
     for u in order:
         mine = meetings.get(u, _EMPTY)
         n_open = len(open_tables)
         start = rng.randrange(n_open)
-        pick, pick_cost = start, None
-        if mine:
-            for i in range(n_open):
-                pos = start + i
-                if pos >= n_open:
-                    pos -= n_open
-                c = _cost(mine, tables[open_tables[pos]])
-                if c == 0:
-                    pick = pos
-                    break
-                if pick_cost is None or c < pick_cost:
-                    pick, pick_cost = pos, c
+        pick, pick_key = start, None
+        for i in range(n_open):
+            pos = start + i
+            if pos >= n_open:
+                pos -= n_open
+            t = open_tables[pos]
+            c = _cost(mine, tables[t]) if mine else 0
+            seat_miss = 0 if wants.mask(u, sizes[t]) & free[t] else 1
+            if c == 0 and not seat_miss:
+                pick = pos
+                break
+            key = (c, seat_miss)
+            if pick_key is None or key < pick_key:
+                pick, pick_key = pos, key
         t = open_tables[pick]
-        tables[t].append(u)
-        if len(tables[t]) == sizes[t]:
+        wanted = wants.mask(u, sizes[t]) & free[t]
+        j = _random_bit(wanted or free[t], rng)
+        tables[t][j] = u
+        free[t] &= ~(1 << j)
+        if not free[t]:
             open_tables[pick] = open_tables[-1]
             open_tables.pop()
     return tables
 
 
-def _improve(tables: list[list[Unit]], history: History, rng: random.Random, *, sweeps: int = 30) -> None:
-    """Swap units between tables while that lowers the total meeting cost.
+def _improve(
+    tables: list[list[Unit]], history: History, wants: _Wants, rng: random.Random, *, sweeps: int = 30
+) -> None:
+    """Swap units (between tables, or between positions at one table) while that lowers the cost.
 
-    Only a unit that meets someone again can take part in an improving swap, so only those are tried, each
-    against every unit at every other table. When no swap improves, a few cost-neutral swaps are allowed to
-    leave the plateau (a budget, so it ends).
+    The cost is meetings (times `_MEET_OVER_SEAT`) plus units on a position they did not want; a swap leaves
+    each unit on the position the other held. Only a unit that meets someone again or sits on an unwanted
+    position can take part in an improving swap, so only those are tried, each against every unit at every
+    table. When no swap improves, a budget of cost-neutral swaps helps leave a plateau.
     """
     meetings = history.meetings
-    where = {u: ti for ti, t in enumerate(tables) for u in t}
     n_tables = len(tables)
-    if n_tables < 2:
+    if not n_tables:
         return
-    sideways = 2 * len(where)
+    where: dict[Unit, int] = {}
+    here: dict[Unit, int] = {}  # each unit's meeting cost at its table, kept up to date after every swap
+    miss: dict[Unit, int] = {}  # 1 when the unit's position is not one it wanted
+    masks: dict[Unit, dict[int, int]] = {}
+    sizes = sorted({len(t) for t in tables})
+
+    def refresh(ti: int) -> None:
+        t = tables[ti]
+        for j, u in enumerate(t):
+            where[u] = ti
+            here[u] = _cost(meetings.get(u, _EMPTY), t, u)
+            miss[u] = 0 if masks[u][len(t)] >> j & 1 else 1
+
+    for t in tables:
+        for u in t:
+            masks[u] = {size: wants.mask(u, size) for size in sizes}
+    for ti in range(n_tables):
+        refresh(ti)
+    sideways = len(where) // 2
     for _ in range(sweeps):
-        conflicted = [u for t in tables for u in t if _cost(meetings.get(u, _EMPTY), t, u)]
-        if not conflicted:
+        bad = [u for t in tables for u in t if here[u] or miss[u]]
+        if not bad:
             return
-        rng.shuffle(conflicted)
+        rng.shuffle(bad)
         changed = False
-        for u in conflicted:
+        for u in bad:
+            here_u, miss_u = here[u], miss[u]
+            if not here_u and not miss_u:
+                continue
             a = where[u]
             ta = tables[a]
+            size_a = len(ta)
+            pu = ta.index(u)
             mu = meetings.get(u, _EMPTY)
-            here_u = _cost(mu, ta, u)
-            if not here_u:
-                continue
+            mask_u = masks[u]
             start = rng.randrange(n_tables)
             found = None
             neutral = None
             for k in range(n_tables):
-                b = (start + k) % n_tables
-                if b == a:
-                    continue
+                b = start + k
+                if b >= n_tables:
+                    b -= n_tables
                 tb = tables[b]
-                for j, w in enumerate(tb):
-                    mw = meetings.get(w, _EMPTY)
-                    delta = (_cost(mu, tb, w) + _cost(mw, ta, u)) - (here_u + _cost(mw, tb, w))
+                size_b = len(tb)
+                u_fits = mask_u[size_b]
+                for pw, w in enumerate(tb):
+                    if w == u:
+                        continue
+                    if b == a:  # trading positions at one table changes no meetings
+                        meet = 0
+                    else:
+                        meet = _cost(mu, tb, w) + _cost(meetings.get(w, _EMPTY), ta, u) - here_u - here[w]
+                    seat = ((0 if u_fits >> pw & 1 else 1) + (0 if masks[w][size_a] >> pu & 1 else 1)
+                            - miss_u - miss[w])
+                    delta = meet * _MEET_OVER_SEAT + seat
                     if delta < 0:
-                        found = (b, j, w)
+                        found = (b, pw, w)
                         break
-                    if delta == 0 and neutral is None:
-                        neutral = (b, j, w)
+                    if delta == 0 and neutral is None and meet <= 0:
+                        neutral = (b, pw, w)
                 if found:
                     break
             if found is None and neutral is not None and sideways > 0:
                 sideways -= 1
                 found = neutral
             if found is not None:
-                b, j, w = found
-                ta[ta.index(u)] = w
-                tables[b][j] = u
-                where[u], where[w] = b, a
+                b, pw, w = found
+                tables[a][pu] = w
+                tables[b][pw] = u
+                refresh(a)
+                if b != a:
+                    refresh(b)
                 changed = True
         if not changed:
             return
@@ -301,7 +448,7 @@ def seat_round(
 
 def _default_attempts(n_units: int) -> int:
     # Small fields are where a bad first try shows; they are also cheap to try again.
-    return 1 if n_units > 200 else 8 if n_units <= 48 else 3
+    return 1 if n_units > 200 else 2
 
 
 def _check_units(units: Sequence[Unit]) -> None:
@@ -344,7 +491,7 @@ def fixed_schedule(
     if partnership:
         for u in units:
             team_members(u, teams)
-    tries = 1 if len(units) > 64 else 6
+    tries = 1 if len(units) > 64 else 3
     best, best_key = None, None
     for attempt in range(tries):
         schedule = _one_fixed_schedule(units, rounds, shape, f"{seed}" if attempt == 0 else f"{seed}#{attempt}",
