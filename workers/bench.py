@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -100,8 +101,9 @@ def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
     # Wait until every worker answers a ping, so that start-up is not timed.
     from workers import app
 
+    names = [f"bench{w}@{socket.gethostname()}" for w in range(args.workers)]
     deadline = time.monotonic() + 60
-    while len(app.control.ping(timeout=0.5) or []) < args.workers:
+    while len(app.control.ping(destination=names, timeout=0.5) or []) < args.workers:
         if time.monotonic() > deadline or any(p.poll() is not None for p in procs):
             print("workers did not start; see " + ", ".join(map(str, logs)), file=sys.stderr)
             return 1

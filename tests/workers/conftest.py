@@ -68,14 +68,15 @@ class WorkerPool:
         self.queue = f"play-test-{uuid.uuid4().hex[:8]}"  # our own queue: other runs sharing Redis never see it
         self.procs: list[subprocess.Popen] = []
 
-    def start(self, name: str, **env_overrides: str) -> subprocess.Popen:
+    def start(self, name: str, pool: str = "solo", **env_overrides: str) -> subprocess.Popen:
         env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL=test_database_url())
         env.update(env_overrides)
         log_path = self.log_dir / f"{name}.log"
         with open(log_path, "w") as log:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "celery", "-A", "workers", "worker", "-n", f"{name}@%h", "-Q", self.queue,
-                 "--pool", "solo", "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info"],
+                 "--pool", pool, "--concurrency", "1", "--without-gossip", "--without-mingle", "--without-heartbeat",
+                 "-l", "info"],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
             )
         self.procs.append(proc)
@@ -87,6 +88,12 @@ class WorkerPool:
 
         wait_for(ready, timeout=60, what=f"worker {name} to be ready", interval=0.05)
         return proc
+
+    @staticmethod
+    def children(proc: subprocess.Popen) -> list[int]:
+        """The worker's pool processes (prefork), from /proc."""
+        path = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        return [int(pid) for pid in path.read_text().split()] if path.exists() else []
 
     def kill(self, proc: subprocess.Popen) -> None:
         """SIGKILL the worker and everything it started: no clean-up, no acknowledgement, as in a crash."""

@@ -3,6 +3,9 @@ and is finished exactly once, and two workers given the same match never both pl
 
 from __future__ import annotations
 
+import os
+import signal
+
 import pytest
 from celery.result import AsyncResult
 
@@ -62,4 +65,27 @@ def test_two_workers_given_the_same_match_do_not_both_play_it(worker_pool):
     assert other["worker"] != played[0]["worker"]
     assert played[0]["tricks_written"] == _tricks(match) == 120 * 10
     match.refresh_from_db()
+    assert match_record(match) == reference_record(match)
+
+
+def test_a_killed_pool_process_gives_its_match_back_to_the_worker(worker_pool):
+    # Prefork: the worker's child process plays; killing it makes the worker reject the task back to the queue
+    # (task_reject_on_worker_lost) and a fresh child resumes the match from its stored tricks.
+    match = bot_match(LONG, seed="killed-child")
+    worker = worker_pool.start("parent", pool="prefork")
+    run_match.apply_async((match.pk,), queue=worker_pool.queue)
+    wait_for(lambda: _tricks(match) >= 40, timeout=60, what="the pool process to store 40 tricks")
+    children = worker_pool.children(worker)
+    assert children, "the prefork worker has no pool process"
+    for pid in children:
+        os.kill(pid, signal.SIGKILL)
+    stored = _tricks(match)
+    assert stored < 120 * 10
+
+    def finished():
+        match.refresh_from_db()
+        return match.status == MatchStatus.FINISHED
+
+    wait_for(finished, timeout=120, what="the match to be finished after its pool process was killed")
+    assert _tricks(match) == 120 * 10
     assert match_record(match) == reference_record(match)
