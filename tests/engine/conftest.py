@@ -2,9 +2,9 @@
 
 Choose one with the environment variable HYPOTHESIS_PROFILE (nothing is loaded globally, so other test
 folders keep their own settings):
-- "engine-default" (when unset): 100 examples per property, over 1,600 random games in all, a few seconds;
+- "engine-default" (when unset): 100 examples per property, about 2,000 random games in all, some seconds;
 - "ci": the same, derandomized, so that a CI failure reproduces exactly;
-- "thorough": 2,500 examples per property, about 45,000 random games, for a nightly or pre-release run.
+- "thorough": 2,500 examples per property, about 50,000 random games (several minutes), for a nightly run.
 """
 
 from __future__ import annotations
