@@ -72,7 +72,8 @@ def match_claim(*, match_id: int, owner: str) -> Iterator[Claim | None]:
         .update(claimed_by=owner, lease_expires_at=now + timedelta(seconds=settings.DIAMONDS_LEASE_SECONDS))
     )
     if not taken:
-        yield None
+        # No row was updated: someone holds the lease, or there is no such match (which nobody can hold).
+        yield None if Match.objects.filter(pk=match_id).exists() else Claim(match_id, owner, leased=True)
         return
     try:
         yield Claim(match_id, owner, leased=True)

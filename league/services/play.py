@@ -38,7 +38,7 @@ from .progress import store_progress
 class PlayOutcome:
     """What one call to `play_bot_match` did. `status` is one of: finished (this call finished the match),
     paused (stopped after `max_tricks`), busy (another process holds the match), already_finished, failed,
-    not_all_bots."""
+    not_all_bots, missing (no such match)."""
 
     match_id: int
     status: str
@@ -85,7 +85,9 @@ def play_bot_match(*, match_id: int, worker: str | None = None, max_tricks: int 
 def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOutcome:
     """Play a match whose claim this process holds."""
     seats = list(MatchSeat.objects.filter(match_id=match_id).select_related("match", "player").order_by("seat"))
-    match = seats[0].match if seats else Match.objects.get(pk=match_id)
+    match = seats[0].match if seats else Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return PlayOutcome(match_id, "missing")
     if match.status == MatchStatus.FINISHED:
         return PlayOutcome(match_id, "already_finished", move_number=match.move_number)
     if match.status == MatchStatus.FAILED:

@@ -181,3 +181,8 @@ def test_people_play_one_decision_at_a_time_and_each_is_stored():
     assert to_record(from_record(record)) == record
     with pytest.raises(IllegalDecision):
         apply_decision(match=match, seat=0, decision=Decision.pass_count(1))
+
+
+@pytest.mark.django_db
+def test_an_unknown_match_is_reported_missing():
+    assert play_bot_match(match_id=987654321).status == "missing"

@@ -52,12 +52,10 @@ def wait_for(condition, *, timeout: float, what: str, interval: float = 0.02):
         time.sleep(interval)
 
 
-def test_database_url() -> str:
+def worker_database_url() -> str:
+    """DATABASE_URL naming the test database pytest-django created, for the worker subprocesses."""
     parts = urlsplit(os.environ["DATABASE_URL"])
     return urlunsplit(parts._replace(path="/" + connection.settings_dict["NAME"]))
-
-
-test_database_url.__test__ = False  # a helper, not a test
 
 
 class WorkerPool:
@@ -69,7 +67,7 @@ class WorkerPool:
         self.procs: list[subprocess.Popen] = []
 
     def start(self, name: str, pool: str = "solo", **env_overrides: str) -> subprocess.Popen:
-        env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL=test_database_url())
+        env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL=worker_database_url())
         env.update(env_overrides)
         log_path = self.log_dir / f"{name}.log"
         with open(log_path, "w") as log:
