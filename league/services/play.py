@@ -61,7 +61,10 @@ def bot_seed(match: Match, seat: int, move_number: int) -> str:
 
 
 def _at_trick_boundary(game: Game) -> bool:
-    """Whether the game stands between two tricks (or is over): the points where play is stored."""
+    """Whether the game stands between two tricks (or is over): the points where play is stored.
+
+    A round's last trick is stored with the end-of-round actions and the next round's deal and passes, at the
+    start of that round's first trick; so every stored step ends where a bot (or a person) leads a trick."""
     pending = game.pending
     if pending is None:
         return True
