@@ -1,11 +1,24 @@
 """The league's tables, one model per module."""
 
 from .club import Club
+from .ladder import Ladder, RatingModel
+from .ladder_entry import LadderEntry
+from .league import League
 from .match import Match, MatchStatus
 from .match_round import MatchRound
 from .match_seat import MatchSeat
 from .player import Player
+from .rating import Rating
+from .rating_history import RatingHistory
+from .season import Season
 from .suit_action import SuitAction
+from .tournament import Tournament, TournamentFormat, TournamentStatus
+from .tournament_entry import TournamentEntry
+from .tournament_round import RoundStatus, TournamentRound
 from .trick import Trick
 
-__all__ = ["Club", "Match", "MatchRound", "MatchSeat", "MatchStatus", "Player", "SuitAction", "Trick"]
+__all__ = [
+    "Club", "Ladder", "LadderEntry", "League", "Match", "MatchRound", "MatchSeat", "MatchStatus", "Player", "Rating",
+    "RatingHistory", "RatingModel", "RoundStatus", "Season", "SuitAction", "Tournament", "TournamentEntry",
+    "TournamentFormat", "TournamentRound", "TournamentStatus", "Trick",
+]

@@ -26,10 +26,24 @@ class Match(models.Model):
     move_number = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True, help_text="The record's result: score, vault, showroom, winners.")
     error = models.TextField(blank=True, help_text="Why a failed match failed.")
+    # Where the match belongs, if anywhere: a table of a tournament round, or a ladder's table.
+    tournament_round = models.ForeignKey("league.TournamentRound", null=True, blank=True, on_delete=models.CASCADE,
+                                         related_name="matches")
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    ladder = models.ForeignKey("league.Ladder", null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="matches")
+    # Set once the result has gone into the ratings (league.services.ratings), so a second call does nothing.
+    ratings_applied = models.BooleanField(default=False)
     # Who runs it now. On PostgreSQL the advisory lock is the claim and this is informative; elsewhere the claim
     # is this pair, and it lapses when lease_expires_at passes without progress.
     claimed_by = models.CharField(max_length=200, blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
+    # Live play (league.services.decisions): how long a person or an external bot may take over a decision, and
+    # when the pending one is overdue; then workers.tasks.enforce_turn_deadlines plays it with `deadline_fallback`.
+    turn_deadline_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="None: no deadline.")
+    deadline_fallback = models.CharField(max_length=40, default="random", help_text="The engine bot that plays an "
+                                         "overdue decision (random or greedy).")
+    deadline_at = models.DateTimeField(null=True, blank=True, help_text="When the pending decision is overdue.")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now_add=True, help_text="When stored play last moved on.")

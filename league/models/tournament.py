@@ -1,0 +1,57 @@
+"""A seated tournament: a field of players (or partnerships) seated at tables round after round.
+
+`ruleset` holds the engine ruleset fields shared by every table except `players`, which each table takes from its
+size (a field that does not divide into full tables mixes in tables one smaller). `match_points` maps the number of
+competitors at a table to {place: points} (JSON keys are strings), plus an optional "bye" value; empty means the
+standings default (competitors minus place). `tiebreaks` is the standings precedence (metric names of
+league.standings); empty means the default for the format.
+"""
+
+from django.db import models
+
+
+class TournamentFormat(models.TextChoices):
+    FIXED = "fixed", "fixed schedule"
+    SWISS = "swiss", "Swiss"
+    DUPLICATE = "duplicate", "duplicate"
+
+
+class TournamentStatus(models.TextChoices):
+    REGISTERING = "registering", "registering"
+    RUNNING = "running", "running"
+    FINISHED = "finished", "finished"
+
+
+class Tournament(models.Model):
+    club = models.ForeignKey("league.Club", null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="tournaments")
+    season = models.ForeignKey("league.Season", null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="tournaments")
+    name = models.CharField(max_length=100)
+    game = models.CharField(max_length=20, default="diamonds")
+    ruleset = models.JSONField(default=dict, blank=True,
+                               help_text="Engine ruleset fields for every table (partnerships, perfect, clubs...), "
+                                         "without players.")
+    format = models.CharField(max_length=10, choices=TournamentFormat.choices, default=TournamentFormat.FIXED)
+    rounds = models.PositiveSmallIntegerField()
+    table_size = models.PositiveSmallIntegerField(default=4, help_text="Players per table wanted.")
+    match_points = models.JSONField(default=dict, blank=True)
+    tiebreaks = models.JSONField(default=list, blank=True)
+    auto_advance = models.BooleanField(
+        default=True, help_text="Seat and start the next round as soon as one closes (else the organiser does).")
+    rated = models.BooleanField(default=True, help_text="Its matches update the players' global ratings.")
+    status = models.CharField(max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING)
+    seed = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def partnerships(self) -> bool:
+        return bool(self.ruleset.get("partnerships"))
