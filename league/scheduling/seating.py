@@ -80,6 +80,7 @@ def compose_tables(
     *,
     attempts: int = 1,
     kicks: int | None = None,
+    start: Sequence[Sequence[Unit]] | None = None,
 ) -> list[list[Unit]]:
     """Split `units` into tables of `sizes` (which must add up), meeting as few earlier opponents as possible.
 
@@ -87,14 +88,15 @@ def compose_tables(
     with everyone, where possible, on a position they have taken least. Each of `attempts` seeded
     constructions is improved by swaps, then, while it still has a repeat meeting or an unwanted position,
     kicked up to `kicks` times (a few random swaps, improve again, keep it if no worse): an iterated local
-    search, which finds repeat-free rounds in tight small fields that plain restarts miss.
+    search, which finds repeat-free rounds in tight small fields that plain restarts miss. With `start`
+    (tables that already hold `units`), the first attempt improves those instead of a new construction.
     """
     if sum(sizes) != len(units):
         raise ValueError(f"{len(units)} units do not fill tables of {list(sizes)}")
     if kicks is None:
         kicks = min(100, 2000 // max(1, len(units)))
     wants = _Wants(history)
-    hopeless = _repeats_unavoidable(units, sizes, history)
+    stale_limit = _STALE_KICKS_HOPELESS if _repeats_unavoidable(units, sizes, history) else _STALE_KICKS
 
     def cost(tables: list[list[Unit]]) -> tuple[int, int]:
         # fewer meetings first, whatever the seats
@@ -105,20 +107,22 @@ def compose_tables(
 
     best: list[list[Unit]] | None = None
     best_cost = None
-    for _ in range(max(1, attempts)):
-        tables = _construct(units, sizes, history, wants, rng)
+    for attempt in range(max(1, attempts)):
+        if start is not None and attempt == 0:
+            tables = [list(t) for t in start]
+        else:
+            tables = _construct(units, sizes, history, wants, rng)
         _improve(tables, history, wants, rng)
         current = cost(tables)
         stale = 0
         for _ in range(kicks):
-            # Kicks are for repeat meetings; seat positions are left to the swaps. A field where repeats
-            # surely cannot all be avoided stops once kicks stop helping.
-            if current[0] == 0 or len(tables) < 2 or (hopeless and stale >= _STALE_KICKS):
+            # A field where repeats surely cannot all be avoided stops soon once kicks stop helping.
+            if current == (0, 0) or len(tables) < 2 or stale >= stale_limit:
                 break
-            trial = _kick(tables, history, rng)
+            trial = _kick(tables, history, wants, rng)
             _improve(trial, history, wants, rng)
             trial_cost = cost(trial)
-            stale = 0 if trial_cost[0] < current[0] else stale + 1
+            stale = 0 if trial_cost < current else stale + 1
             if trial_cost <= current:
                 tables, current = trial, trial_cost
         if best_cost is None or current < best_cost:
@@ -144,12 +148,16 @@ def _repeats_unavoidable(units: Sequence[Unit], sizes: Sequence[int], history: H
     return False
 
 
-def _kick(tables: list[list[Unit]], history: History, rng: random.Random) -> list[list[Unit]]:
-    """A copy of the tables with two random swaps, each moving a unit that meets someone again if any does."""
+def _kick(tables: list[list[Unit]], history: History, wants: _Wants, rng: random.Random) -> list[list[Unit]]:
+    """A copy of the tables with two random swaps, each moving a unit that meets someone again if any does,
+    else one on a position it did not want."""
     out = [list(t) for t in tables]
     meetings = history.meetings
-    bad = [(ti, j) for ti, t in enumerate(out) for j, u in enumerate(t) if _cost(meetings.get(u, _EMPTY), t, u)]
-    pool = bad or [(ti, j) for ti, t in enumerate(out) for j in range(len(t))]
+    pool = [(ti, j) for ti, t in enumerate(out) for j, u in enumerate(t) if _cost(meetings.get(u, _EMPTY), t, u)]
+    if not pool:
+        pool = [(ti, j) for ti, t in enumerate(out) for j, u in enumerate(t) if wants.unhappy(u, j, len(t))]
+    if not pool:
+        pool = [(ti, j) for ti, t in enumerate(out) for j in range(len(t))]
     for _ in range(2):
         ti, j = pool[rng.randrange(len(pool))]
         tb = rng.randrange(len(out))
@@ -160,7 +168,8 @@ def _kick(tables: list[list[Unit]], history: History, rng: random.Random) -> lis
     return out
 
 
-_STALE_KICKS = 25
+# Kicks in a row without fewer meetings before giving up: few where repeats are sure, more where they may not be.
+_STALE_KICKS, _STALE_KICKS_HOPELESS = 40, 10
 # A meeting's cost always outweighs seat positions: an improvement of 1 in meetings beats losing 2 happy seats.
 _MEET_OVER_SEAT = 3
 
@@ -491,7 +500,7 @@ def fixed_schedule(
     if partnership:
         for u in units:
             team_members(u, teams)
-    tries = 1 if len(units) > 64 else 3
+    tries = 1 if len(units) > 64 else 2
     best, best_key = None, None
     for attempt in range(tries):
         schedule = _one_fixed_schedule(units, rounds, shape, f"{seed}" if attempt == 0 else f"{seed}#{attempt}",
@@ -533,7 +542,46 @@ def _one_fixed_schedule(
             rnd = _reseed(rnd, seed)
         history.record(rnd)
         schedule.rounds.append(rnd)
+    _polish(schedule, shape, random.Random(f"{rng_seed}/polish"), seed, teams)
     return schedule
+
+
+def _polish(
+    schedule: Schedule,
+    shape: TableShape,
+    rng: random.Random,
+    seed: str,
+    teams: Mapping[Unit, Sequence[Hashable]] | None,
+    *,
+    passes: int = 3,
+) -> None:
+    """Search each round again against all the other rounds, earlier and later, while repeats remain.
+
+    Round-by-round seating cannot see that an early choice corners a later round; with every round seated,
+    a round's meetings can be traded against the rest of the schedule. A round is replaced only when that
+    lowers its meeting cost against the others (its byes stay), so the schedule never gets worse.
+    """
+    for _ in range(passes):
+        if measure(schedule).repeated_pairs == 0:
+            return
+        improved = False
+        order = list(range(len(schedule.rounds)))
+        rng.shuffle(order)
+        for i in order:
+            rnd = schedule.rounds[i]
+            others = History.from_rounds(r for j, r in enumerate(schedule.rounds) if j != i)
+            start = [list(t.units) for t in rnd.tables]
+            before = sum(table_cost(t, others) for t in start)
+            if before == 0:
+                continue
+            playing = [u for t in start for u in t]
+            tables = compose_tables(playing, [len(t) for t in start], others, rng, start=start)
+            if sum(table_cost(t, others) for t in tables) < before:
+                schedule.rounds[i] = build_round(rnd.number, tables, rnd.byes, shape=shape, history=others, rng=rng,
+                                                 seed=seed, teams=teams)
+                improved = True
+        if not improved:
+            return
 
 
 def _reseed(rnd: Round, seed: str) -> Round:
