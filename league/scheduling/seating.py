@@ -13,7 +13,9 @@ A round is built in three steps, all plain Python over unit ids:
 3. `order_seats` orders each table: every arrangement is tried (at most 6! = 720) and the one is kept whose
    units took those positions least often before, and where the fewest sat again directly left of the same
    neighbour.
-Where an exact construction exists (see `algebraic`), the first rounds use it instead of step 2.
+Where an exact construction exists (see `algebraic`), the first rounds use it instead of step 2. Once every
+round of a fixed schedule is seated, rounds that still hold a repeat are searched again against all the other
+rounds (`_polish`), since an early round may be what corners a later one.
 Everything is deterministic given the seed.
 """
 
@@ -34,6 +36,10 @@ _MEET_COST = [0] + [(4**c - 1) // 3 for c in range(1, 12)]
 _SEAT_WEIGHT = 2  # seat-position balance counts more than left-neighbour balance
 _SEAT_COST = (0, 1, 6, 36, 216, 1296)
 _LEFT_WEIGHT = 1
+# A meeting's cost always outweighs seat positions: an improvement of 1 in meetings beats losing 2 happy seats.
+_MEET_OVER_SEAT = 3
+# Kicks in a row without a better round before giving up: few where repeats are sure, more where they may not be.
+_STALE_KICKS, _STALE_KICKS_HOPELESS = 40, 10
 _EMPTY: dict = {}
 
 
@@ -166,12 +172,6 @@ def _kick(tables: list[list[Unit]], history: History, wants: _Wants, rng: random
         jb = rng.randrange(len(out[tb]))
         out[ti][j], out[tb][jb] = out[tb][jb], out[ti][j]
     return out
-
-
-# Kicks in a row without fewer meetings before giving up: few where repeats are sure, more where they may not be.
-_STALE_KICKS, _STALE_KICKS_HOPELESS = 40, 10
-# A meeting's cost always outweighs seat positions: an improvement of 1 in meetings beats losing 2 happy seats.
-_MEET_OVER_SEAT = 3
 
 
 class _Wants:

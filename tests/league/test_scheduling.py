@@ -336,6 +336,35 @@ def test_swiss_bye_goes_to_the_lowest_ranked_without_a_bye():
     assert second.byes == ("f",)
 
 
+def test_swiss_seats_partnership_teams_as_units():
+    teams = {f"t{i}": (f"a{i}", f"b{i}") for i in range(10)}
+    standings = list(teams)
+    history = History()
+    for number in range(1, 4):
+        rnd = swiss_round(standings, number=number, table_size=6, history=history, seed=1, partnership=True,
+                          teams=teams)
+        for t in rnd.tables:
+            k = len(t.units)
+            assert k in (2, 3)
+            for j, team in enumerate(t.units):
+                assert {t.seats[j], t.seats[j + k]} == set(teams[team])
+            for a, b in itertools.combinations(t.units, 2):
+                assert history.met(a, b) == 0
+        history.record(rnd)
+        standings = standings[1:] + standings[:1]
+
+
+def test_swiss_max_shift_accepts_a_rematch_rather_than_a_far_move():
+    standings = [f"p{i}" for i in range(16)]
+    history = History()
+    history.record_table(standings[:4])
+    strict = swiss_round(standings, number=2, table_size=4, history=history, seed=0)
+    loose = swiss_round(standings, number=2, table_size=4, history=history, seed=0, max_shift=0)
+    top = [sorted(t.units, key=standings.index) for t in loose.tables]
+    assert top[0] == standings[:4]  # with no room to move, the top four meet again
+    assert all(len(set(t.units) & set(standings[:4])) == 1 for t in strict.tables)
+
+
 # ---- duplicate --------------------------------------------------------------------------------------------
 
 
