@@ -1,6 +1,7 @@
 """The league's tables, one model per module."""
 
 from .club import Club
+from .club_admin import ClubAdmin
 from .ladder import Ladder, RatingModel
 from .ladder_entry import LadderEntry
 from .league import League
@@ -10,6 +11,7 @@ from .match_seat import MatchSeat
 from .player import Player
 from .rating import Rating
 from .rating_history import RatingHistory
+from .result_correction import ResultCorrection
 from .season import Season
 from .suit_action import SuitAction
 from .tournament import Tournament, TournamentFormat, TournamentStatus
@@ -18,7 +20,7 @@ from .tournament_round import RoundStatus, TournamentRound
 from .trick import Trick
 
 __all__ = [
-    "Club", "Ladder", "LadderEntry", "League", "Match", "MatchRound", "MatchSeat", "MatchStatus", "Player", "Rating",
-    "RatingHistory", "RatingModel", "RoundStatus", "Season", "SuitAction", "Tournament", "TournamentEntry",
-    "TournamentFormat", "TournamentRound", "TournamentStatus", "Trick",
+    "Club", "ClubAdmin", "Ladder", "LadderEntry", "League", "Match", "MatchRound", "MatchSeat", "MatchStatus", "Player",
+    "Rating", "RatingHistory", "RatingModel", "ResultCorrection", "RoundStatus", "Season", "SuitAction", "Tournament",
+    "TournamentEntry", "TournamentFormat", "TournamentRound", "TournamentStatus", "Trick",
 ]

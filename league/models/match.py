@@ -38,6 +38,12 @@ class Match(models.Model):
     # is this pair, and it lapses when lease_expires_at passes without progress.
     claimed_by = models.CharField(max_length=200, blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
+    # Live play (league.services.decisions): how long a person or an external bot may take over a decision, and
+    # when the pending one is overdue; then workers.tasks.enforce_turn_deadlines plays it with `deadline_fallback`.
+    turn_deadline_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="None: no deadline.")
+    deadline_fallback = models.CharField(max_length=40, default="random", help_text="The engine bot that plays an "
+                                         "overdue decision (random or greedy).")
+    deadline_at = models.DateTimeField(null=True, blank=True, help_text="When the pending decision is overdue.")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now_add=True, help_text="When stored play last moved on.")

@@ -16,6 +16,9 @@ class MatchSeat(models.Model):
     showroom = models.IntegerField(null=True, blank=True)
     placement = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 for first; ties share.")
     is_winner = models.BooleanField(default=False)
+    # Set by live play (league.services.decisions) while the match waits for this seat's decision, so the API
+    # finds a player's turns without replaying games. Engine bot seats are never awaited.
+    awaiting = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["match", "seat"]

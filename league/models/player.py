@@ -1,8 +1,13 @@
-"""A player: a person (a user account) or a bot (an engine bot kind with its settings)."""
+"""A player: a person (a user account), an engine bot (a bot kind with its settings, played by the workers), or an
+external bot (a program that plays through the API with its user account's token, bot_kind "external")."""
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+
+# The bot_kind of a bot that is a program outside the league: it has a user account (for its API token) and decides
+# through the API like a person; the workers never play it.
+EXTERNAL_BOT = "external"
 
 
 class Player(models.Model):
@@ -20,9 +25,11 @@ class Player(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            # A player is exactly one of the two: a person or a bot.
+            # A player is exactly one of three: a person (a user, no bot kind), an external bot (a user and the
+            # kind "external") or an engine bot (a bot kind and no user).
             models.CheckConstraint(
-                condition=(Q(user__isnull=False) & Q(bot_kind="")) | (Q(user__isnull=True) & ~Q(bot_kind="")),
+                condition=(Q(user__isnull=False) & Q(bot_kind__in=["", EXTERNAL_BOT]))
+                | (Q(user__isnull=True) & ~Q(bot_kind__in=["", EXTERNAL_BOT])),
                 name="player_is_person_or_bot",
             ),
         ]
@@ -30,6 +37,15 @@ class Player(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_kind)
+
+    @property
+    def is_engine_bot(self) -> bool:
+        """A bot the workers play with the engine's bots (not an external one)."""
+        return bool(self.bot_kind) and self.bot_kind != EXTERNAL_BOT
+
+    @property
+    def is_external_bot(self) -> bool:
+        return self.bot_kind == EXTERNAL_BOT
 
     def __str__(self) -> str:
         return f"{self.name} ({self.bot_kind})" if self.bot_kind else self.name

@@ -95,7 +95,7 @@ def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOu
         return PlayOutcome(match_id, "already_finished", move_number=match.move_number)
     if match.status == MatchStatus.FAILED:
         return PlayOutcome(match_id, "failed", move_number=match.move_number, error=match.error)
-    if not all(ms.player.is_bot for ms in seats):
+    if not all(ms.player.is_engine_bot for ms in seats):  # external bots play through the API
         return PlayOutcome(match_id, "not_all_bots", move_number=match.move_number)
     bots = [(ms.player.bot_kind, dict(ms.player.bot_settings or {})) for ms in seats]
     try:
