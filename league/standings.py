@@ -31,7 +31,10 @@ Number = int | Fraction
 
 @dataclass(frozen=True)
 class Entry:
-    """One competitor's result in one match. `seat` is the seat, or a team's seats (for duplicate play)."""
+    """One competitor's result in one match, as the engine's `Result` gives it (R-SCORE-1: score = 2 x vault
+    + showroom; a showroom given is checked against it). `seat` is the seat, or a team's seats (needed for
+    duplicate play only). `placement` is optional: see `table_places`. The winners of a match are the entries
+    placed 1 (R-WIN-1: a tie for the win is shared)."""
 
     competitor: Competitor
     score: int
@@ -60,9 +63,11 @@ DEFAULT_PRECEDENCE = ("points", "score", "vault", "wins", "head_to_head", "oppon
 
 @dataclass(frozen=True)
 class StandingsConfig:
-    """How to rank. `points[n][place]` overrides the default points for tables of n competitors (players, or
-    teams: a partnership table of 4 has 2);
-    `precedence` names metrics of `METRICS` (or gives metric functions); `extra` metrics are shown, not used."""
+    """How to rank.
+
+    `points[n][place]` overrides the default points for tables of n competitors (players, or teams: a
+    partnership table of 4 has 2); `ties` is "average" or "higher"; `precedence` names metrics of `METRICS`
+    or gives metric functions, best first; `extra` metrics are shown, not used; a bye earns `bye_points`."""
 
     points: Mapping[int, Mapping[int, Number]] = field(default_factory=dict)
     ties: str = "average"
@@ -102,6 +107,9 @@ class Tally:
 
 @dataclass(frozen=True)
 class Standing:
+    """One line of the standings: `metrics` holds every metric of the precedence and the extras (a
+    head-to-head value only where a tie reached it, else None)."""
+
     rank: int
     competitor: Competitor
     shared: bool  # another competitor holds the same rank
@@ -116,7 +124,7 @@ def table_places(entries: Sequence[Entry]) -> list[int]:
     """R-WIN-1 places for one table, competition-style (1, 1, 3): score, then vault; an entry's own
     `placement`, when every entry has one, is used as given."""
     if entries and all(e.placement is not None for e in entries):
-        return [int(e.placement) for e in entries]  # type: ignore[arg-type]
+        return [int(e.placement) for e in entries if e.placement is not None]
     if any(e.placement is not None for e in entries):
         raise ValueError("give a placement for every entry of a match or for none")
     keys = [(e.score, e.vault) for e in entries]
@@ -184,6 +192,10 @@ def tally(
     for c in byes or {}:
         by_comp.setdefault(c, [])
     for result in results:
+        for e in result.entries:
+            if e.showroom is not None and e.score != 2 * e.vault + e.showroom:
+                raise ValueError(f"R-SCORE-1: {e.competitor!r} in match {result.match_id!r} has score {e.score}, "
+                                 f"not 2 x {e.vault} + {e.showroom}")
         entries = _merge_entries(result.entries, team_of)
         if len(entries) < 2:
             raise ValueError(f"match {result.match_id!r} needs at least two competitors")

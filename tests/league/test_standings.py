@@ -74,6 +74,11 @@ def test_a_configured_points_table_is_used_for_its_table_size():
         match_points([1, 2, 3, 4], StandingsConfig(points={4: {1: 5, 2: 3}}))
 
 
+def test_r_score_1_a_stored_score_must_match_vault_and_showroom():
+    with pytest.raises(ValueError, match="R-SCORE-1"):
+        compute_standings([match(Entry("a", 20, 5, 9), E("b", 3, 1))])
+
+
 # ---- each level of the precedence -------------------------------------------------------------------------
 
 
