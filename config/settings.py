@@ -136,6 +136,7 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {
     "workers.tasks.run_match": {"queue": "play"},
     "workers.tasks.requeue_stalled_matches": {"queue": "bookkeeping"},
+    "workers.tasks.ladder_tick": {"queue": "bookkeeping"},
 }
 _VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
 CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -148,6 +149,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BEAT_SCHEDULE = {
     "requeue-stalled-matches": {"task": "workers.tasks.requeue_stalled_matches", "schedule": 60.0},
+    "ladder-tick": {"task": "workers.tasks.ladder_tick", "schedule": float(os.environ.get("DIAMONDS_LADDER_TICK", "15"))},
 }
 
 # A running bot match whose stored state has not moved for this long is given to a worker again.

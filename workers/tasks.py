@@ -12,6 +12,8 @@ from django.db import transaction
 
 from league.selectors import stalled_bot_match_ids
 from league.services import play_bot_match
+from league.services.ladders import ladder_tick as seat_ladders
+from league.services.tournaments import on_match_finished
 
 from . import app
 
@@ -24,12 +26,23 @@ def run_match(match_id: int) -> dict:
     resumes from the stored tricks and seeds every bot decision from the match state.
     """
     hostname = run_match.request.hostname or "eager"
-    return play_bot_match(match_id=match_id, worker=f"{hostname}:{os.getpid()}").as_dict()
+    outcome = play_bot_match(match_id=match_id, worker=f"{hostname}:{os.getpid()}")
+    if outcome.status in ("finished", "already_finished", "failed"):
+        # Ratings and the tournament round the match may close. Also on a repeated delivery: the previous run may
+        # have died between finishing the match and this call, and on_match_finished does nothing twice.
+        on_match_finished(match_id=match_id)
+    return outcome.as_dict()
 
 
 def enqueue_match(match_id: int) -> None:
     """Send `run_match` once the current transaction commits, so the worker finds the match's rows."""
     transaction.on_commit(lambda: run_match.delay(match_id))
+
+
+@app.task(name="workers.tasks.ladder_tick")
+def ladder_tick() -> dict[str, int]:
+    """Beat task: seat tables of similar rating on every active ladder and send their matches to the workers."""
+    return seat_ladders()
 
 
 @app.task(name="workers.tasks.requeue_stalled_matches")

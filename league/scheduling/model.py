@@ -69,12 +69,14 @@ class History:
     """What earlier rounds did, as the next round's seating needs it.
 
     `meetings[a][b]`: rounds in which a and b sat at the same table; `positions[a][j]`: times a took unit
-    position j (the seat, or the team's pair of seats j and j + k); `left[a][b]`: times b sat directly left
-    of a; `byes[a]`: byes given to a; `played[a]`: tables a sat at.
+    position j (the seat, or the team's pair of seats j and j + k); `seats[p][s]`: times player p sat at
+    seat s; `left[a][b]`: times b sat directly left of a; `byes[a]`: byes given to a; `played[a]`: tables a
+    sat at.
     """
 
     meetings: dict[Unit, dict[Unit, int]] = field(default_factory=dict)
     positions: dict[Unit, list[int]] = field(default_factory=dict)
+    seats: dict[Hashable, list[int]] = field(default_factory=dict)
     left: dict[Unit, dict[Unit, int]] = field(default_factory=dict)
     byes: Counter = field(default_factory=Counter)
     played: Counter = field(default_factory=Counter)
@@ -91,11 +93,14 @@ class History:
 
     def record(self, rnd: Round) -> None:
         for table in rnd.tables:
-            self.record_table(table.units)
+            self.record_table(table.units, table.seats)
         for u in rnd.byes:
             self.byes[u] += 1
 
-    def record_table(self, units: Sequence[Unit]) -> None:
+    def record_table(self, units: Sequence[Unit], seats: Sequence[Hashable] = ()) -> None:
+        """Record one table: its units in unit order and, if known, its players in seat order."""
+        for s, p in enumerate(seats):
+            self.seats.setdefault(p, [0] * 6)[s] += 1
         k = len(units)
         for j, a in enumerate(units):
             mine = self.meetings.setdefault(a, {})

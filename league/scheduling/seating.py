@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 
 from .algebraic import AFFINE_ORDERS, affine_plane_rounds, round_robin_pairs
 from .model import History, Round, Schedule, Table, Unit
@@ -87,6 +87,7 @@ def compose_tables(
     attempts: int = 1,
     kicks: int | None = None,
     start: Sequence[Sequence[Unit]] | None = None,
+    counts: PositionCounts | None = None,
 ) -> list[list[Unit]]:
     """Split `units` into tables of `sizes` (which must add up), meeting as few earlier opponents as possible.
 
@@ -96,12 +97,13 @@ def compose_tables(
     kicked up to `kicks` times (a few random swaps, improve again, keep it if no worse): an iterated local
     search, which finds repeat-free rounds in tight small fields that plain restarts miss. With `start`
     (tables that already hold `units`), the first attempt improves those instead of a new construction.
+    `counts` says how positions are counted (`position_counts`; by default a unit's own positions).
     """
     if sum(sizes) != len(units):
         raise ValueError(f"{len(units)} units do not fill tables of {list(sizes)}")
     if kicks is None:
         kicks = min(100, 2000 // max(1, len(units)))
-    wants = _Wants(history)
+    wants = _Wants(counts or position_counts(history))
     stale_limit = _STALE_KICKS_HOPELESS if _repeats_unavoidable(units, sizes, history) else _STALE_KICKS
 
     def cost(tables: list[list[Unit]]) -> tuple[int, int]:
@@ -174,24 +176,45 @@ def _kick(tables: list[list[Unit]], history: History, wants: _Wants, rng: random
     return out
 
 
+PositionCounts = Callable[[Unit, int], Sequence[int]]
+_ZEROS = (0,) * 6
+
+
+def position_counts(
+    history: History, *, partnership: bool = False, teams: Mapping[Unit, Sequence[Hashable]] | None = None
+) -> PositionCounts:
+    """How often a unit took each position 0..k-1 of a table of k units, as the balance should see it.
+
+    A player's positions are their seats. A team in position j puts one partner at seat j and the other at
+    j + k, whichever way round suits them better (see `seat_players`), so the count for j is the better of
+    the two ways of the partners' own seat counts: balancing that balances each player's seats.
+    """
+    if not partnership:
+        return lambda u, size: history.positions.get(u, _ZEROS)[:size]
+
+    def paired(u: Unit, size: int) -> list[int]:
+        a, b = team_members(u, teams)
+        ca, cb = history.seats.get(a, _ZEROS), history.seats.get(b, _ZEROS)
+        return [min(ca[j] + cb[j + size], cb[j] + ca[j + size]) for j in range(size)]
+
+    return paired
+
+
 class _Wants:
     """For each unit and table size, the positions it has taken least (a bitmask): taking one of those every
     round keeps its counts within one of each other."""
 
-    def __init__(self, history: History):
-        self._positions = history.positions
+    def __init__(self, counts: PositionCounts):
+        self._counts = counts
         self._cache: dict[tuple[Unit, int], int] = {}
 
     def mask(self, u: Unit, size: int) -> int:
         key = (u, size)
         m = self._cache.get(key)
         if m is None:
-            counts = self._positions.get(u)
-            if counts is None:
-                m = (1 << size) - 1
-            else:
-                low = min(counts[:size])
-                m = sum(1 << j for j in range(size) if counts[j] == low)
+            counts = self._counts(u, size)
+            low = min(counts)
+            m = sum(1 << j for j in range(size) if counts[j] == low)
             self._cache[key] = m
         return m
 
@@ -335,12 +358,15 @@ def _improve(
             return
 
 
-def order_seats(units: Sequence[Unit], history: History, rng: random.Random) -> tuple[Unit, ...]:
+def order_seats(
+    units: Sequence[Unit], history: History, rng: random.Random, counts: PositionCounts | None = None
+) -> tuple[Unit, ...]:
     """The arrangement of one table's units that best evens out positions and left neighbours."""
     k = len(units)
     start = list(units)
     rng.shuffle(start)  # ties between equally good arrangements go to chance, not to input order
-    pos = [history.positions.get(u, (0,) * 6) for u in start]
+    counts = counts or position_counts(history)
+    pos = [counts(u, k) for u in start]
     # Convex in the excess over the unit's least-used position, so one unit taking a seat a third time
     # costs more than two units each taking theirs a second time.
     seat_cost = []
@@ -383,8 +409,9 @@ def seat_players(
 ) -> tuple[Hashable, ...]:
     """Players in seat order for units already in unit order.
 
-    With partnerships (R-TEAM-1) the team in unit position j takes seats j and j + k; which partner takes
-    the lower seat alternates with the team's tables played, so both partners see both seats.
+    With partnerships (R-TEAM-1) the team in unit position j takes seats j and j + k; the partners go the
+    way round that gives each the seat they took less often, alternating with the team's tables played when
+    both ways are as good.
     """
     if shape.players_per_unit == 1:
         return tuple(units)
@@ -392,7 +419,9 @@ def seat_players(
     seats: list[Hashable] = [None] * (2 * k)
     for j, u in enumerate(units):
         a, b = team_members(u, teams)
-        if history.played[u] % 2:
+        ca, cb = history.seats.get(a, _ZEROS), history.seats.get(b, _ZEROS)
+        straight, crossed = ca[j] + cb[j + k], cb[j] + ca[j + k]
+        if crossed < straight or (crossed == straight and history.played[u] % 2):
             a, b = b, a
         seats[j], seats[j + k] = a, b
     return tuple(seats)
@@ -411,8 +440,9 @@ def build_round(
 ) -> Round:
     """Order each table's seats and wrap everything as a `Round` (history is not updated here)."""
     out = []
+    counts = position_counts(history, partnership=shape.players_per_unit == 2, teams=teams)
     for i, members in enumerate(tables, start=1):
-        ordered = order_seats(members, history, rng)
+        ordered = order_seats(members, history, rng, counts)
         out.append(
             Table(
                 number=i,
@@ -451,7 +481,8 @@ def seat_round(
     playing = [u for u in units if u not in bye_set]
     if attempts is None:
         attempts = _default_attempts(len(units))
-    tables = compose_tables(playing, sizes, history, rng, attempts=attempts)
+    counts = position_counts(history, partnership=partnership, teams=teams)
+    tables = compose_tables(playing, sizes, history, rng, attempts=attempts, counts=counts)
     return build_round(number, tables, byes, shape=shape, history=history, rng=rng, seed=str(seed), teams=teams)
 
 
@@ -575,7 +606,8 @@ def _polish(
             if before == 0:
                 continue
             playing = [u for t in start for u in t]
-            tables = compose_tables(playing, [len(t) for t in start], others, rng, start=start)
+            counts = position_counts(others, partnership=shape.players_per_unit == 2, teams=teams)
+            tables = compose_tables(playing, [len(t) for t in start], others, rng, start=start, counts=counts)
             if sum(table_cost(t, others) for t in tables) < before:
                 schedule.rounds[i] = build_round(rnd.number, tables, rnd.byes, shape=shape, history=others, rng=rng,
                                                  seed=seed, teams=teams)

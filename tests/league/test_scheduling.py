@@ -276,6 +276,16 @@ def test_partners_alternate_the_lower_seat():
     assert all(low_seats[p] == 2 for p in ("r1", "r2", "b1", "b2"))
 
 
+@pytest.mark.parametrize("table_size", [4, 6])
+def test_partnership_seats_are_balanced_player_by_player(table_size):
+    # each team's position and which partner takes the lower seat are chosen so each player's seats even out
+    units = [(f"a{i}", f"b{i}") for i in range(60)]
+    schedule = fixed_schedule(units, rounds=6, table_size=table_size, seed="pairs", partnership=True)
+    q = measure(schedule)
+    assert q.max_meetings == 1
+    assert q.max_seat_spread == (0 if 6 % table_size == 0 else 1)
+
+
 def test_a_partnership_team_must_be_two_players():
     with pytest.raises(ValueError):
         fixed_schedule(["solo-team"], rounds=1, table_size=4, partnership=True)
