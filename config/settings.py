@@ -149,7 +149,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BEAT_SCHEDULE = {
     "requeue-stalled-matches": {"task": "workers.tasks.requeue_stalled_matches", "schedule": 60.0},
-    "ladder-tick": {"task": "workers.tasks.ladder_tick", "schedule": float(os.environ.get("DIAMONDS_LADDER_TICK", "15"))},
+    # Seat ladder tables every DIAMONDS_LADDER_TICK seconds.
+    "ladder-tick": {"task": "workers.tasks.ladder_tick", "schedule": float(os.environ.get("DIAMONDS_LADDER_TICK", 15))},
 }
 
 # A running bot match whose stored state has not moved for this long is given to a worker again.

@@ -1,0 +1,140 @@
+"""Standings of a tournament and of a league season, read from the stored MatchSeat rows and ranked by the pure
+functions of league.standings.
+
+Competitors are players, or partnerships (their team number) in a partnership tournament. In duplicate play the
+match's engine seats are the deal's hands (league.services.tournaments seats rotated tables so), so every table of
+a deal group is given rotation 0 and players who held the same hand are compared directly.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..models import MatchSeat, MatchStatus, Player, Season, Tournament, TournamentEntry, TournamentFormat
+from ..standings import DEFAULT_PRECEDENCE, Entry, MatchResult, Standing, StandingsConfig, compute_standings
+
+# Duplicate play ranks on the comparison with those who held the same cards first.
+DUPLICATE_PRECEDENCE = ("duplicate", "points", "score", "vault", "wins")
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One line of a standings table: the pure Standing with the names of the players behind the competitor."""
+
+    rank: int
+    shared: bool
+    competitor: Hashable
+    name: str
+    player_ids: tuple[int, ...]
+    games: int
+    metrics: dict
+
+
+def _fraction(value) -> Fraction:
+    return Fraction(str(value))
+
+
+def standings_config(tournament: Tournament) -> StandingsConfig:
+    """The tournament's points table, bye points and tie-break order as a StandingsConfig."""
+    table = dict(tournament.match_points or {})
+    bye = _fraction(table.pop("bye", 0))
+    points = {int(n): {int(place): _fraction(v) for place, v in places.items()} for n, places in table.items()}
+    if tournament.tiebreaks:
+        precedence = tuple(tournament.tiebreaks)
+    elif tournament.format == TournamentFormat.DUPLICATE:
+        precedence = DUPLICATE_PRECEDENCE
+    else:
+        precedence = DEFAULT_PRECEDENCE
+    return StandingsConfig(points=points, precedence=precedence, bye_points=bye)
+
+
+def _results(seat_rows, deal_of: dict[tuple[int, int], str] | None = None) -> list[MatchResult]:
+    """MatchResults from MatchSeat rows (with their match and round) of finished matches, grouped by match."""
+    by_match: dict[int, list] = {}
+    for row in seat_rows:
+        by_match.setdefault(row.match_id, []).append(row)
+    results = []
+    for match_id, rows in by_match.items():
+        match = rows[0].match
+        entries = [Entry(r.player_id, r.score, r.vault, r.showroom, r.seat, r.placement) for r in rows]
+        deal_id = None
+        if deal_of is not None and match.tournament_round_id is not None:
+            deal_id = deal_of.get((match.tournament_round_id, match.table_number))
+        rnd = match.tournament_round.index if match.tournament_round_id else None
+        results.append(MatchResult(entries, match_id=match_id, round=rnd, deal_id=deal_id, rotation=0,
+                                   table_size=len(rows)))
+    return results
+
+
+def _finished_seats(**match_filter):
+    return (
+        MatchSeat.objects.filter(match__status=MatchStatus.FINISHED, **match_filter)
+        .select_related("match", "match__tournament_round")
+        .order_by("match_id", "seat")
+    )
+
+
+def tournament_results(tournament: Tournament) -> list[MatchResult]:
+    deal_of = None
+    if tournament.format == TournamentFormat.DUPLICATE:
+        deal_of = {(rnd.pk, t["number"]): t["deal_id"] for rnd in tournament.tournament_rounds.all()
+                   for t in rnd.tables}
+    return _results(_finished_seats(match__tournament_round__tournament=tournament), deal_of)
+
+
+def tournament_units(tournament: Tournament) -> tuple[list[Hashable], dict[Hashable, tuple[int, ...]]]:
+    """The tournament's competitors (player ids, or team numbers with partnerships) with their players."""
+    entries = list(TournamentEntry.objects.filter(tournament=tournament).order_by("id"))
+    if not tournament.partnerships:
+        return [e.player_id for e in entries], {e.player_id: (e.player_id,) for e in entries}
+    teams: dict[Hashable, tuple[int, ...]] = {}
+    for e in entries:
+        teams[e.team] = (*teams.get(e.team, ()), e.player_id)
+    return list(teams), teams
+
+
+def tournament_byes(tournament: Tournament) -> Counter:
+    return Counter(u for rnd in tournament.tournament_rounds.all() for u in rnd.byes)
+
+
+def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
+    """The tournament's standings from its finished matches, best first (every entrant appears)."""
+    units, members = tournament_units(tournament)
+    team_of = {pid: unit for unit, pids in members.items() for pid in pids} if tournament.partnerships else None
+    standings = compute_standings(tournament_results(tournament), config=standings_config(tournament),
+                                  team_of=team_of, competitors=units, byes=tournament_byes(tournament))
+    return _rows(standings, members)
+
+
+def season_standings(*, season: Season, config: StandingsConfig | None = None) -> list[StandingRow]:
+    """The players of a season ranked over every finished match of its tournaments (default points and
+    precedence unless `config` is given); byes count as in each tournament. Partnership tables count each partner
+    with the team's result at a table of players."""
+    tournaments = list(Tournament.objects.filter(season=season))
+    byes: Counter = Counter()
+    players: set[int] = set()
+    for t in tournaments:
+        units, members = tournament_units(t)
+        players.update(pid for pids in members.values() for pid in pids)
+        for unit, count in tournament_byes(t).items():
+            for pid in members.get(unit, ()):
+                byes[pid] += count
+    if config is None and tournaments:
+        config = StandingsConfig(bye_points=standings_config(tournaments[0]).bye_points)
+    results = _results(_finished_seats(match__tournament_round__tournament__season=season))
+    standings = compute_standings(results, config=config, competitors=sorted(players), byes=byes)
+    return _rows(standings, {pid: (pid,) for pid in players})
+
+
+def _rows(standings: list[Standing], members: dict[Hashable, tuple[int, ...]]) -> list[StandingRow]:
+    ids = {pid for s in standings for pid in members.get(s.competitor, (s.competitor,))}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    rows = []
+    for s in standings:
+        pids = members.get(s.competitor, (s.competitor,))
+        rows.append(StandingRow(s.rank, s.shared, s.competitor, " & ".join(names.get(p, str(p)) for p in pids),
+                                tuple(pids), s.games, s.metrics))
+    return rows

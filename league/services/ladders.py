@@ -1,0 +1,100 @@
+"""Ladders: a continuous pool of players; each tick seats tables of players of similar rating from the active
+entries who are not at a table already, and sends the matches to the workers. Ratings follow each match
+(league.services.ratings, via tournaments.on_match_finished).
+
+Seating: the free players sorted by their ladder ordinal (best first; unrated players at the model's starting
+ordinal) are cut into consecutive full tables, so a table holds neighbours in the rating order; players left over
+wait for the next tick. Seat order at a table is drawn from the tick's seed.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+
+from django.db import transaction
+
+from ..models import Club, Ladder, LadderEntry, Match, MatchSeat, MatchStatus, Player, Rating, RatingModel
+from .matches import create_match
+from .ratings import initial_ordinal
+from .tournaments import table_ruleset
+
+
+@transaction.atomic
+def create_ladder(
+    *, name: str, table_size: int = 4, ruleset: dict | None = None, rating_model: str = RatingModel.PLACKETT_LUCE,
+    club: Club | None = None, max_tables_per_tick: int = 50,
+) -> Ladder:
+    ruleset = {k: v for k, v in dict(ruleset or {}).items() if k != "players"}
+    table_ruleset(ruleset, table_size)  # the engine refuses what it cannot play
+    if rating_model not in RatingModel.values:
+        raise ValueError(f"unknown rating model {rating_model!r}; known: {', '.join(RatingModel.values)}")
+    return Ladder.objects.create(name=name, table_size=table_size, ruleset=ruleset, rating_model=rating_model,
+                                 club=club, max_tables_per_tick=max_tables_per_tick)
+
+
+@transaction.atomic
+def join_ladder(*, ladder: Ladder, players: Iterable[Player]) -> list[LadderEntry]:
+    """Put players in the pool (again, if they had left)."""
+    out = []
+    for p in players:
+        entry, _ = LadderEntry.objects.update_or_create(ladder=ladder, player=p, defaults={"active": True})
+        out.append(entry)
+    return out
+
+
+@transaction.atomic
+def leave_ladder(*, ladder: Ladder, player: Player) -> None:
+    LadderEntry.objects.filter(ladder=ladder, player=player).update(active=False)
+
+
+def _busy_player_ids(ids: list[int]) -> set[int]:
+    """Players among `ids` who sit at a match that has not ended, in any competition."""
+    return set(
+        MatchSeat.objects.filter(player_id__in=ids, match__status__in=[MatchStatus.PENDING, MatchStatus.RUNNING])
+        .values_list("player_id", flat=True)
+    )
+
+
+@transaction.atomic
+def seat_ladder_tables(*, ladder: Ladder, seed: str | None = None) -> list[Match]:
+    """Seat one tick's tables of the ladder and send them to the workers (after commit). Returns the new matches."""
+    from workers.tasks import enqueue_match
+
+    ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)  # one tick at a time per ladder
+    if not ladder.active:
+        return []
+    ids = list(LadderEntry.objects.filter(ladder=ladder, active=True).values_list("player_id", flat=True))
+    busy = _busy_player_ids(ids)
+    free = [pid for pid in ids if pid not in busy]
+    n = ladder.table_size
+    if len(free) < n:
+        return []
+    ordinal = dict(Rating.objects.filter(ladder=ladder, player_id__in=free).values_list("player_id", "ordinal"))
+    start = initial_ordinal(ladder)
+    rng = random.Random(seed if seed is not None else secrets.token_hex(8))
+    jitter = {pid: rng.random() for pid in free}  # equal ratings (new players) meet different neighbours each tick
+    order = sorted(free, key=lambda pid: (-ordinal.get(pid, start), jitter[pid]))
+    tables = [order[i:i + n] for i in range(0, len(order) - n + 1, n)][: ladder.max_tables_per_tick]
+    players = Player.objects.in_bulk([pid for t in tables for pid in t])
+    ruleset = table_ruleset(ladder.ruleset, n)
+    matches = []
+    for table in tables:
+        rng.shuffle(table)
+        match = create_match(players=[players[pid] for pid in table], ruleset=ruleset,
+                             seed=f"ladder-{ladder.pk}/{rng.getrandbits(64):016x}", club=ladder.club)
+        matches.append(match)
+    Match.objects.filter(pk__in=[m.pk for m in matches]).update(ladder=ladder)
+    for m in matches:
+        m.ladder = ladder
+        enqueue_match(m.pk)
+    return matches
+
+
+def ladder_tick(*, seed: str | None = None) -> dict[str, int]:
+    """Seat tables on every active ladder: {ladder name: tables seated}. Each ladder in its own transaction."""
+    out = {}
+    for ladder in Ladder.objects.filter(active=True).order_by("pk"):
+        out[ladder.name] = len(seat_ladder_tables(ladder=ladder, seed=None if seed is None else f"{seed}/{ladder.pk}"))
+    return out

@@ -1,0 +1,108 @@
+"""Ratings: the one place that turns a finished match into OpenSkill rating updates.
+
+Every rated match updates the ratings of its players in one context, the match's ladder or (for rated tournament
+matches) the global context, and writes one RatingHistory row per player. Ranks come from the stored placements
+(R-WIN-1; tied players share a rank); at partnership tables the teams are the OpenSkill teams. Applying a match's
+ratings is guarded twice: the match row is locked and carries `ratings_applied`, and RatingHistory is unique per
+player and match, so a task delivered again cannot rate a match twice.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.db import transaction
+from django.utils import timezone
+from openskill import models as openskill_models
+
+from ..models import Ladder, Match, MatchSeat, MatchStatus, Player, Rating, RatingHistory, RatingModel
+
+DEFAULT_MODEL = RatingModel.PLACKETT_LUCE
+
+
+@cache
+def rating_model(name: str = DEFAULT_MODEL):
+    """The OpenSkill model named `name` (one of RatingModel), with the library's default parameters."""
+    if name not in RatingModel.values:
+        raise ValueError(f"unknown rating model {name!r}; known: {', '.join(RatingModel.values)}")
+    return getattr(openskill_models, name)()
+
+
+def context_model(ladder: Ladder | None):
+    return rating_model(ladder.rating_model if ladder is not None else DEFAULT_MODEL)
+
+
+def initial_ordinal(ladder: Ladder | None = None) -> float:
+    """The ordinal of a player who has no rating yet in the context."""
+    return context_model(ladder).rating().ordinal()
+
+
+def match_is_rated(match: Match) -> bool:
+    """Ladder matches always; tournament matches when their tournament is rated; anything else never."""
+    if match.ladder_id is not None:
+        return True
+    if match.tournament_round_id is not None:
+        return bool(match.tournament_round.tournament.rated)
+    return False
+
+
+def _ratings_for_update(players: list[Player], ladder: Ladder | None) -> dict[int, Rating]:
+    """The players' rating rows in the context, created at the model's defaults where missing, locked (in player
+    order, so that two matches sharing players lock in the same order)."""
+    model = context_model(ladder)
+    ids = sorted(p.pk for p in players)
+    rows = {r.player_id: r for r in Rating.objects.select_for_update().filter(player_id__in=ids, ladder=ladder)
+            .order_by("player_id")}
+    missing = [pid for pid in ids if pid not in rows]
+    if missing:
+        fresh = model.rating()
+        Rating.objects.bulk_create(
+            [Rating(player_id=pid, ladder=ladder, mu=fresh.mu, sigma=fresh.sigma, ordinal=fresh.ordinal())
+             for pid in missing],
+            ignore_conflicts=True,  # a concurrent first match of the same player created it meanwhile
+        )
+        rows = {r.player_id: r for r in Rating.objects.select_for_update().filter(player_id__in=ids, ladder=ladder)
+                .order_by("player_id")}
+    return rows
+
+
+@transaction.atomic
+def apply_match_ratings(*, match_id: int) -> bool:
+    """Rate a finished match once: True if this call applied it, False if it was already applied, is not
+    finished or is not rated."""
+    match = Match.objects.select_for_update().select_related("ladder").get(pk=match_id)
+    if match.ratings_applied or match.status != MatchStatus.FINISHED:
+        return False
+    if not match_is_rated(match):
+        return False
+    seats = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+    if any(s.placement is None for s in seats):
+        return False
+    ladder = match.ladder
+    model = context_model(ladder)
+    rows = _ratings_for_update([s.player for s in seats], ladder)
+
+    # OpenSkill teams: one per team index (a seat on its own without partnerships), ranked by placement.
+    teams: dict[int, list[MatchSeat]] = {}
+    for s in seats:
+        teams.setdefault(s.team, []).append(s)
+    order = sorted(teams)
+    before = [[model.rating(mu=rows[s.player_id].mu, sigma=rows[s.player_id].sigma) for s in teams[t]]
+              for t in order]
+    ranks = [min(s.placement for s in teams[t]) for t in order]
+    after = model.rate(before, ranks=ranks)
+
+    now = timezone.now()
+    history = []
+    for t, team_before, team_after in zip(order, before, after):
+        for s, old, new in zip(teams[t], team_before, team_after):
+            row = rows[s.player_id]
+            row.mu, row.sigma, row.ordinal = new.mu, new.sigma, new.ordinal()
+            row.matches += 1
+            row.updated_at = now
+            history.append(RatingHistory(player_id=s.player_id, ladder=ladder, match=match, mu_before=old.mu,
+                                         sigma_before=old.sigma, mu=new.mu, sigma=new.sigma, ordinal=new.ordinal()))
+    Rating.objects.bulk_update(list(rows.values()), ["mu", "sigma", "ordinal", "matches", "updated_at"])
+    RatingHistory.objects.bulk_create(history)
+    Match.objects.filter(pk=match.pk).update(ratings_applied=True)
+    return True

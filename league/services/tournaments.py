@@ -1,0 +1,323 @@
+"""Tournaments: create one, register its field, seat its rounds with league.scheduling, start them on the workers,
+and move on when a round's last match ends (`on_match_finished`).
+
+Seating loads the stored rounds into a scheduling `History`, calls the pure seating function of the format and
+creates one Match per table. Duplicate tables of a deal group share the group's seed, so the engine deals them the
+same hands seat for seat; the group's rotation is applied by seating the players rotated instead of the cards
+(the player scheduled at seat s sits at engine seat s - rotation) and moving the first dealer back by the rotation,
+which is the same game up to the seats' labels: every player keeps their neighbours and their place relative to the
+dealer, and receives hand s - rotation as league.scheduling.duplicate defines it. The stored records of a group
+therefore show identical dealt hands.
+
+Eager mode (no broker): starting a round plays its matches in this process as their tasks are sent, and the last
+one's `on_match_finished` seats the next round. To keep the stack flat, a round started while another round's
+matches are being played here is queued and started by the outermost `start_round` once the current one returns.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
+
+from django.db import transaction
+from django.utils import timezone
+
+from engine import Game, Ruleset
+from league import scheduling
+from league.scheduling import History, Round, Table, TableShape
+
+from ..models import (
+    Club,
+    Match,
+    MatchStatus,
+    Player,
+    RoundStatus,
+    Season,
+    Tournament,
+    TournamentEntry,
+    TournamentFormat,
+    TournamentRound,
+    TournamentStatus,
+)
+from ..standings import METRICS
+from .matches import create_match
+from .ratings import apply_match_ratings, match_is_rated
+
+DONE = (MatchStatus.FINISHED, MatchStatus.FAILED)
+
+
+class TournamentError(ValueError):
+    """An operation the tournament's state does not allow (registering once it runs, seating past the last round)."""
+
+
+def table_ruleset(base: dict, players: int) -> Ruleset:
+    """The engine ruleset of a table of `players` from the tournament's shared fields."""
+    return Ruleset.from_dict({**{k: v for k, v in base.items() if k != "players"}, "players": players})
+
+
+@transaction.atomic
+def create_tournament(
+    *,
+    name: str,
+    rounds: int,
+    table_size: int = 4,
+    format: str = TournamentFormat.FIXED,
+    ruleset: dict | None = None,
+    club: Club | None = None,
+    season: Season | None = None,
+    match_points: dict | None = None,
+    tiebreaks: Sequence[str] = (),
+    auto_advance: bool = True,
+    rated: bool = True,
+    seed: str | None = None,
+) -> Tournament:
+    """A tournament open for registration. Raises ValueError for a format, table size, ruleset or tie-break the
+    engine or the standings do not know."""
+    ruleset = {k: v for k, v in dict(ruleset or {}).items() if k != "players"}
+    if format not in TournamentFormat.values:
+        raise ValueError(f"format must be one of {', '.join(TournamentFormat.values)}, not {format!r}")
+    if rounds < 1:
+        raise ValueError("a tournament needs at least one round")
+    partnerships = bool(ruleset.get("partnerships"))
+    TableShape.for_table_size(table_size, partnership=partnerships)
+    table_ruleset(ruleset, table_size)  # the engine refuses a ruleset it cannot play
+    unknown = [m for m in tiebreaks if m not in METRICS]
+    if unknown:
+        raise ValueError(f"unknown tie-breaks {unknown}; known: {', '.join(sorted(METRICS))}")
+    return Tournament.objects.create(
+        name=name, rounds=rounds, table_size=table_size, format=format, ruleset=ruleset, club=club, season=season,
+        match_points=dict(match_points or {}), tiebreaks=list(tiebreaks), auto_advance=auto_advance, rated=rated,
+        seed=seed if seed is not None else secrets.token_hex(8),
+    )
+
+
+def _open_for_registration(tournament: Tournament) -> Tournament:
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status != TournamentStatus.REGISTERING:
+        raise TournamentError(f"{tournament} is {tournament.status}: registration is closed")
+    return tournament
+
+
+@transaction.atomic
+def register_players(*, tournament: Tournament, players: Iterable[Player]) -> list[TournamentEntry]:
+    """Register players for a tournament without partnerships."""
+    tournament = _open_for_registration(tournament)
+    if tournament.partnerships:
+        raise TournamentError("a partnership tournament registers teams (register_team)")
+    return TournamentEntry.objects.bulk_create(TournamentEntry(tournament=tournament, player=p) for p in players)
+
+
+def register_player(*, tournament: Tournament, player: Player) -> TournamentEntry:
+    return register_players(tournament=tournament, players=[player])[0]
+
+
+@transaction.atomic
+def register_team(*, tournament: Tournament, players: Sequence[Player]) -> list[TournamentEntry]:
+    """Register two partners as one team of a partnership tournament (R-TEAM-1)."""
+    tournament = _open_for_registration(tournament)
+    if not tournament.partnerships:
+        raise TournamentError("teams are for partnership tournaments")
+    if len(players) != 2 or players[0].pk == players[1].pk:
+        raise TournamentError("a team is two different players")
+    last = TournamentEntry.objects.filter(tournament=tournament).order_by("-team").values_list("team", flat=True)
+    team = (last.first() or 0) + 1
+    return TournamentEntry.objects.bulk_create(TournamentEntry(tournament=tournament, player=p, team=team)
+                                               for p in players)
+
+
+# ---- seating ---------------------------------------------------------------------------------------------
+
+
+def _stored_round(rnd: TournamentRound) -> Round:
+    """A stored round as the scheduling package's Round (units back to tuples as JSON left them lists)."""
+    tables = tuple(
+        Table(number=t["number"], units=tuple(t["units"]), seats=tuple(t["seats"]), deal_id=t["deal_id"],
+              seed=t["seed"], group=t.get("group"), rotation=t.get("rotation", 0))
+        for t in rnd.tables
+    )
+    return Round(number=rnd.index, tables=tables, byes=tuple(rnd.byes))
+
+
+def _swiss_order(tournament: Tournament, units: list, number: int) -> list:
+    """The units best first by current standings; those sharing a place in a seeded random order."""
+    from ..selectors.standings import tournament_standings
+
+    rng = random.Random(f"{tournament.seed}/swiss-order-{number}")
+    jitter = {u: rng.random() for u in units}
+    rank = {row.competitor: row.rank for row in tournament_standings(tournament=tournament)}
+    return sorted(units, key=lambda u: (rank.get(u, len(units) + 1), jitter[u]))
+
+
+def _plan_round(tournament: Tournament, rounds: list[TournamentRound], units: list, teams: dict | None) -> Round:
+    number = len(rounds) + 1
+    history = History.from_rounds(_stored_round(r) for r in rounds)
+    common = dict(number=number, table_size=tournament.table_size, history=history, seed=tournament.seed,
+                  partnership=tournament.partnerships, teams=teams)
+    if tournament.format == TournamentFormat.SWISS:
+        return scheduling.swiss_round(_swiss_order(tournament, units, number), **common)
+    if tournament.format == TournamentFormat.DUPLICATE:
+        return scheduling.duplicate_round(units, **common)
+    return scheduling.seat_round(units, **common)
+
+
+def _table_match(tournament: Tournament, table: Table, players: dict[int, Player]) -> Match:
+    """The table's match: in duplicate play seated rotated as the module docstring says."""
+    n = table.size
+    ruleset = table_ruleset(tournament.ruleset, n)
+    seated = [players[pid] for pid in table.seats]
+    first_dealer = None
+    if tournament.format == TournamentFormat.DUPLICATE and table.rotation:
+        r = table.rotation % n
+        seated = [seated[(q + r) % n] for q in range(n)]
+        first_dealer = (Game(ruleset, table.seed).first_dealer - r) % n
+    return create_match(players=seated, ruleset=ruleset, seed=table.seed, first_dealer=first_dealer,
+                        club=tournament.club)
+
+
+@transaction.atomic
+def seat_round(*, tournament: Tournament) -> TournamentRound:
+    """Seat the tournament's next round: plan it with league.scheduling and create its matches (not started).
+    The previous round must be closed. Swiss rounds seat by the current standings."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    rounds = list(TournamentRound.objects.filter(tournament=tournament).order_by("index"))
+    if tournament.status == TournamentStatus.FINISHED or len(rounds) >= tournament.rounds:
+        raise TournamentError(f"{tournament} has no round left to seat")
+    if rounds and rounds[-1].status != RoundStatus.CLOSED:
+        raise TournamentError(f"round {rounds[-1].index} of {tournament} is not over yet")
+    entries = list(TournamentEntry.objects.filter(tournament=tournament, active=True).select_related("player")
+                   .order_by("id"))
+    players = {e.player_id: e.player for e in entries}
+    teams = None
+    if tournament.partnerships:
+        teams = {}
+        for e in entries:
+            teams.setdefault(e.team, []).append(e.player_id)
+        teams = {team: tuple(pids) for team, pids in teams.items() if len(pids) == 2}
+        units = list(teams)
+    else:
+        units = list(players)
+    shape = TableShape.for_table_size(tournament.table_size, partnership=tournament.partnerships)
+    if len(units) < shape.min_units:
+        raise TournamentError(f"{tournament} needs at least {shape.min_units} entrants to seat a table")
+    plan = _plan_round(tournament, rounds, units, teams)
+    rnd = TournamentRound.objects.create(tournament=tournament, index=plan.number, byes=list(plan.byes))
+    stored = []
+    for table in plan.tables:
+        match = _table_match(tournament, table, players)
+        Match.objects.filter(pk=match.pk).update(tournament_round=rnd, table_number=table.number)
+        stored.append({"number": table.number, "units": list(table.units), "seats": list(table.seats),
+                       "deal_id": table.deal_id, "seed": table.seed, "group": table.group,
+                       "rotation": table.rotation, "match": match.pk})
+    rnd.tables = stored
+    rnd.save(update_fields=["tables"])
+    return rnd
+
+
+# ---- starting rounds, and what happens when a match ends ---------------------------------------------------
+
+_local = threading.local()
+
+
+@contextmanager
+def _flat_start():
+    """Collect rounds to start while rounds are being started here; the outermost caller starts them in turn."""
+    if getattr(_local, "queue", None) is not None:
+        yield False
+        return
+    _local.queue = []
+    try:
+        yield True
+        while _local.queue:
+            _start_round(_local.queue.pop(0))
+    finally:
+        _local.queue = None
+
+
+def start_round(*, tournament_round: TournamentRound) -> None:
+    """Send every match of a seated round to the workers (workers.tasks.enqueue_match, after commit).
+
+    Not one transaction on purpose: in eager mode the matches are played as the round's transaction commits,
+    inside this call (see the module docstring)."""
+    with _flat_start() as outermost:
+        if outermost:
+            _start_round(tournament_round.pk)
+        else:
+            _local.queue.append(tournament_round.pk)
+
+
+@transaction.atomic
+def _start_round(round_id: int) -> None:
+    from workers.tasks import enqueue_match
+
+    rnd = TournamentRound.objects.select_for_update().select_related("tournament").get(pk=round_id)
+    if rnd.status != RoundStatus.SEATED:
+        return
+    now = timezone.now()
+    rnd.status, rnd.started_at = RoundStatus.RUNNING, now
+    rnd.save(update_fields=["status", "started_at"])
+    Tournament.objects.filter(pk=rnd.tournament_id, status=TournamentStatus.REGISTERING).update(
+        status=TournamentStatus.RUNNING, started_at=now)
+    ids = list(Match.objects.filter(tournament_round=rnd, status=MatchStatus.PENDING).values_list("pk", flat=True))
+    for match_id in ids:
+        enqueue_match(match_id)
+    if not Match.objects.filter(tournament_round=rnd).exclude(status__in=DONE).exists():
+        transaction.on_commit(lambda: _round_may_close(round_id))
+
+
+def start_tournament(*, tournament: Tournament) -> TournamentRound:
+    """Seat and start the first round. With auto_advance on and no broker, this plays the whole tournament."""
+    rnd = seat_round(tournament=tournament)
+    start_round(tournament_round=rnd)
+    return rnd
+
+
+def on_match_finished(*, match_id: int) -> None:
+    """What follows the end of a match (finished or failed). Safe to call any number of times.
+
+    Rates it if it is rated (once: league.services.ratings); if it is a tournament table and the last of its round
+    to end, closes the round and then finishes the tournament, or, with auto_advance, seats and starts the next round.
+    """
+    match = Match.objects.filter(pk=match_id).select_related("tournament_round__tournament", "ladder").first()
+    if match is None or match.status not in DONE:
+        return
+    if match.status == MatchStatus.FINISHED and not match.ratings_applied and match_is_rated(match):
+        apply_match_ratings(match_id=match_id)
+    if match.tournament_round_id is not None:
+        _round_may_close(match.tournament_round_id)
+
+
+def _round_may_close(round_id: int) -> None:
+    with transaction.atomic():
+        # Tournament row first, then the round: every path takes them in this order.
+        tournament_id = TournamentRound.objects.filter(pk=round_id).values_list("tournament_id", flat=True).get()
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        rnd = TournamentRound.objects.select_for_update().get(pk=round_id)
+        if rnd.status != RoundStatus.RUNNING:
+            return  # closed already (this is a repeated call), or not started
+        if Match.objects.filter(tournament_round=rnd).exclude(status__in=DONE).exists():
+            return
+        rnd.status, rnd.closed_at = RoundStatus.CLOSED, timezone.now()
+        rnd.save(update_fields=["status", "closed_at"])
+        if rnd.index >= tournament.rounds:
+            tournament.status, tournament.finished_at = TournamentStatus.FINISHED, rnd.closed_at
+            tournament.save(update_fields=["status", "finished_at"])
+            return
+        if not tournament.auto_advance:
+            return
+        nxt = seat_round(tournament=tournament)
+        transaction.on_commit(lambda: start_round(tournament_round=nxt))
+
+
+@transaction.atomic
+def advance_tournament(*, tournament: Tournament) -> TournamentRound | None:
+    """The organiser's step when auto_advance is off: seat and start the next round once the last one closed.
+    Returns the new round, or None when the tournament is over."""
+    tournament.refresh_from_db()
+    if tournament.status == TournamentStatus.FINISHED:
+        return None
+    rnd = seat_round(tournament=tournament)
+    transaction.on_commit(lambda: start_round(tournament_round=rnd))
+    return rnd
