@@ -29,8 +29,8 @@ class Table:
     number: int
     units: tuple[Unit, ...]
     seats: tuple[Hashable, ...]
-    deal_id: str
-    seed: str
+    deal_id: str = ""  # defaults only for rebuilding a `History` from stored tables
+    seed: str = ""
     group: int | None = None
     rotation: int = 0
 
