@@ -133,8 +133,10 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_DEFAULT_QUEUE = "celery"
+# The play queue's name can be changed so that test workers sharing a Redis consume only their own run's matches.
+DIAMONDS_PLAY_QUEUE = os.environ.get("DIAMONDS_PLAY_QUEUE", "play")
 CELERY_TASK_ROUTES = {
-    "workers.tasks.run_match": {"queue": "play"},
+    "workers.tasks.run_match": {"queue": DIAMONDS_PLAY_QUEUE},
     "workers.tasks.requeue_stalled_matches": {"queue": "bookkeeping"},
     "workers.tasks.ladder_tick": {"queue": "bookkeeping"},
 }
