@@ -1,0 +1,1 @@
+"""`python manage.py <command>`: the league's management commands."""

@@ -1,0 +1,140 @@
+"""`python manage.py run_tournament`: a bot tournament played through the workers, timed, with its standings.
+
+    python manage.py run_tournament --players 240 --rounds 5 --table-size 4 --bots random,greedy
+
+Embedded (no REDIS_URL) the tasks run in this process, so starting the first round plays the whole tournament.
+With DATABASE_URL and REDIS_URL set the matches go to the `celery -A workers worker` processes, and this command
+waits for the tournament to finish, polling the database, with a progress bar.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from league.models import Match, MatchStatus, Player, TournamentStatus
+from league.scheduling import FORMATS, TableShape, table_sizes
+from league.selectors.standings import tournament_standings
+from league.services import create_bot_player
+from league.services.tournaments import create_tournament, register_players, register_team, start_tournament
+
+
+class Command(BaseCommand):
+    help = "Create bot players and a tournament, run it through the workers, print the standings and the wall time."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, default=240)
+        parser.add_argument("--rounds", type=int, default=5)
+        parser.add_argument("--table-size", type=int, default=4)
+        parser.add_argument("--format", choices=FORMATS, default="fixed")
+        parser.add_argument("--bots", default="random,greedy", help="bot kinds, given to the players in turn")
+        parser.add_argument("--partnerships", action="store_true", help="players in fixed pairs of partners")
+        parser.add_argument("--seed", default=None)
+        parser.add_argument("--name", default=None)
+        parser.add_argument("--top", type=int, default=20, help="standings lines to print (0: all)")
+        parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait for real workers")
+
+    def handle(self, *args, **options):
+        # Wide enough for the standings when the output is a file or a pipe.
+        console = Console(width=None if sys.stdout.isatty() else 140)
+        kinds = [k.strip() for k in options["bots"].split(",") if k.strip()]
+        n, rounds, size = options["players"], options["rounds"], options["table_size"]
+        partnerships = options["partnerships"]
+        try:
+            shape = TableShape.for_table_size(size, partnership=partnerships)
+        except ValueError as e:
+            raise CommandError(str(e)) from None
+        if not kinds or n < 2 or (partnerships and n % 2):
+            raise CommandError("give at least one bot kind and enough players (an even number with partners)")
+        setup_started = time.perf_counter()
+        players = self._bots(n, kinds)
+        name = options["name"] or f"{options['format']} bot tournament {time.strftime('%Y-%m-%d %H:%M:%S')}"
+        tournament = create_tournament(
+            name=name, rounds=rounds, table_size=size, format=options["format"], seed=options["seed"],
+            ruleset={"partnerships": True} if partnerships else {}, auto_advance=True,
+        )
+        if partnerships:
+            for i in range(0, n, 2):
+                register_team(tournament=tournament, players=players[i:i + 2])
+        else:
+            register_players(tournament=tournament, players=players)
+        tables, _ = table_sizes(n // shape.players_per_unit, shape)
+        total = len(tables) * rounds
+        eager = settings.CELERY_TASK_ALWAYS_EAGER
+        where = "in this process (eager)" if eager else "by the workers"
+        console.print(f"{name}: {n} players ({', '.join(kinds)}), {rounds} rounds, tables of {size}, "
+                      f"{total} matches, played {where} on {connection.vendor}; setup "
+                      f"{time.perf_counter() - setup_started:.1f} s")
+
+        started = time.perf_counter()
+        start_tournament(tournament=tournament)
+        if not eager:
+            self._wait(tournament, total, options["timeout"], console)
+        elapsed = time.perf_counter() - started
+
+        tournament.refresh_from_db()
+        matches = Match.objects.filter(tournament_round__tournament=tournament)
+        failed = matches.filter(status=MatchStatus.FAILED).count()
+        self._print_standings(tournament, options["top"], console)
+        console.print(f"tournament {tournament.pk} {tournament.status}: {matches.count()} matches "
+                      f"({failed} failed) in {elapsed:.1f} s wall time, "
+                      f"{matches.count() / elapsed if elapsed else 0:.1f} matches a second")
+        if tournament.status != TournamentStatus.FINISHED or failed:
+            raise CommandError("the tournament did not finish cleanly")
+
+    @staticmethod
+    def _bots(n: int, kinds: list[str]) -> list[Player]:
+        """`n` bot players, kinds in turn; players of an earlier run with the same names are used again."""
+        names = [f"bot-{kinds[i % len(kinds)]}-{i + 1:04d}" for i in range(n)]
+        existing = {p.name: p for p in Player.objects.filter(name__in=names)}
+        out = []
+        for i, name in enumerate(names):
+            player = existing.get(name)
+            if player is None:
+                try:
+                    player = create_bot_player(name=name, kind=kinds[i % len(kinds)])
+                except ValueError as e:
+                    raise CommandError(str(e)) from None
+            out.append(player)
+        return out
+
+    @staticmethod
+    def _wait(tournament, total: int, timeout: float, console: Console) -> None:
+        """Poll the database until the tournament is over, showing the finished matches."""
+        deadline = time.monotonic() + timeout
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, console=console) as progress:
+            bar = progress.add_task("matches", total=total)
+            while True:
+                done = Match.objects.filter(tournament_round__tournament=tournament,
+                                            status__in=[MatchStatus.FINISHED, MatchStatus.FAILED]).count()
+                tournament.refresh_from_db(fields=["status"])
+                rnd = tournament.tournament_rounds.order_by("-index").values_list("index", flat=True).first()
+                progress.update(bar, completed=done, description=f"round {rnd or 0}/{tournament.rounds}")
+                if tournament.status == TournamentStatus.FINISHED:
+                    return
+                if time.monotonic() > deadline:
+                    raise CommandError(f"gave up after {timeout:.0f} s: are `celery -A workers worker` running?")
+                time.sleep(0.25)
+
+    @staticmethod
+    def _print_standings(tournament, top: int, console: Console) -> None:
+        rows = tournament_standings(tournament=tournament)
+        table = Table(title=f"Standings: {tournament.name}")
+        metrics = list(rows[0].metrics) if rows else []
+        for col in ("rank", "player", "games", *metrics):
+            table.add_column(col, justify="left" if col == "player" else "right")
+        for row in rows[: top or None]:
+            values = []
+            for m in metrics:
+                v = row.metrics[m]
+                values.append("" if v is None else (f"{float(v):g}" if not isinstance(v, int) else str(v)))
+            table.add_row(f"{row.rank}{'=' if row.shared else ''}", row.name, str(row.games), *values)
+        console.print(table)
