@@ -1,3 +1,27 @@
-"""API routes. A placeholder: the API's views are still to be written."""
+"""API routes, versioned under /api/v1/."""
 
-urlpatterns: list = []
+from django.urls import include, path
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
+
+from . import me, play, views
+
+router = DefaultRouter()
+router.register("clubs", views.ClubViewSet, basename="club")
+router.register("players", views.PlayerViewSet, basename="player")
+router.register("matches", views.MatchViewSet, basename="match")
+router.register("tournaments", views.TournamentViewSet, basename="tournament")
+router.register("ratings", views.RatingViewSet, basename="rating")
+router.register("rating-history", views.RatingHistoryViewSet, basename="rating-history")
+
+v1 = [
+    path("matches/<int:pk>/state/", play.MatchStateView.as_view(), name="match-state"),
+    path("matches/<int:pk>/legal/", play.MatchLegalView.as_view(), name="match-legal"),
+    path("matches/<int:pk>/decisions/", play.MatchDecisionView.as_view(), name="match-decisions"),
+    path("me/", me.MeView.as_view(), name="me"),
+    path("me/turns/", play.MyTurnsView.as_view(), name="me-turns"),
+    path("auth/token/", obtain_auth_token, name="auth-token"),
+    path("", include(router.urls)),
+]
+
+urlpatterns = [path("v1/", include(v1))]

@@ -36,7 +36,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_filters",
     "league",
     "api",
@@ -108,13 +110,35 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # A bot signs in with `Authorization: Token <key>`; a person's browser with the session.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["api.permissions.ReadOnlyOrAuthenticated"],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
+    "DEFAULT_THROTTLE_RATES": {
+        "writes": os.environ.get("DIAMONDS_WRITE_RATE", "120/min"),
+        "decisions": os.environ.get("DIAMONDS_DECISION_RATE", "1200/min"),
+    },
 }
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Diamonds League",
-    "DESCRIPTION": "Club leagues, seated tournaments and bot ladders for Diamonds.",
+    "DESCRIPTION": "Club leagues, seated tournaments and bot ladders for Diamonds. Bots and people play through "
+                   "/api/v1/me/turns/ (long-poll), /api/v1/matches/{id}/state/ and POST "
+                   "/api/v1/matches/{id}/decisions/.",
     "VERSION": "0.1.0",
+    # The docs pages load Swagger UI and Redoc from the drf-spectacular-sidecar package: no CDN needed.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
 }
+
+# The turns long-poll (/api/v1/me/turns/?wait=N): the longest wait granted, and how often it looks again.
+DIAMONDS_TURNS_MAX_WAIT = float(os.environ.get("DIAMONDS_TURNS_MAX_WAIT", "60"))
+DIAMONDS_TURNS_POLL_SECONDS = float(os.environ.get("DIAMONDS_TURNS_POLL_SECONDS", "0.2"))
 
 # ---- Celery (read by workers/__init__.py with the CELERY_ prefix) -------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
@@ -138,6 +162,8 @@ DIAMONDS_PLAY_QUEUE = os.environ.get("DIAMONDS_PLAY_QUEUE", "play")
 CELERY_TASK_ROUTES = {
     "workers.tasks.run_match": {"queue": DIAMONDS_PLAY_QUEUE},
     "workers.tasks.requeue_stalled_matches": {"queue": "bookkeeping"},
+    "workers.tasks.advance_match": {"queue": DIAMONDS_PLAY_QUEUE},
+    "workers.tasks.enforce_turn_deadlines": {"queue": "bookkeeping"},
     "workers.tasks.ladder_tick": {"queue": "bookkeeping"},
 }
 _VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
@@ -151,6 +177,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BEAT_SCHEDULE = {
     "requeue-stalled-matches": {"task": "workers.tasks.requeue_stalled_matches", "schedule": 60.0},
+    # Overdue decisions are played by the fallback bot within this many seconds of their deadline.
+    "enforce-turn-deadlines": {"task": "workers.tasks.enforce_turn_deadlines",
+                               "schedule": float(os.environ.get("DIAMONDS_DEADLINE_SWEEP_SECONDS", "5"))},
     # Seat ladder tables every DIAMONDS_LADDER_TICK seconds.
     "ladder-tick": {"task": "workers.tasks.ladder_tick", "schedule": float(os.environ.get("DIAMONDS_LADDER_TICK", 15))},
 }

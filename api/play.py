@@ -1,0 +1,174 @@
+"""Live play over HTTP, in the manner of the Lichess Bot API: a seat's view of a match, its legal decisions, one
+POST per decision, and one long-poll that tells an account (a person or an external bot) which matches await it.
+
+Refusals are plain HTTP: 400 for malformed input or a decision the rules refuse (with the rule id), 403 for a seat
+that is not the caller's, 404 for an unknown match, 409 for a stale or repeated move number or a match that is over,
+429 past the rate limit.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.exceptions import ParseError, PermissionDenied
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.models import Match, MatchSeat
+from league.selectors.live import legal_decisions, match_game, public_state, seat_state, seats_of_user, turns_of_user
+from league.services.decisions import DecisionRefused, submit_decision
+
+from .permissions import ReadOnlyOrAuthenticated
+from .serializers import (
+    DecisionRequestSerializer,
+    DecisionResultSerializer,
+    ErrorSerializer,
+    LegalSerializer,
+    TurnsSerializer,
+)
+from .throttling import DecisionThrottle
+
+SEAT_PARAM = OpenApiParameter("seat", int, description="Which of the caller's seats (only if it holds several).")
+E400 = OpenApiResponse(ErrorSerializer, description="Malformed input, or a decision the rules refuse (`rule`).")
+E403 = OpenApiResponse(ErrorSerializer, description="The seat is not the caller's.")
+E404 = OpenApiResponse(ErrorSerializer, description="No such match.")
+E409 = OpenApiResponse(ErrorSerializer, description="Stale or repeated move number, or the match is not in play.")
+E429 = OpenApiResponse(ErrorSerializer, description="Too many writes: see Retry-After.")
+
+
+def refused(e: DecisionRefused) -> Response:
+    return Response({"detail": e.message, "code": e.code, "rule": e.rule}, status=e.status)
+
+
+def _int_param(value, name: str) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ParseError(f"{name} must be an integer") from None
+
+
+def caller_seat(request, match: Match, requested: int | None) -> MatchSeat | None:
+    """The caller's seat at the match: the one asked for (403 if it is not theirs), else the one awaited, else the
+    first; None for a spectator."""
+    mine = seats_of_user(match, request.user)
+    if requested is not None:
+        for ms in mine:
+            if ms.seat == requested:
+                return ms
+        raise PermissionDenied(f"seat {requested} of match {match.pk} is not yours")
+    if not mine:
+        return None
+    return next((ms for ms in mine if ms.awaiting), mine[0])
+
+
+class MatchStateView(APIView):
+    permission_classes = [ReadOnlyOrAuthenticated]
+
+    @extend_schema(
+        summary="What the caller's seat may see (a spectator: the public table)",
+        description="The engine's SeatView: the seat's own hand and vault, every showroom, the Thief, the cards "
+                    "played, the pending decision and the seat's legal options. A caller without a seat here gets "
+                    "the same without any hand, vault or pass. Other seats' hands and vaults appear only once the "
+                    "game is over.",
+        parameters=[SEAT_PARAM],
+        responses={200: OpenApiTypes.OBJECT, 400: E400, 403: E403, 404: E404},
+    )
+    def get(self, request, pk: int):
+        match = get_object_or_404(Match, pk=pk)
+        seat = caller_seat(request, match, _int_param(request.query_params.get("seat"), "seat"))
+        game = match_game(match)
+        data = seat_state(game, seat.seat) if seat is not None else public_state(game)
+        data["match"] = match.pk
+        data["status"] = match.status
+        data["deadline_at"] = match.deadline_at
+        return Response(data)
+
+
+class MatchLegalView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="The decisions the caller's seat may make now",
+        description="Each as the `decision` JSON that POST decisions/ takes; for passing, the cards to choose "
+                    "`count` of.",
+        parameters=[SEAT_PARAM],
+        responses={200: LegalSerializer, 400: E400, 401: E403, 403: E403, 404: E404},
+    )
+    def get(self, request, pk: int):
+        match = get_object_or_404(Match, pk=pk)
+        seat = caller_seat(request, match, _int_param(request.query_params.get("seat"), "seat"))
+        if seat is None:
+            raise PermissionDenied(f"you have no seat at match {match.pk}")
+        return Response(legal_decisions(match_game(match), seat.seat))
+
+
+class MatchDecisionView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [DecisionThrottle]
+
+    @extend_schema(
+        summary="Make the caller's seat's decision",
+        description="`move_number` is the state's move number the decision answers (from state/ or legal/): a "
+                    "stale or repeated one is refused with 409 and changes nothing. While cards are passed, every "
+                    "move since the pass count was chosen is current for a seat that has not passed yet.",
+        request=DecisionRequestSerializer,
+        responses={201: DecisionResultSerializer, 400: E400, 401: E403, 403: E403, 404: E404, 409: E409,
+                   429: E429},
+    )
+    def post(self, request, pk: int):
+        match = get_object_or_404(Match, pk=pk)
+        body = request.data
+        if not isinstance(body, dict):
+            raise ParseError("the body is a JSON object: {\"move_number\": N, \"decision\": {...}}")
+        if "move_number" not in body or "decision" not in body:
+            raise ParseError("the body needs 'move_number' and 'decision'")
+        ms = caller_seat(request, match, _int_param(body.get("seat"), "seat"))
+        if ms is None:
+            raise PermissionDenied(f"you have no seat at match {match.pk}")
+        try:
+            outcome = submit_decision(match=match, player=ms.player, move_number=body["move_number"],
+                                      decision_json=body["decision"], seat=ms.seat)
+        except Match.DoesNotExist:
+            return Response({"detail": "no such match", "code": "not_found"}, status=404)
+        except DecisionRefused as e:
+            return refused(e)
+        return Response({"match": outcome.match_id, "seat": outcome.seat, "move_number": outcome.move_number,
+                         "pending": outcome.pending, "over": outcome.over}, status=201)
+
+
+class MyTurnsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Long-poll: the matches awaiting the caller's decision",
+        description="Answers at once if some match awaits one of the caller's players, else waits up to `wait` "
+                    "seconds (at most DIAMONDS_TURNS_MAX_WAIT, 60 by default) for one, then answers with an empty "
+                    "list. An external bot loops on this, then reads state/ and POSTs decisions/.",
+        parameters=[OpenApiParameter("wait", float, description="Seconds to wait for a turn (0: answer at once).")],
+        responses={200: TurnsSerializer, 400: E400, 401: E403},
+    )
+    def get(self, request):
+        wait = request.query_params.get("wait", "0")
+        try:
+            wait = float(wait)
+        except ValueError:
+            raise ParseError("wait must be a number of seconds") from None
+        if not 0 <= wait < float("inf"):
+            raise ParseError("wait must be a number of seconds")
+        wait = min(wait, settings.DIAMONDS_TURNS_MAX_WAIT)
+        started = time.monotonic()
+        # Polling the indexed awaiting flags is a cheap query; a short sleep keeps an idle waiter nearly free.
+        while True:
+            turns = turns_of_user(request.user)
+            waited = time.monotonic() - started
+            if turns or waited >= wait:
+                break
+            time.sleep(min(settings.DIAMONDS_TURNS_POLL_SECONDS, wait - waited))
+        return Response(TurnsSerializer({"turns": turns, "waited": round(waited, 3)}).data)

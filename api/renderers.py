@@ -1,0 +1,37 @@
+"""CSV for tables (standings): chosen with `?format=csv` or `Accept: text/csv`."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from rest_framework.renderers import BaseRenderer
+
+
+class CSVRenderer(BaseRenderer):
+    """Renders a list of flat objects (or `{"results": [...]}`) as CSV with a header row; nested values as JSON."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+        if isinstance(data, dict) and "results" in data:
+            data = data["results"]
+        if isinstance(data, dict):  # an error: one row of its fields
+            data = [data]
+        rows = list(data or [])
+        out = io.StringIO()
+        if rows:
+            fields = list(rows[0].keys())
+            writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
+            writer.writeheader()
+            for row in rows:
+                writer.writerow({k: _cell(v) for k, v in row.items()})
+        return out.getvalue().encode(self.charset)
+
+
+def _cell(value):
+    if isinstance(value, list | tuple):
+        return " ".join(str(v) for v in value)
+    return value

@@ -1,0 +1,215 @@
+"""Serializers: how league rows look in the API, and the shapes of requests and errors (for the schema too).
+
+A match's seed is shown only once it is finished: the seed decides every deal, so knowing it during play would
+show every hand.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from league.models import (
+    Club,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    Player,
+    Rating,
+    RatingHistory,
+    ResultCorrection,
+    Tournament,
+    TournamentRound,
+    Trick,
+)
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every refusal: `detail` says why; a decision refused by the rules also names the rule id (`rule`)."""
+
+    detail = serializers.CharField()
+    code = serializers.CharField(required=False)
+    rule = serializers.CharField(required=False, allow_null=True)
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "created_at"]
+
+
+def player_kind(player: Player) -> str:
+    if player.is_external_bot:
+        return "external_bot"
+    return "engine_bot" if player.is_bot else "person"
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    kind = serializers.SerializerMethodField(help_text="person, engine_bot or external_bot")
+    clubs = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "kind", "bot_kind", "bot_settings", "clubs", "created_at"]
+
+    def get_kind(self, player: Player) -> str:
+        return player_kind(player)
+
+
+class PlayerCreateSerializer(serializers.Serializer):
+    """Register a player in a club: a person (an existing account), an engine bot, or an external bot (a new bot
+    account whose API token is in the answer, once)."""
+
+    kind = serializers.ChoiceField(choices=["person", "engine_bot", "external_bot"])
+    name = serializers.CharField(max_length=100, required=False)
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
+    username = serializers.CharField(required=False, help_text="For a person: the account to register.")
+    bot_kind = serializers.CharField(required=False, help_text="For an engine bot: random, greedy, search.")
+    bot_settings = serializers.DictField(required=False)
+
+
+class MatchSeatSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="player.name", read_only=True)
+    kind = serializers.SerializerMethodField()
+
+    class Meta:
+        model = MatchSeat
+        fields = ["seat", "player", "name", "kind", "team", "score", "vault", "showroom", "placement", "is_winner",
+                  "awaiting"]
+
+    def get_kind(self, ms: MatchSeat) -> str:
+        return player_kind(ms.player)
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    seat_players = MatchSeatSerializer(source="match_seats", many=True, read_only=True)
+    tournament = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField(help_text="Shown once the match is finished (it decides every deal).")
+
+    class Meta:
+        model = Match
+        fields = ["id", "game", "club", "status", "move_number", "ruleset", "seed", "seats", "first_dealer",
+                  "seat_players", "result", "error", "tournament", "tournament_round", "table_number", "ladder",
+                  "turn_deadline_seconds", "deadline_fallback", "deadline_at", "created_at", "started_at",
+                  "updated_at", "finished_at"]
+
+    def get_tournament(self, match: Match) -> int | None:
+        return match.tournament_round.tournament_id if match.tournament_round_id else None
+
+    def get_seed(self, match: Match) -> str | None:
+        return match.seed if match.status == MatchStatus.FINISHED else None
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True,
+                                                 help_text="Player ids in seat order.")
+    ruleset = serializers.DictField(required=False, help_text='Engine ruleset fields; "players" follows the seats.')
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
+    seed = serializers.CharField(required=False, max_length=200)
+    turn_deadline_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    deadline_fallback = serializers.ChoiceField(choices=["random", "greedy"], required=False)
+
+
+class TrickSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Trick
+        fields = ["round", "index", "leader", "plays", "winner"]
+
+
+class DecisionRequestSerializer(serializers.Serializer):
+    """A decision: the move number of the state it answers and the decision itself, e.g.
+    `{"move_number": 12, "decision": {"kind": "play", "card": "H7"}}`. `seat` only if the account holds several."""
+
+    move_number = serializers.IntegerField()
+    decision = serializers.JSONField(help_text='{"kind": "play", "card": "H7"}, {"kind": "pass_count", "count": 2}, '
+                                               '{"kind": "pass_cards", "cards": ["D3", "S1"]}, '
+                                               '{"kind": "clubs_target", "target": 3}')
+    seat = serializers.IntegerField(required=False)
+
+
+class PendingSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    seats = serializers.ListField(child=serializers.IntegerField())
+    count = serializers.IntegerField(allow_null=True)
+
+
+class DecisionResultSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    move_number = serializers.IntegerField()
+    pending = PendingSerializer(allow_null=True)
+    over = serializers.BooleanField()
+
+
+class LegalSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    move_number = serializers.IntegerField()
+    my_turn = serializers.BooleanField()
+    pending = PendingSerializer(allow_null=True)
+    decisions = serializers.ListField(child=serializers.DictField())
+    pass_cards = serializers.DictField(allow_null=True, help_text='{"count": 2, "from": ["D3", ...]}: choose count.')
+
+
+class TurnSerializer(serializers.Serializer):
+    match = serializers.IntegerField(source="match_id")
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    move_number = serializers.IntegerField()
+    deadline_at = serializers.DateTimeField(allow_null=True)
+
+
+class TurnsSerializer(serializers.Serializer):
+    turns = TurnSerializer(many=True)
+    waited = serializers.FloatField(help_text="Seconds the request waited.")
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Tournament
+        fields = ["id", "name", "club", "season", "game", "ruleset", "format", "rounds", "table_size", "match_points",
+                  "tiebreaks", "auto_advance", "rated", "status", "created_at", "started_at", "finished_at"]
+
+
+class TournamentRoundSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = TournamentRound
+        fields = ["id", "tournament", "index", "status", "tables", "byes", "created_at", "started_at", "closed_at"]
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    shared = serializers.BooleanField()
+    name = serializers.CharField()
+    players = serializers.ListField(child=serializers.IntegerField())
+    games = serializers.IntegerField()
+    metrics = serializers.DictField()
+
+
+class RatingSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = Rating
+        fields = ["id", "player", "name", "ladder", "mu", "sigma", "ordinal", "matches", "updated_at"]
+
+
+class RatingHistorySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RatingHistory
+        fields = ["id", "player", "ladder", "match", "mu_before", "sigma_before", "mu", "sigma", "ordinal",
+                  "created_at"]
+
+
+class ResultCorrectionSerializer(serializers.ModelSerializer):
+    corrected_by = serializers.CharField(source="corrected_by.get_username", read_only=True)
+
+    class Meta:
+        model = ResultCorrection
+        fields = ["id", "match", "corrected_by", "reason", "before", "after", "created_at"]
+        read_only_fields = ["match", "before", "created_at"]
+
+
+class CorrectionRequestSerializer(serializers.Serializer):
+    reason = serializers.CharField()
+    score = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat (per team with partners).")
+    vault = serializers.ListField(child=serializers.IntegerField())
+    showroom = serializers.ListField(child=serializers.IntegerField())

@@ -1,0 +1,473 @@
+"""The league's resources: clubs, players, matches (with their tricks, records and corrections), tournaments (with
+standings), ratings with history. Reads are open to everyone; writes are for organisers (api.permissions).
+
+Views only translate HTTP: reads go through league.selectors or plain querysets, writes through league.services.
+"""
+
+from __future__ import annotations
+
+import django_filters
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.response import Response
+
+from engine import InvalidRuleset, Ruleset
+from league.models import (
+    Club,
+    Match,
+    Player,
+    Rating,
+    RatingHistory,
+    ResultCorrection,
+    Tournament,
+    TournamentRound,
+    Trick,
+)
+from league.models.player import EXTERNAL_BOT
+from league.selectors.live import public_record
+from league.selectors.standings import tournament_standings
+from league.services import create_bot_player, create_club, create_match, create_person_player
+from league.services.corrections import CorrectionError, correct_result
+from league.services.decisions import start_live_match
+from league.services.players import add_club_admin, create_external_bot, join_club
+from league.services.tournaments import (
+    TournamentError,
+    advance_tournament,
+    create_tournament,
+    register_players,
+    start_tournament,
+)
+
+from .permissions import IsStaffForWrites, ReadOnlyOrAuthenticated, organises
+from .renderers import CSVRenderer
+from .serializers import (
+    ClubSerializer,
+    CorrectionRequestSerializer,
+    ErrorSerializer,
+    MatchCreateSerializer,
+    MatchSerializer,
+    PlayerCreateSerializer,
+    PlayerSerializer,
+    RatingHistorySerializer,
+    RatingSerializer,
+    ResultCorrectionSerializer,
+    StandingSerializer,
+    TournamentRoundSerializer,
+    TournamentSerializer,
+    TrickSerializer,
+)
+from .throttling import WriteThrottle
+from .tokens import issue_token
+
+E400 = OpenApiResponse(ErrorSerializer, description="Invalid input.")
+E403 = OpenApiResponse(ErrorSerializer, description="Not signed in, or not an organiser of the club.")
+E404 = OpenApiResponse(ErrorSerializer, description="No such object.")
+E409 = OpenApiResponse(ErrorSerializer, description="The object's state does not allow it.")
+E429 = OpenApiResponse(ErrorSerializer, description="Too many writes: see Retry-After.")
+READ_ERRORS = {404: E404}
+WRITE_ERRORS = {400: E400, 401: E403, 403: E403, 404: E404, 429: E429}
+
+
+def _require_organiser(request, club_id: int | None) -> None:
+    if not organises(request.user, club_id):
+        raise PermissionDenied("only the club's organisers (and staff) may do this")
+
+
+# ---- clubs --------------------------------------------------------------------------------------------------
+
+
+class ClubFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+
+    class Meta:
+        model = Club
+        fields = ["name"]
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Clubs"),
+    retrieve=extend_schema(summary="One club", responses={200: ClubSerializer, **READ_ERRORS}),
+    create=extend_schema(summary="Create a club (staff)", responses={201: ClubSerializer, **WRITE_ERRORS}),
+)
+class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+    queryset = Club.objects.all()
+    serializer_class = ClubSerializer
+    filterset_class = ClubFilter
+    permission_classes = [IsStaffForWrites]
+    throttle_classes = [WriteThrottle]
+
+    def perform_create(self, serializer):
+        serializer.instance = create_club(name=serializer.validated_data["name"])
+
+    @extend_schema(summary="Make an account an organiser of the club (staff or the club's organisers)",
+                   request={"application/json": {"type": "object", "properties": {"username": {"type": "string"}}}},
+                   responses={201: OpenApiTypes.OBJECT, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"], permission_classes=[ReadOnlyOrAuthenticated])
+    def admins(self, request, pk=None):
+        club = self.get_object()
+        _require_organiser(request, club.pk)
+        user = get_user_model().objects.filter(username=request.data.get("username", "")).first()
+        if user is None:
+            raise ValidationError({"username": "no such account"})
+        add_club_admin(club=club, user=user)
+        return Response({"club": club.pk, "username": user.get_username()}, status=201)
+
+    @extend_schema(summary="Register an existing player in the club (its organisers)",
+                   request={"application/json": {"type": "object", "properties": {"player": {"type": "integer"}}}},
+                   responses={201: PlayerSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"], permission_classes=[ReadOnlyOrAuthenticated])
+    def members(self, request, pk=None):
+        club = self.get_object()
+        _require_organiser(request, club.pk)
+        player = Player.objects.filter(pk=_int(request.data.get("player"), "player")).first()
+        if player is None:
+            raise ValidationError({"player": "no such player"})
+        join_club(club=club, player=player)
+        return Response(PlayerSerializer(player).data, status=201)
+
+
+def _int(value, name: str) -> int:
+    if isinstance(value, bool):
+        raise ValidationError({name: "an integer id"})
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ValidationError({name: "an integer id"}) from None
+
+
+# ---- players ------------------------------------------------------------------------------------------------
+
+
+class PlayerFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+    club = django_filters.NumberFilter(field_name="clubs")
+    kind = django_filters.ChoiceFilter(method="filter_kind", choices=[
+        ("person", "person"), ("engine_bot", "engine bot"), ("external_bot", "external bot")])
+
+    class Meta:
+        model = Player
+        fields = ["name", "club", "bot_kind"]
+
+    def filter_kind(self, queryset, name, value):
+        if value == "person":
+            return queryset.filter(bot_kind="")
+        if value == "external_bot":
+            return queryset.filter(bot_kind=EXTERNAL_BOT)
+        return queryset.exclude(bot_kind__in=["", EXTERNAL_BOT])
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Players: people, engine bots and external bots"),
+    retrieve=extend_schema(summary="One player", responses={200: PlayerSerializer, **READ_ERRORS}),
+)
+class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    queryset = Player.objects.prefetch_related("clubs")
+    serializer_class = PlayerSerializer
+    filterset_class = PlayerFilter
+    permission_classes = [ReadOnlyOrAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        summary="Register a player (club organisers; staff without a club)",
+        description="A person (an existing account, by username), an engine bot (bot_kind random, greedy or "
+                    "search), or an external bot: a new bot account whose API token is returned here, once.",
+        request=PlayerCreateSerializer,
+        responses={201: PlayerSerializer, **WRITE_ERRORS},
+    )
+    def create(self, request):
+        form = PlayerCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        club = data.get("club")
+        _require_organiser(request, club.pk if club else None)
+        clubs = [club] if club else []
+        name = data.get("name") or data.get("username")
+        if not name:
+            raise ValidationError({"name": "a player needs a name"})
+        token = None
+        try:
+            if data["kind"] == "person":
+                user = get_user_model().objects.filter(username=data.get("username", "")).first()
+                if user is None:
+                    raise ValidationError({"username": "no such account"})
+                player = create_person_player(user=user, name=name, clubs=clubs)
+            elif data["kind"] == "engine_bot":
+                player = create_bot_player(name=name, kind=data.get("bot_kind", ""),
+                                           settings=data.get("bot_settings"), clubs=clubs)
+            else:
+                player = create_external_bot(name=name, clubs=clubs)
+                token = issue_token(player.user)
+        except IntegrityError:
+            raise ValidationError({"name": "that name (or bot account) is taken"}) from None
+        except ValueError as e:
+            raise ValidationError({"bot_kind": str(e)}) from None
+        body = PlayerSerializer(player).data
+        if token:
+            body["token"] = token
+        return Response(body, status=201)
+
+
+# ---- matches ------------------------------------------------------------------------------------------------
+
+
+class MatchFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(choices=Match._meta.get_field("status").choices)
+    club = django_filters.NumberFilter(field_name="club")
+    player = django_filters.NumberFilter(field_name="match_seats__player", distinct=True)
+    tournament = django_filters.NumberFilter(field_name="tournament_round__tournament")
+    tournament_round = django_filters.NumberFilter(field_name="tournament_round")
+    ladder = django_filters.NumberFilter(field_name="ladder")
+
+    class Meta:
+        model = Match
+        fields = ["status", "club", "player", "tournament", "tournament_round", "ladder"]
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Matches (filter by status, club, player, tournament, round, ladder)"),
+    retrieve=extend_schema(summary="One match", responses={200: MatchSerializer, **READ_ERRORS}),
+)
+class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    queryset = Match.objects.select_related("tournament_round").prefetch_related("match_seats__player")
+    serializer_class = MatchSerializer
+    filterset_class = MatchFilter
+    permission_classes = [ReadOnlyOrAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(
+        summary="Create and start a match (the club's organisers)",
+        description="Engine bots play at once; a table with people or external bots waits for them (with the "
+                    "turn deadline, if set, after which the fallback bot decides for a late seat).",
+        request=MatchCreateSerializer,
+        responses={201: MatchSerializer, **WRITE_ERRORS},
+    )
+    def create(self, request):
+        form = MatchCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        club = data.get("club")
+        _require_organiser(request, club.pk if club else None)
+        players = data["players"]
+        ruleset = {**data.get("ruleset", {}), "players": len(players)}
+        try:
+            Ruleset.from_dict(ruleset)
+            match = create_match(players=players, ruleset=ruleset, seed=data.get("seed"), club=club)
+        except (InvalidRuleset, ValueError, TypeError) as e:
+            raise ValidationError({"ruleset": str(e)}) from None
+        start_live_match(match=match, turn_deadline_seconds=data.get("turn_deadline_seconds"),
+                         deadline_fallback=data.get("deadline_fallback", "random"))
+        return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data, status=201)
+
+    @extend_schema(summary="The match's tricks so far, in order (public: every card played is seen by all)",
+                   responses={200: TrickSerializer(many=True), **READ_ERRORS})
+    @action(detail=True, methods=["get"])
+    def tricks(self, request, pk=None):
+        match = self.get_object()
+        page = self.paginate_queryset(Trick.objects.filter(match=match).order_by("round", "index"))
+        return self.get_paginated_response(TrickSerializer(page, many=True).data)
+
+    @extend_schema(
+        summary="The match's diamonds-record/1 game record",
+        description="Whole once the match is finished. Before that, only what the table saw: no hands, no passes, "
+                    "no result, and `\"complete\": false`.",
+        responses={200: OpenApiTypes.OBJECT, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["get"])
+    def record(self, request, pk=None):
+        return Response(public_record(self.get_object()))
+
+    @extend_schema(methods=["get"], summary="Corrections of the match's result (the audit trail)",
+                   responses={200: ResultCorrectionSerializer(many=True), **READ_ERRORS})
+    @extend_schema(methods=["post"], summary="Correct a finished match's result (the club's organisers)",
+                   request=CorrectionRequestSerializer,
+                   responses={201: ResultCorrectionSerializer, **WRITE_ERRORS, 409: E409})
+    @action(detail=True, methods=["get", "post"])
+    def corrections(self, request, pk=None):
+        match = self.get_object()
+        if request.method == "GET":
+            rows = ResultCorrection.objects.filter(match=match).select_related("corrected_by")
+            return Response(ResultCorrectionSerializer(rows, many=True).data)
+        _require_organiser(request, match.club_id)
+        form = CorrectionRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            correction = correct_result(match=match, user=request.user, **form.validated_data)
+        except CorrectionError as e:
+            return Response({"detail": str(e), "code": "conflict"}, status=status.HTTP_409_CONFLICT)
+        return Response(ResultCorrectionSerializer(correction).data, status=201)
+
+
+# ---- tournaments --------------------------------------------------------------------------------------------
+
+
+class TournamentFilter(django_filters.FilterSet):
+    class Meta:
+        model = Tournament
+        fields = ["club", "season", "status", "format"]
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Tournaments"),
+    retrieve=extend_schema(summary="One tournament", responses={200: TournamentSerializer, **READ_ERRORS}),
+    create=extend_schema(summary="Create a tournament (the club's organisers)",
+                         responses={201: TournamentSerializer, **WRITE_ERRORS}),
+)
+class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                        viewsets.GenericViewSet):
+    queryset = Tournament.objects.all()
+    serializer_class = TournamentSerializer
+    filterset_class = TournamentFilter
+    permission_classes = [ReadOnlyOrAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    def create(self, request):
+        form = TournamentSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        club = data.get("club")
+        _require_organiser(request, club.pk if club else None)
+        fields = {k: data[k] for k in ("name", "rounds", "table_size", "format", "ruleset", "club", "season",
+                                       "match_points", "tiebreaks", "auto_advance", "rated") if k in data}
+        try:
+            tournament = create_tournament(**fields)
+        except ValueError as e:
+            raise ValidationError({"detail": str(e)}) from None
+        return Response(TournamentSerializer(tournament).data, status=201)
+
+    @extend_schema(
+        summary="The tournament's standings",
+        description="Ranked by the tournament's points and tie-breaks. JSON, or CSV with `?format=csv` or "
+                    "`Accept: text/csv`.",
+        responses={(200, "application/json"): StandingSerializer(many=True), (200, "text/csv"): OpenApiTypes.STR,
+                   **READ_ERRORS},
+    )
+    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer])
+    def standings(self, request, pk=None, format=None):
+        tournament = self.get_object()
+        rows = tournament_standings(tournament=tournament)
+        csv = getattr(request.accepted_renderer, "format", "") == "csv"
+        data = []
+        for r in rows:
+            row = {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
+                   "games": r.games}
+            metrics = {k: _number(v) for k, v in r.metrics.items()}
+            if csv:
+                row.update(metrics)  # one column per metric
+            else:
+                row["metrics"] = metrics
+            data.append(row)
+        response = Response(data)
+        if csv:
+            response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}-standings.csv"'
+        return response
+
+    @extend_schema(summary="The tournament's rounds with their seating",
+                   responses={200: TournamentRoundSerializer(many=True), **READ_ERRORS})
+    @action(detail=True, methods=["get"])
+    def rounds(self, request, pk=None):
+        tournament = self.get_object()
+        return Response(TournamentRoundSerializer(tournament.tournament_rounds.order_by("index"), many=True).data)
+
+    @extend_schema(summary="Register players (the club's organisers)",
+                   request={"application/json": {"type": "object", "properties": {
+                       "players": {"type": "array", "items": {"type": "integer"}}}}},
+                   responses={201: OpenApiTypes.OBJECT, **WRITE_ERRORS, 409: E409})
+    @action(detail=True, methods=["post"])
+    def entries(self, request, pk=None):
+        tournament = self.get_object()
+        _require_organiser(request, tournament.club_id)
+        ids = request.data.get("players") if isinstance(request.data, dict) else None
+        if not isinstance(ids, list) or not ids:
+            raise ValidationError({"players": "a list of player ids"})
+        ids = [_int(i, "players") for i in ids]
+        players = list(Player.objects.filter(pk__in=ids))
+        if len(players) != len(set(ids)):
+            raise ValidationError({"players": "unknown player ids"})
+        try:
+            entries = register_players(tournament=tournament, players=players)
+        except TournamentError as e:
+            return Response({"detail": str(e), "code": "conflict"}, status=409)
+        return Response({"tournament": tournament.pk, "entries": [e.player_id for e in entries]}, status=201)
+
+    @extend_schema(summary="Seat and start the next round (the first one starts the tournament; organisers)",
+                   request=None, responses={201: TournamentRoundSerializer, **WRITE_ERRORS, 409: E409})
+    @action(detail=True, methods=["post"], url_path="start-round")
+    def start_round(self, request, pk=None):
+        tournament = self.get_object()
+        _require_organiser(request, tournament.club_id)
+        try:
+            if not tournament.tournament_rounds.exists():
+                rnd = start_tournament(tournament=tournament)
+            else:
+                rnd = advance_tournament(tournament=tournament)
+        except (TournamentError, ValueError) as e:
+            return Response({"detail": str(e), "code": "conflict"}, status=409)
+        if rnd is None:
+            return Response({"detail": "the tournament is over", "code": "conflict"}, status=409)
+        return Response(TournamentRoundSerializer(TournamentRound.objects.get(pk=rnd.pk)).data, status=201)
+
+
+def _number(value):
+    """Metrics may be Fractions (shared points): JSON gets a float, rounded for reading."""
+    if isinstance(value, int | float | str | bool) or value is None:
+        return value
+    try:
+        return round(float(value), 4)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+# ---- ratings ------------------------------------------------------------------------------------------------
+
+
+class RatingFilter(django_filters.FilterSet):
+    player = django_filters.NumberFilter(field_name="player")
+    ladder = django_filters.NumberFilter(field_name="ladder")
+    scope = django_filters.ChoiceFilter(method="filter_scope", choices=[("global", "global"), ("ladder", "ladder")])
+
+    class Meta:
+        model = Rating
+        fields = ["player", "ladder"]
+
+    def filter_scope(self, queryset, name, value):
+        return queryset.filter(ladder__isnull=value == "global")
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Ratings, best first (filter by player, ladder, scope=global|ladder)"),
+    retrieve=extend_schema(summary="One rating", responses={200: RatingSerializer, **READ_ERRORS}),
+)
+class RatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    queryset = Rating.objects.select_related("player")
+    serializer_class = RatingSerializer
+    filterset_class = RatingFilter
+
+    @extend_schema(summary="The rating's history: one entry per rated match, oldest first",
+                   responses={200: RatingHistorySerializer(many=True), **READ_ERRORS})
+    @action(detail=True, methods=["get"])
+    def history(self, request, pk=None):
+        rating = self.get_object()
+        rows = RatingHistory.objects.filter(player_id=rating.player_id, ladder_id=rating.ladder_id)
+        page = self.paginate_queryset(rows.order_by("created_at", "id"))
+        return self.get_paginated_response(RatingHistorySerializer(page, many=True).data)
+
+
+class RatingHistoryFilter(django_filters.FilterSet):
+    class Meta:
+        model = RatingHistory
+        fields = ["player", "ladder", "match"]
+
+
+@extend_schema_view(list=extend_schema(summary="Rating history entries (filter by player, ladder, match)"),
+                    retrieve=extend_schema(summary="One rating history entry", responses={
+                        200: RatingHistorySerializer, **READ_ERRORS}))
+class RatingHistoryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    queryset = RatingHistory.objects.order_by("created_at", "id")
+    serializer_class = RatingHistorySerializer
+    filterset_class = RatingHistoryFilter

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""An external Diamonds bot in a few dozen lines of standard-library Python: it waits for its turn with the
+long-poll, reads its legal decisions, picks one at random and POSTs it.
+
+    python examples/external_bot.py --url http://127.0.0.1:8000 --token <the bot account's API token>
+
+Get a token by registering an external bot (POST /api/v1/players/ {"kind": "external_bot", ...} as a club
+organiser, or `python manage.py create_external_bot NAME`).
+"""
+
+import argparse
+import json
+import random
+import urllib.error
+import urllib.request
+
+
+def call(url, token, method="GET", body=None):
+    """One API request; returns (HTTP status, decoded JSON body)."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method, headers={
+        "Authorization": f"Token {token}", "Content-Type": "application/json", "Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=90) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as e:  # 4xx/5xx still carry a JSON body that says why
+        return e.code, json.loads(e.read() or b"null")
+
+
+def choose(legal, rng):
+    """A random legal decision (passing: a random choice of `count` of the offered cards)."""
+    if legal["pass_cards"]:
+        offer = legal["pass_cards"]
+        return {"kind": "pass_cards", "cards": rng.sample(offer["from"], offer["count"])}
+    return rng.choice(legal["decisions"])
+
+
+def play(base, token, *, wait=30, idle_polls=None, seed=None, log=print):
+    """Play every turn the account is given. Stops after `idle_polls` long-polls in a row with no turn (never, if
+    None). Returns the number of decisions made."""
+    rng, made, idle = random.Random(seed), 0, 0
+    api = base.rstrip("/") + "/api/v1"
+    while idle_polls is None or idle < idle_polls:
+        status, body = call(f"{api}/me/turns/?wait={wait}", token)
+        if status != 200:
+            raise SystemExit(f"turns: HTTP {status}: {body}")
+        idle = 0 if body["turns"] else idle + 1
+        for turn in body["turns"]:
+            match, seat = turn["match"], turn["seat"]
+            status, legal = call(f"{api}/matches/{match}/legal/?seat={seat}", token)
+            if status != 200 or not legal["my_turn"]:
+                continue  # the turn passed meanwhile (a deadline, say): the next poll says what is next
+            decision = choose(legal, rng)
+            status, answer = call(f"{api}/matches/{match}/decisions/", token, "POST",
+                                  {"move_number": legal["move_number"], "decision": decision, "seat": seat})
+            if status == 201:
+                made += 1
+            elif status != 409:  # 409: the match moved on before us; anything else is worth a line in the log
+                log(f"match {match}: {decision} refused: HTTP {status} {answer}")
+    return made
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--url", default="http://127.0.0.1:8000")
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--idle-polls", type=int, default=None, help="stop after this many empty long-polls")
+    args = parser.parse_args()
+    print(f"made {play(args.url, args.token, idle_polls=args.idle_polls)} decisions")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,138 @@
+"""Reads for live play: what one seat (or a spectator) may see of a match, its legal decisions, a player's turns,
+the public part of an unfinished match's record, and the matches whose deadline has passed.
+
+Everything a seat sees comes from the engine's SeatView, built on the game loaded back from the stored rows; a
+spectator gets that view with every seat's secrets taken out. Stored passes are never read here directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from engine import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Game, SeatView, card_str
+
+from ..models import Match, MatchSeat, MatchStatus
+from .games import load_match_game
+from .records import match_record
+
+# The SeatView fields that belong to the seat alone (its hand, vault, passes and options).
+PRIVATE_FIELDS = ("hand", "vault", "passed", "received", "legal", "my_turn")
+IN_PLAY = (MatchStatus.PENDING, MatchStatus.RUNNING)
+
+
+def seats_of_user(match: Match, user) -> list[MatchSeat]:
+    """The seats at this match whose player is the user's account (a person's or an external bot's)."""
+    if user is None or not user.is_authenticated:
+        return []
+    return list(MatchSeat.objects.filter(match=match, player__user=user).select_related("player").order_by("seat"))
+
+
+def match_game(match: Match) -> Game:
+    game, _ = load_match_game(match)
+    return game
+
+
+def seat_state(game: Game, seat: int) -> dict[str, Any]:
+    return SeatView(game, seat).to_dict()
+
+
+def public_state(game: Game) -> dict[str, Any]:
+    """What anyone watching may see: the table without any seat's hand, vault or passes (all of it once the game
+    is over, as every seat then sees it)."""
+    data = SeatView(game, 0).to_dict()
+    data["seat"] = None
+    for name in PRIVATE_FIELDS:
+        data.pop(name, None)
+    data["my_turn"] = False
+    return data
+
+
+def legal_decisions(game: Game, seat: int) -> dict[str, Any]:
+    """The decisions `seat` may make now, as the decision JSON the decisions endpoint takes. Passing lists the
+    cards to choose `count` of (the combinations are left to the client)."""
+    pending = game.pending
+    mine = pending is not None and seat in pending.seats
+    out: dict[str, Any] = {
+        "seat": seat, "move_number": game.move_number, "my_turn": mine,
+        "pending": None if pending is None else {"kind": pending.kind, "seats": list(pending.seats),
+                                                 "count": pending.count},
+        "decisions": [], "pass_cards": None,
+    }
+    if not mine:
+        return out
+    options = game.legal(seat)
+    if pending.kind == PLAY:
+        out["decisions"] = [{"kind": PLAY, "card": card_str(c)} for c in options]
+    elif pending.kind == PASS_COUNT:
+        out["decisions"] = [{"kind": PASS_COUNT, "count": c} for c in options]
+    elif pending.kind == CLUBS_TARGET:
+        out["decisions"] = [{"kind": CLUBS_TARGET, "target": t} for t in options]
+    elif pending.kind == PASS_CARDS:
+        out["pass_cards"] = {"count": pending.count, "from": [card_str(c) for c in options]}
+    return out
+
+
+@dataclass(frozen=True)
+class Turn:
+    match_id: int
+    seat: int
+    player_id: int
+    move_number: int
+    deadline_at: Any
+
+
+def turns_of_user(user) -> list[Turn]:
+    """The decisions the user's players owe, oldest match first."""
+    rows = (
+        MatchSeat.objects.filter(player__user=user, awaiting=True, match__status__in=IN_PLAY)
+        .select_related("match").order_by("match_id", "seat")
+    )
+    return [Turn(ms.match_id, ms.seat, ms.player_id, ms.match.move_number, ms.match.deadline_at) for ms in rows]
+
+
+def public_record(match: Match) -> dict[str, Any]:
+    """A match's diamonds-record/1 document: whole once the match is finished; before that only what the table
+    saw (no hands, no passes, no result), marked `"complete": false`."""
+    record = match_record(match)
+    if match.status == MatchStatus.FINISHED:
+        return record
+    for r in record["rounds"]:
+        r["hands"] = None
+        r["passes"] = None
+    record.pop("result", None)
+    record["complete"] = False
+    return record
+
+
+def overdue_match_ids(*, now=None) -> list[int]:
+    now = now or timezone.now()
+    return list(
+        Match.objects.filter(status__in=IN_PLAY, deadline_at__lte=now).order_by("deadline_at")
+        .values_list("pk", flat=True)
+    )
+
+
+def stalled_live_match_ids(*, idle_seconds: int) -> list[int]:
+    """Live matches (someone at the table decides through the API) that wait on nobody and have not moved for
+    `idle_seconds`: an engine bot's turn whose advance_match was lost."""
+    cutoff = timezone.now() - timedelta(seconds=idle_seconds)
+    return list(
+        Match.objects.filter(status__in=IN_PLAY, updated_at__lt=cutoff, match_seats__player__user__isnull=False)
+        .exclude(match_seats__awaiting=True)
+        .distinct().order_by("pk").values_list("pk", flat=True)
+    )
+
+
+def matches_of_player(queryset: QuerySet[Match], player_id: int) -> QuerySet[Match]:
+    return queryset.filter(match_seats__player_id=player_id).distinct()
+
+
+__all__ = [
+    "Turn", "legal_decisions", "match_game", "matches_of_player", "overdue_match_ids",
+    "public_record", "public_state", "seat_state", "seats_of_user", "stalled_live_match_ids", "turns_of_user",
+]

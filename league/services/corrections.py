@@ -1,0 +1,45 @@
+"""An organiser corrects a finished match's result; the correction is kept with the result before and after.
+
+Winners and placements follow from the corrected scores and vaults by R-WIN-1 (highest score, then vault; ties
+share), so a correction cannot make them disagree with its own numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+
+from ..models import Match, MatchSeat, MatchStatus, ResultCorrection
+
+
+class CorrectionError(ValueError):
+    """A correction that cannot apply: the match is not finished, or the numbers do not fit its table."""
+
+
+@transaction.atomic
+def correct_result(
+    *, match: Match, user, reason: str, score: Sequence[int], vault: Sequence[int], showroom: Sequence[int]
+) -> ResultCorrection:
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if match.status != MatchStatus.FINISHED or match.result is None:
+        raise CorrectionError(f"match {match.pk} is {match.status}: only a finished match's result is corrected")
+    if not reason.strip():
+        raise CorrectionError("a correction needs a reason")
+    teams = len(match.result["score"])
+    if not (len(score) == len(vault) == len(showroom) == teams):
+        raise CorrectionError(f"the result has {teams} entries (per seat, or per team with partners)")
+    key = [(score[t], vault[t]) for t in range(teams)]
+    best = max(key)
+    after = {"score": list(score), "vault": list(vault), "showroom": list(showroom),
+             "winners": [t for t in range(teams) if key[t] == best]}
+    placement = [1 + sum(1 for u in range(teams) if key[u] > key[t]) for t in range(teams)]
+    before = match.result
+    rows = list(MatchSeat.objects.filter(match=match))
+    for row in rows:
+        t = row.team
+        row.score, row.vault, row.showroom = score[t], vault[t], showroom[t]
+        row.placement, row.is_winner = placement[t], t in after["winners"]
+    MatchSeat.objects.bulk_update(rows, ["score", "vault", "showroom", "placement", "is_winner"])
+    Match.objects.filter(pk=match.pk).update(result=after)
+    return ResultCorrection.objects.create(match=match, corrected_by=user, reason=reason, before=before, after=after)

@@ -1,0 +1,292 @@
+"""Live play: the decisions of people and external bots, the engine bots' turns between them, and turn deadlines.
+
+A match with people (or external bots) at the table is played one decision at a time:
+- `submit_decision` applies one seat's decision arriving through the API. It locks the match row
+  (select_for_update), loads the game back from the stored rows (league.selectors.games), checks that the caller
+  owns the seat the decision is for and that the decision was made against the current move, lets the engine
+  apply it and stores the new events with league.services.progress in the same transaction. Any refusal raises a
+  `DecisionRefused` before anything is written, so bad input changes nothing.
+- `advance_match` plays the engine bots' seats (in a worker, workers.tasks.advance_match) until a person's or an
+  external bot's decision is pending, in one transaction under the same row lock, so a person's decision and a bot's
+  never interleave.
+- `play_overdue` plays an overdue pending decision with the match's fallback bot (workers.tasks.enforce_turn_deadlines).
+
+After each step the seats whose decision is awaited are flagged (`MatchSeat.awaiting`, read by the turns long-poll)
+and the turn deadline is set. Passes stay secret until the exchange: they are stored on the round row, which only
+league.selectors.live and league.selectors.records read, and both hide them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Case, Value, When
+from django.utils import timezone
+
+from engine import PASS_CARDS, Decision, Game, IllegalDecision, SeatView
+from engine.bots import make_bot
+
+from ..models import Match, MatchSeat, MatchStatus, Player
+from ..selectors.games import StoredPlayError, load_match_game
+from .play import bot_seed, play_bot_match
+from .progress import store_progress
+
+# The bots an organiser may choose to play overdue decisions: fast ones, since a worker plays them on a timer.
+FALLBACK_BOTS = ("random", "greedy")
+
+
+class DecisionRefused(Exception):
+    """A decision turned away before anything was stored. `status` is the HTTP status the API answers with, `code`
+    a short machine-readable reason, `rule` the rule id when the engine refused it."""
+
+    status = 400
+    code = "invalid"
+
+    def __init__(self, message: str, *, rule: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+
+
+class MalformedDecision(DecisionRefused):
+    status, code = 400, "malformed"
+
+
+class IllegalMove(DecisionRefused):
+    status, code = 400, "illegal"
+
+
+class NotYourSeat(DecisionRefused):
+    status, code = 403, "not_your_seat"
+
+
+class StaleMove(DecisionRefused):
+    status, code = 409, "stale_move"
+
+
+class MatchNotInPlay(DecisionRefused):
+    status, code = 409, "not_in_play"
+
+
+@dataclass
+class DecisionOutcome:
+    """The match after a stored decision: where it stands and whose decision is next."""
+
+    match_id: int
+    seat: int
+    move_number: int
+    pending: dict | None
+    over: bool
+
+
+def parse_decision(decision_json: object) -> Decision:
+    try:
+        return Decision.from_json(decision_json)
+    except (ValueError, TypeError, KeyError) as e:
+        raise MalformedDecision(str(e)) from None
+
+
+def move_is_current(game: Game, seat: int, move_number: int) -> bool:
+    """Whether a decision made at `move_number` answers what `seat` owes now.
+
+    Normally only the current move is. While cards are passed, every seat chooses at the same time and the others'
+    choices (secret, and so not part of what the seat decided on) advance the move number; so for a seat that has
+    yet to pass, any move since the pass count was chosen is current."""
+    if move_number == game.move_number:
+        return True
+    pending = game.pending
+    if pending is not None and pending.kind == PASS_CARDS and seat in pending.seats:
+        started = game.move_number - sum(game.pending_passes)
+        return started <= move_number < game.move_number
+    return False
+
+
+def submit_decision(
+    *, match: Match, player: Player, move_number: object, decision_json: object, seat: int | None = None
+) -> DecisionOutcome:
+    """Apply `player`'s decision to the match and store it, or raise a DecisionRefused having changed nothing.
+
+    `seat` names the seat when the player's account holds several at this table; by default the player's own.
+    Raises Match.DoesNotExist for an unknown match."""
+    decision = parse_decision(decision_json)
+    if not isinstance(move_number, int) or isinstance(move_number, bool):
+        raise MalformedDecision("move_number must be an integer: the move number of the state the decision answers")
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        if match.status not in (MatchStatus.PENDING, MatchStatus.RUNNING):
+            raise MatchNotInPlay(f"match {match.pk} is {match.status}")
+        rows = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+        owned = [ms.seat for ms in rows if ms.player_id == player.pk]
+        if seat is None:
+            seat = owned[0] if owned else None
+        if seat is None or seat not in owned:
+            raise NotYourSeat(f"{player.name} has no seat{'' if seat is None else f' {seat}'} at match {match.pk}")
+        if rows[seat].player.is_engine_bot:
+            raise NotYourSeat(f"seat {seat} is played by the engine bot {rows[seat].player.bot_kind!r}")
+        try:
+            game, marks = load_match_game(match)
+        except StoredPlayError as e:
+            raise MatchNotInPlay(f"match {match.pk} cannot be loaded: {e}") from None
+        if not move_is_current(game, seat, move_number):
+            raise StaleMove(f"match {match.pk} is at move {game.move_number}, not {move_number}")
+        before = game.pending
+        try:
+            game.apply(seat, decision)
+        except IllegalDecision as e:
+            raise IllegalMove(e.message, rule=e.rule) from None
+        bots_next = _store_step(match, game, marks, rows, before)
+        if bots_next or game.over:
+            # The worker plays the engine bots now pending, or does what follows a finished match (ratings, the
+            # tournament round).
+            _enqueue_advance(match.pk)
+    pending = game.pending
+    return DecisionOutcome(
+        match_id=match.pk, seat=seat, move_number=game.move_number, over=game.over,
+        pending=None if pending is None else {"kind": pending.kind, "seats": list(pending.seats),
+                                              "count": pending.count},
+    )
+
+
+@dataclass
+class AdvanceOutcome:
+    match_id: int
+    status: str  # played, waiting (a person's or external bot's turn; nothing to play), finished, missing, ...
+    decisions: int = 0
+    move_number: int = 0
+    error: str = ""
+
+
+def advance_match(*, match_id: int) -> AdvanceOutcome:
+    """Play the engine bots' pending decisions until the match waits for a person or an external bot (or ends).
+
+    A match of engine bots only is handed to play_bot_match, which stores it a trick at a time. Safe to call at any
+    time and more than once: with no engine bot pending it only refreshes the awaited seats and the deadline."""
+    rows = list(MatchSeat.objects.filter(match_id=match_id).select_related("player"))
+    if rows and all(ms.player.is_engine_bot for ms in rows):
+        outcome = play_bot_match(match_id=match_id)
+        return AdvanceOutcome(match_id, outcome.status, move_number=outcome.move_number, error=outcome.error)
+    return _advance(match_id, overdue=False)
+
+
+def play_overdue(*, match_id: int, now=None) -> AdvanceOutcome:
+    """If the match's pending decision is past its deadline, let the fallback bot make it for the late seats, then
+    play on to the next person's turn."""
+    return _advance(match_id, overdue=True, now=now)
+
+
+@transaction.atomic
+def _advance(match_id: int, *, overdue: bool, now=None) -> AdvanceOutcome:
+    now = now or timezone.now()
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        return AdvanceOutcome(match_id, "missing")
+    if match.status not in (MatchStatus.PENDING, MatchStatus.RUNNING):
+        return AdvanceOutcome(match_id, f"not_in_play:{match.status}", move_number=match.move_number)
+    if overdue and (match.deadline_at is None or match.deadline_at > now):
+        return AdvanceOutcome(match_id, "not_overdue", move_number=match.move_number)
+    rows = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+    try:
+        game, marks = load_match_game(match)
+    except StoredPlayError as e:
+        return _fail(match, str(e))
+    before = game.pending
+    bots = {ms.seat: (ms.player.bot_kind, dict(ms.player.bot_settings or {})) for ms in rows
+            if ms.player.is_engine_bot}
+    late = set()
+    if overdue and before is not None:
+        late = {s for s in before.seats if s not in bots}
+    decisions = 0
+    try:
+        while not game.over:
+            todo = [s for s in game.pending.seats if s in bots or s in late]
+            if not todo:
+                break
+            for seat in todo:
+                kind, settings = bots.get(seat) or (match.deadline_fallback, {})
+                if seat in late and kind not in FALLBACK_BOTS:
+                    kind = "random"
+                bot = make_bot(kind, seed=bot_seed(match, seat, game.move_number), **settings)
+                game.apply(seat, bot.decide(SeatView(game, seat)))
+                decisions += 1
+            late.clear()  # the fallback makes only the overdue decision; the seat's next one is its own again
+    except (IllegalDecision, ValueError, TypeError) as e:
+        return _fail(match, f"{type(e).__name__}: {e}")
+    if decisions or _awaiting_stale(rows, game):
+        _store_step(match, game, marks, rows, before, now=now, force_deadline=overdue)
+    status = "finished" if game.over else ("played" if decisions else "waiting")
+    return AdvanceOutcome(match_id, status, decisions, game.move_number)
+
+
+def _awaiting_stale(rows: list[MatchSeat], game: Game) -> bool:
+    """Whether the awaited-seat flags disagree with the game (a match no step has flagged yet)."""
+    return {ms.seat for ms in rows if ms.awaiting} != _awaited(rows, game)
+
+
+def _awaited(rows: list[MatchSeat], game: Game) -> set[int]:
+    """The seats of people and external bots the game is waiting on."""
+    pending = game.pending
+    if pending is None:
+        return set()
+    return {s for s in pending.seats if not rows[s].player.is_engine_bot}
+
+
+def _store_step(match: Match, game: Game, marks, rows: list[MatchSeat], before, *, now=None,
+                force_deadline: bool = False) -> bool:
+    """Store what the game did, flag the awaited seats and set the deadline, in the caller's transaction.
+    Returns whether an engine bot's decision is now pending (someone must play it)."""
+    now = now or timezone.now()
+    awaited = _awaited(rows, game)
+    extra: dict = {"deadline_at": _deadline(match, game, awaited, before, now, force_deadline)}
+    if match.status == MatchStatus.PENDING:
+        extra.update(status=MatchStatus.RUNNING, started_at=now)
+    store_progress(match=match, game=game, marks=marks, extra=extra)
+    MatchSeat.objects.filter(match=match).update(
+        awaiting=Case(When(seat__in=sorted(awaited), then=Value(True)), default=Value(False))
+    )
+    for ms in rows:
+        ms.awaiting = ms.seat in awaited
+    pending = game.pending
+    return pending is not None and any(s not in awaited for s in pending.seats)
+
+
+def _deadline(match: Match, game: Game, awaited: set[int], before, now, force: bool):
+    if not awaited or not match.turn_deadline_seconds:
+        return None
+    pending = game.pending
+    # Seats passing at the same time share one deadline: another seat's pass does not give the late ones more time.
+    same_exchange = (before is not None and before.kind == PASS_CARDS and pending.kind == PASS_CARDS
+                     and match.deadline_at is not None and not force)
+    if same_exchange:
+        return match.deadline_at
+    return now + timedelta(seconds=match.turn_deadline_seconds)
+
+
+def _fail(match: Match, error: str) -> AdvanceOutcome:
+    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FAILED, error=error, updated_at=timezone.now(),
+                                             deadline_at=None)
+    MatchSeat.objects.filter(match=match).update(awaiting=False)
+    return AdvanceOutcome(match.pk, "failed", move_number=match.move_number, error=error)
+
+
+def _enqueue_advance(match_id: int) -> None:
+    # Imported here: workers depend on league services, not the other way round; only the hand-off is late-bound.
+    from workers.tasks import enqueue_advance
+
+    enqueue_advance(match_id)
+
+
+@transaction.atomic
+def start_live_match(*, match: Match, turn_deadline_seconds: int | None = None,
+                     deadline_fallback: str = "random") -> None:
+    """Set a freshly created match going, with its turn deadline: a table of engine bots is played to its end; any
+    other has its engine bots played up to the first person's decision, which is flagged (by a worker, once the
+    caller's transaction commits)."""
+    if deadline_fallback not in FALLBACK_BOTS:
+        raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
+    if turn_deadline_seconds is not None or deadline_fallback != match.deadline_fallback:
+        Match.objects.filter(pk=match.pk).update(turn_deadline_seconds=turn_deadline_seconds,
+                                                 deadline_fallback=deadline_fallback)
+        match.turn_deadline_seconds, match.deadline_fallback = turn_deadline_seconds, deadline_fallback
+    _enqueue_advance(match.pk)

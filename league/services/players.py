@@ -1,0 +1,34 @@
+"""Register players beyond the basics of league.services.matches: external bots, and club membership."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from ..models import Club, ClubAdmin, Player
+from ..models.player import EXTERNAL_BOT
+
+
+@transaction.atomic
+def create_external_bot(*, name: str, clubs: Iterable[Club] = ()) -> Player:
+    """A bot that plays through the API: a user account of its own (no password; it signs in with an API token)
+    and a Player of kind "external" on it."""
+    user = get_user_model().objects.create_user(username=f"bot-{name}")
+    user.set_unusable_password()
+    user.save(update_fields=["password"])
+    player = Player.objects.create(name=name, user=user, bot_kind=EXTERNAL_BOT)
+    player.clubs.set(list(clubs))
+    return player
+
+
+@transaction.atomic
+def join_club(*, club: Club, player: Player) -> None:
+    player.clubs.add(club)
+
+
+@transaction.atomic
+def add_club_admin(*, club: Club, user) -> ClubAdmin:
+    admin, _ = ClubAdmin.objects.get_or_create(club=club, user=user)
+    return admin

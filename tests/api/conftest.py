@@ -1,0 +1,95 @@
+"""Fixtures for the API tests: accounts in their roles, and a live match with people, external bots and engine bots.
+
+Live-play tests use the transactional database: a stored decision hands the engine bots' turns to the worker task
+once its transaction commits (eager here), as in production.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from api.tokens import issue_token
+from league.models import Match, MatchRound, MatchSeat, SuitAction, Trick
+from league.services import create_bot_player, create_club, create_match, create_person_player
+from league.services.decisions import advance_match
+from league.services.players import add_club_admin, create_external_bot
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # test accounts only
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles():
+    cache.clear()  # the rate limits count in the cache: every test starts with a full budget
+    yield
+    cache.clear()
+
+
+def client_for(user=None, token: str | None = None) -> APIClient:
+    client = APIClient()
+    if token:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    elif user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def accounts(db):
+    """A club with an organiser, two people, two external bots (with tokens), an engine bot, a staff user and an
+    outsider; each with an API client."""
+    User = get_user_model()
+    club = create_club(name="Diamond Club")
+    organiser = User.objects.create_user("olga", password="pw-olga-123")
+    add_club_admin(club=club, user=organiser)
+    staff = User.objects.create_user("sam", password="pw-sam-123", is_staff=True)
+    ann_user = User.objects.create_user("ann", password="pw-ann-123")
+    bob_user = User.objects.create_user("bob", password="pw-bob-123")
+    outsider = User.objects.create_user("otto", password="pw-otto-123")
+    ann = create_person_player(user=ann_user, name="ann", clubs=[club])
+    bob = create_person_player(user=bob_user, name="bob", clubs=[club])
+    ext1 = create_external_bot(name="ext-1", clubs=[club])
+    ext2 = create_external_bot(name="ext-2", clubs=[club])
+    greedy = create_bot_player(name="greedy-1", kind="greedy", clubs=[club])
+    rnd = create_bot_player(name="random-1", kind="random", clubs=[club])
+    tokens = {"ext-1": issue_token(ext1.user), "ext-2": issue_token(ext2.user)}
+    return {
+        "club": club, "organiser": organiser, "staff": staff, "outsider": outsider,
+        "players": {"ann": ann, "bob": bob, "ext-1": ext1, "ext-2": ext2, "greedy-1": greedy, "random-1": rnd},
+        "tokens": tokens,
+        "clients": {
+            "ann": client_for(ann_user), "bob": client_for(bob_user), "ext-1": client_for(token=tokens["ext-1"]),
+            "ext-2": client_for(token=tokens["ext-2"]), "organiser": client_for(organiser),
+            "staff": client_for(staff), "outsider": client_for(outsider), "anon": APIClient(),
+        },
+    }
+
+
+def live_match(accounts, seats: list[str], ruleset: dict | None = None, seed: str = "live-seed", **deadline) -> Match:
+    """A started match with the named players at seats 0.. in order (engine bots played up to a person's turn)."""
+    players = [accounts["players"][name] for name in seats]
+    match = create_match(players=players, ruleset={"players": len(players), **(ruleset or {})}, seed=seed,
+                         club=accounts["club"])
+    if deadline:
+        Match.objects.filter(pk=match.pk).update(**deadline)
+    advance_match(match_id=match.pk)
+    match.refresh_from_db()
+    return match
+
+
+def snapshot(match: Match) -> dict:
+    """Everything stored about a match's play, to check that a refused request changed nothing."""
+    m = Match.objects.get(pk=match.pk)
+    return {
+        "match": (m.status, m.move_number, m.result, m.deadline_at, m.updated_at),
+        "seats": list(MatchSeat.objects.filter(match=m).order_by("seat").values_list("seat", "awaiting", "score")),
+        "rounds": list(MatchRound.objects.filter(match=m).order_by("index").values_list("pass_count", "passes",
+                                                                                       "clubs_targets")),
+        "tricks": list(Trick.objects.filter(match=m).order_by("round", "index").values_list("plays", "winner")),
+        "actions": SuitAction.objects.filter(match=m).count(),
+    }
