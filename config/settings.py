@@ -23,7 +23,8 @@ def _flag(name: str, default: bool) -> bool:
     return value.strip().lower() in ("1", "true", "yes", "on")
 
 
-DEBUG = _flag("DJANGO_DEBUG", True)
+# Debug pages by default only in the embedded setup (a laptop); with a real database, only when asked for.
+DEBUG = _flag("DJANGO_DEBUG", not os.environ.get("DATABASE_URL", "").strip())
 # The dev default is only for a laptop; deploy/env.example shows where the real one goes.
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-set-DJANGO_SECRET_KEY-in-production")
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
