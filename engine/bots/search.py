@@ -1,15 +1,19 @@
 """The search bot: determinized Monte Carlo over hidden hands consistent with what its seat has seen.
 
-For each playout it deals the unseen cards to the other seats at random, respecting every void they showed
-and the cards it passed to them (`Knowledge.sample_hands`), asks its view for a copy of the game with those
-hands (`SeatView.determinize`, which also replaces the seed so no future deal is known), picks a move at
-the root by UCB1, and plays the round out with a fast policy. The playout's value is the seat's (team's)
-score margin over the best other team when the round ends (at the last round: the final margin), so moves
-are judged by what they do to the race, not just to the seat's own pile. Passing uses the greedy rules.
+A determinization deals the unseen cards to the other seats at random, respecting every void they showed
+and the cards this seat passed to them (`Knowledge.sample_hands`), and asks the view for a copy of the game
+with those hands (`SeatView.determinize`, which also replaces the seed, so no future deal is known and the
+others' passes stay hidden). Each candidate move is made in such copies and the round is played out with a
+fast policy. A playout is worth the seat's (team's) score margin over the best other team when the round
+ends (at the last round, the final margin): moves are judged by what they do to the race, not only to the
+seat's own pile. Card play, clubs targets, the pass count and the cards to pass are all searched.
+
+Move selection (`selection`): "halving" (the default) is sequential halving in which every move still in
+the race is played out in the same determinizations with the same rollout dice, so moves are compared on
+equal deals and the worse half drops out each round; "ucb" is UCB1 with a fresh determinization per playout.
 
 Settings: `playouts` per decision (default 400) and `seconds`, an optional time cap per decision. With
-`seconds` the bot is no longer reproducible from its seed alone (it depends on the machine's speed).
-"""
+`seconds` the bot is no longer reproducible from its seed alone (it depends on the machine's speed)."""
 
 from __future__ import annotations
 
@@ -35,7 +39,7 @@ class SearchBot(Bot):
 
     def __init__(self, seed: str | int = 0, playouts: int = 400, seconds: float | None = None,
                  rollout: str = "heuristic", objective: str = "margin", exploration: float = EXPLORATION,
-                 search_passes: bool = True, selection: str = "ucb"):
+                 search_passes: bool = True, selection: str = "halving"):
         super().__init__(seed=seed)
         if playouts < 1:
             raise ValueError("playouts must be at least 1")

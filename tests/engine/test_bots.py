@@ -119,7 +119,8 @@ def _twin_deal(game: Game, hero: int, rng: random.Random) -> list[list[int]]:
 @pytest.mark.parametrize("ruleset", [Ruleset(4), Ruleset(4, partnerships=True), Ruleset(2), Ruleset(5, clubs="choose")],
                          ids=["4p-thief", "4p-partners", "2p", "5p-choose"])
 @pytest.mark.parametrize("stop_at", [1, 4, 7])
-def test_search_decides_from_its_information_set_only(ruleset: Ruleset, stop_at: int):
+@pytest.mark.parametrize("selection", ["halving", "ucb"])
+def test_search_decides_from_its_information_set_only(ruleset: Ruleset, stop_at: int, selection: str):
     hero = 1
     bots = [make_bot("greedy", seed=f"g{s}") for s in range(ruleset.players)]
     game_a = Game(ruleset, "info-set/a", first_dealer=0)
@@ -135,7 +136,7 @@ def test_search_decides_from_its_information_set_only(ruleset: Ruleset, stop_at:
     view_a, view_b = SeatView(game_a, hero), SeatView(game_b, hero)
     assert view_a.events == view_b.events
 
-    decide = lambda view: make_bot("search", seed="same", playouts=60).decide(view)  # noqa: E731
+    decide = lambda view: make_bot("search", seed="same", playouts=60, selection=selection).decide(view)  # noqa: E731
     assert decide(view_a) == decide(view_b)
     # and the determinized games the search plays out are the same too
     ka, kb = Knowledge(view_a), Knowledge(view_b)
