@@ -11,13 +11,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from engine import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Game, SeatView, card_str
 
 from ..models import Match, MatchSeat, MatchStatus
-from .games import load_match_game
+from .games import StoredPlayError, load_match_game
 from .records import match_record
 
 # The SeatView fields that belong to the seat alone (its hand, vault, passes and options).
@@ -33,8 +34,25 @@ def seats_of_user(match: Match, user) -> list[MatchSeat]:
 
 
 def match_game(match: Match) -> Game:
-    game, _ = load_match_game(match)
-    return game
+    """The match's game as stored, read from one snapshot of its rows.
+
+    The rows are read by several queries while decisions are being stored; without one snapshot a read could see
+    a trick from before a write and its Suit Actions from after it. SQLite's transaction is one snapshot; on
+    PostgreSQL that takes REPEATABLE READ (the default READ COMMITTED snapshots each statement)."""
+    outermost = not connection.in_atomic_block
+    for attempt in range(3):
+        try:
+            with transaction.atomic():
+                if connection.vendor == "postgresql" and outermost:
+                    with connection.cursor() as cursor:
+                        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                game, _ = load_match_game(match)
+            return game
+        except StoredPlayError:
+            if attempt == 2:
+                raise
+            match.refresh_from_db()  # a write landed between reads (inside a caller's transaction): read again
+    raise AssertionError("unreachable")
 
 
 def seat_state(game: Game, seat: int) -> dict[str, Any]:
