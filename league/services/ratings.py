@@ -70,7 +70,7 @@ def _ratings_for_update(players: list[Player], ladder: Ladder | None) -> dict[in
 def apply_match_ratings(*, match_id: int) -> bool:
     """Rate a finished match once: True if this call applied it, False if it was already applied, is not
     finished or is not rated."""
-    match = Match.objects.select_for_update().select_related("ladder").get(pk=match_id)
+    match = Match.objects.select_for_update(of=("self",)).select_related("ladder").get(pk=match_id)
     if match.ratings_applied or match.status != MatchStatus.FINISHED:
         return False
     if not match_is_rated(match):

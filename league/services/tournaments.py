@@ -252,7 +252,7 @@ def start_round(*, tournament_round: TournamentRound) -> None:
 def _start_round(round_id: int) -> None:
     from workers.tasks import enqueue_match
 
-    rnd = TournamentRound.objects.select_for_update().select_related("tournament").get(pk=round_id)
+    rnd = TournamentRound.objects.select_for_update().get(pk=round_id)
     if rnd.status != RoundStatus.SEATED:
         return
     now = timezone.now()
