@@ -26,6 +26,7 @@ from league.models import (
     RatingHistory,
     ResultCorrection,
     Tournament,
+    TournamentFormat,
     TournamentRound,
     Trick,
 )
@@ -307,9 +308,12 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
 
 class TournamentFilter(django_filters.FilterSet):
+    # Not "format": that query parameter chooses the response's format (?format=csv).
+    tournament_format = django_filters.ChoiceFilter(field_name="format", choices=TournamentFormat.choices)
+
     class Meta:
         model = Tournament
-        fields = ["club", "season", "status", "format"]
+        fields = ["club", "season", "status", "tournament_format"]
 
 
 @extend_schema_view(

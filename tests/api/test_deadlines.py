@@ -1,0 +1,52 @@
+"""Turn deadlines: an overdue decision is made by the match's fallback bot (workers.tasks.enforce_turn_deadlines),
+the engine bots play on to the next person's turn, and the late seat's old move number is then stale."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from league.models import Match, MatchStatus
+from workers.tasks import enforce_turn_deadlines
+
+from .conftest import live_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_an_overdue_decision_is_made_by_the_fallback_bot(accounts):
+    match = live_match(accounts, ["ann", "greedy-1", "bob"], turn_deadline_seconds=30, deadline_fallback="greedy")
+    assert match.deadline_at is not None and match.deadline_at > timezone.now()
+    assert enforce_turn_deadlines() == []  # nothing overdue yet
+    waiting = list(match.match_seats.filter(awaiting=True).values_list("seat", flat=True))
+    moved = match.move_number
+    Match.objects.filter(pk=match.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    assert enforce_turn_deadlines() == [match.pk]
+    match.refresh_from_db()
+    assert match.move_number > moved and match.deadline_at > timezone.now()
+    late = {0: "ann", 2: "bob"}[waiting[0]]
+    r = accounts["clients"][late].post(f"/api/v1/matches/{match.pk}/decisions/",
+                                       {"move_number": moved, "decision": {"kind": "pass_count", "count": 1}},
+                                       format="json")
+    assert r.status_code == 409
+
+
+def test_deadlines_alone_finish_a_match_nobody_plays(accounts):
+    match = live_match(accounts, ["ann", "ext-1"], {"players": 2}, turn_deadline_seconds=5)
+    for _ in range(1000):
+        Match.objects.filter(pk=match.pk, deadline_at__isnull=False).update(
+            deadline_at=timezone.now() - timedelta(seconds=1))
+        enforce_turn_deadlines()
+        match.refresh_from_db()
+        if match.status != MatchStatus.RUNNING:
+            break
+    assert match.status == MatchStatus.FINISHED and match.deadline_at is None
+    assert not match.match_seats.filter(awaiting=True).exists()
+
+
+def test_without_a_deadline_a_match_waits(accounts):
+    match = live_match(accounts, ["ann", "greedy-1"], {"players": 2})
+    assert match.deadline_at is None
+    assert enforce_turn_deadlines() == []
