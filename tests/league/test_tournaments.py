@@ -219,3 +219,49 @@ def test_byes_recorded_on_a_round_are_worth_the_bye_points():
     TournamentRound.objects.filter(pk=rnd.pk).update(byes=[players[0].pk])
     rows = {row.competitor: row for row in tournament_standings(tournament=t)}
     assert rows[players[0].pk].metrics["points"] == Fraction(3, 2) and rows[players[0].pk].games == 0
+
+
+def test_a_season_adds_up_its_tournaments(run_on_commit):
+    from league.models import League, Season
+    from league.selectors.standings import season_standings
+    from league.services import create_club
+
+    club = create_club(name="club")
+    season = Season.objects.create(league=League.objects.create(club=club, name="league"), name="2026")
+    players = bot_field(4)
+    by_tournament = []
+    for i in range(2):
+        t = create_tournament(name=f"leg {i}", rounds=1, table_size=2, season=season, club=club, seed=f"leg{i}")
+        register_players(tournament=t, players=players)
+        run_on_commit(start_tournament, tournament=t)
+        by_tournament.append({row.competitor: row.metrics for row in tournament_standings(tournament=t)})
+    rows = season_standings(season=season)
+    assert {row.competitor for row in rows} == {p.pk for p in players} and all(row.games == 2 for row in rows)
+    for row in rows:
+        assert row.metrics["points"] == sum(s[row.competitor]["points"] for s in by_tournament)
+        assert row.metrics["score"] == sum(s[row.competitor]["score"] for s in by_tournament)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_eager_tournament_of_many_rounds_keeps_the_stack_flat(monkeypatch):
+    # Committed for real (no test transaction): each round starts from the previous round's last match, as in a
+    # plain `manage.py` run; without the queue in start_round every round would nest inside the previous one.
+    import traceback
+
+    import workers.tasks
+
+    depths = []
+    real = workers.tasks.on_match_finished
+
+    def recording(*, match_id):
+        depths.append(len(traceback.extract_stack()))
+        real(match_id=match_id)
+
+    monkeypatch.setattr(workers.tasks, "on_match_finished", recording)
+    t = create_tournament(name="long", rounds=12, table_size=2, seed="long", rated=False,
+                          ruleset={"rounds": 1, "hand_size": 4})
+    register_players(tournament=t, players=bot_field(4))
+    start_tournament(tournament=t)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED and len(depths) == 24
+    assert max(depths[2:]) == min(depths[2:])  # round 1 runs from start_round itself, every later round alike
