@@ -1,9 +1,24 @@
 """Writes: every change to the league's tables goes through a function here (keyword-only arguments)."""
 
+from .ladders import create_ladder, join_ladder, ladder_tick, leave_ladder, seat_ladder_tables
 from .matches import create_bot_player, create_club, create_match, create_person_player
 from .play import PlayOutcome, apply_decision, play_bot_match
+from .ratings import apply_match_ratings
+from .tournaments import (
+    advance_tournament,
+    create_tournament,
+    on_match_finished,
+    register_player,
+    register_players,
+    register_team,
+    seat_round,
+    start_round,
+    start_tournament,
+)
 
 __all__ = [
-    "PlayOutcome", "apply_decision", "create_bot_player", "create_club", "create_match", "create_person_player",
-    "play_bot_match",
+    "PlayOutcome", "advance_tournament", "apply_decision", "apply_match_ratings", "create_bot_player", "create_club",
+    "create_ladder", "create_match", "create_person_player", "create_tournament", "join_ladder", "ladder_tick",
+    "leave_ladder", "on_match_finished", "play_bot_match", "register_player", "register_players", "register_team",
+    "seat_ladder_tables", "seat_round", "start_round", "start_tournament",
 ]
