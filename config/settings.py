@@ -166,6 +166,7 @@ CELERY_TASK_ROUTES = {
     "workers.tasks.advance_match": {"queue": DIAMONDS_PLAY_QUEUE},
     "workers.tasks.enforce_turn_deadlines": {"queue": "bookkeeping"},
     "workers.tasks.ladder_tick": {"queue": "bookkeeping"},
+    "workers.tasks.catch_up_finished_matches": {"queue": "bookkeeping"},
 }
 _VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
 CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -183,6 +184,7 @@ CELERY_BEAT_SCHEDULE = {
                                "schedule": float(os.environ.get("DIAMONDS_DEADLINE_SWEEP_SECONDS", "5"))},
     # Seat ladder tables every DIAMONDS_LADDER_TICK seconds.
     "ladder-tick": {"task": "workers.tasks.ladder_tick", "schedule": float(os.environ.get("DIAMONDS_LADDER_TICK", 15))},
+    "catch-up-finished-matches": {"task": "workers.tasks.catch_up_finished_matches", "schedule": 60.0},
 }
 
 # A running bot match whose stored state has not moved for this long is given to a worker again.

@@ -16,7 +16,7 @@ from league.services import play_bot_match
 from league.services.decisions import advance_match as advance_live_match
 from league.services.decisions import play_overdue
 from league.services.ladders import ladder_tick as seat_ladders
-from league.services.tournaments import on_match_finished
+from league.services.tournaments import catch_up_finished_matches, on_match_finished
 
 from . import app
 
@@ -50,6 +50,12 @@ def enqueue_match(match_id: int) -> None:
 def ladder_tick() -> dict[str, int]:
     """Beat task: seat tables of similar rating on every active ladder and send their matches to the workers."""
     return seat_ladders()
+
+
+@app.task(name="workers.tasks.catch_up_finished_matches")
+def catch_up_finished_matches_task() -> int:
+    """Beat task: ratings and round closing for ended matches whose follow-up in run_match was lost."""
+    return catch_up_finished_matches()
 
 
 @app.task(name="workers.tasks.requeue_stalled_matches")

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from engine import Game, Ruleset
@@ -321,3 +322,24 @@ def advance_tournament(*, tournament: Tournament) -> TournamentRound | None:
     rnd = seat_round(tournament=tournament)
     transaction.on_commit(lambda: start_round(tournament_round=rnd))
     return rnd
+
+
+def catch_up_finished_matches(*, limit: int = 500) -> int:
+    """Run `on_match_finished` for ended matches whose follow-up was lost (a task acknowledged, then its worker
+    gone before the call): rated ones not rated yet, and rounds still running whose matches have all ended.
+    Returns how many calls were made; each is harmless if another process makes it too."""
+    unrated = list(
+        Match.objects.filter(status=MatchStatus.FINISHED, ratings_applied=False)
+        .filter(Q(ladder__isnull=False) | Q(tournament_round__tournament__rated=True))
+        .values_list("pk", flat=True)[:limit]
+    )
+    for match_id in unrated:
+        on_match_finished(match_id=match_id)
+    open_matches = Match.objects.filter(tournament_round=OuterRef("pk")).exclude(status__in=DONE)
+    stuck = list(
+        TournamentRound.objects.filter(status=RoundStatus.RUNNING).exclude(Exists(open_matches))
+        .values_list("pk", flat=True)[:limit]
+    )
+    for round_id in stuck:
+        _round_may_close(round_id)
+    return len(unrated) + len(stuck)

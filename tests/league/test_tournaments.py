@@ -265,3 +265,20 @@ def test_an_eager_tournament_of_many_rounds_keeps_the_stack_flat(monkeypatch):
     t.refresh_from_db()
     assert t.status == TournamentStatus.FINISHED and len(depths) == 24
     assert max(depths[2:]) == min(depths[2:])  # round 1 runs from start_round itself, every later round alike
+
+
+def test_a_lost_follow_up_is_caught_up_by_the_sweep():
+    from league.services.tournaments import catch_up_finished_matches
+    from workers.tasks import catch_up_finished_matches_task
+
+    t = create_tournament(name="lost", rounds=2, table_size=2, seed="lost")
+    register_players(tournament=t, players=bot_field(4))
+    rnd = seat_round(tournament=t)
+    start_round(tournament_round=rnd)  # its tasks are never sent: the test's transaction does not commit
+    for m in rnd.matches.all():
+        store_result(m, {0: (30, 10), 1: (20, 5)})  # finished, but no one called on_match_finished
+    assert catch_up_finished_matches_task.apply().get() == 2  # two matches to rate; the second closes the round
+    rnd.refresh_from_db()
+    assert rnd.status == RoundStatus.CLOSED and RatingHistory.objects.count() == 4
+    assert t.tournament_rounds.filter(index=2).exists()  # auto_advance seated the next round
+    assert catch_up_finished_matches() == 0
