@@ -158,24 +158,18 @@ def test_a_tournament_is_organised_over_the_api_with_standings_and_ratings(accou
     assert c["anon"].get(f"/api/v1/rating-history/?player={rating['player']}").json()["count"] == 2
 
 
-def test_writes_are_rate_limited_with_429(accounts, settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
-                               "DEFAULT_THROTTLE_RATES": {"writes": "2/min", "decisions": "2/min"}}
-    from rest_framework.settings import api_settings
+def test_writes_are_rate_limited_with_429(accounts, monkeypatch):
     from rest_framework.throttling import SimpleRateThrottle
 
-    SimpleRateThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES  # read once at import by DRF
-    try:
-        match = live_match(accounts, ["ann", "bob"], {"players": 2})
-        ann = accounts["clients"]["ann"]
-        before = snapshot(match)
-        codes = [ann.post(f"/api/v1/matches/{match.pk}/decisions/", {"move_number": 99, "decision": {
-            "kind": "pass_count", "count": 1}}, format="json").status_code for _ in range(3)]
-        assert codes == [409, 409, 429] and snapshot(match) == before
-        assert ann.get(f"/api/v1/matches/{match.pk}/state/").status_code == 200  # reads are not limited
-    finally:
-        settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK}
-        SimpleRateThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
+    # DRF reads the rates once into the class: patch them there (monkeypatch puts them back).
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"writes": "2/min", "decisions": "2/min"})
+    match = live_match(accounts, ["ann", "bob"], {"players": 2})
+    ann = accounts["clients"]["ann"]
+    before = snapshot(match)
+    codes = [ann.post(f"/api/v1/matches/{match.pk}/decisions/", {"move_number": 99, "decision": {
+        "kind": "pass_count", "count": 1}}, format="json").status_code for _ in range(3)]
+    assert codes == [409, 409, 429] and snapshot(match) == before
+    assert ann.get(f"/api/v1/matches/{match.pk}/state/").status_code == 200  # reads are not limited
 
 
 def test_schema_and_docs_are_served_without_a_network(accounts):
