@@ -1,0 +1,25 @@
+"""Test-wide settings: Celery tasks run in the test's own process, except in tests marked `workers`.
+
+With REDIS_URL set (as in CI's PostgreSQL run) Celery would send every task to Redis, where no worker listens
+during an ordinary test; running them in-process keeps such tests the same as in the embedded (SQLite) run.
+Tests marked `workers` start real worker processes and send their tasks to them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _tasks_in_process_unless_real_workers(request):
+    if request.node.get_closest_marker("workers"):
+        yield
+        return
+    from workers import app
+
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = eager
