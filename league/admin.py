@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 
+from . import competition_admin  # noqa: F401  (registers the competition tables)
 from .models import Club, Match, MatchRound, MatchSeat, Player, SuitAction, Trick
 
 
