@@ -129,6 +129,17 @@ def register_team(*, tournament: Tournament, players: Sequence[Player]) -> list[
                                                for p in players)
 
 
+@transaction.atomic
+def withdraw_player(*, tournament: Tournament, player: Player) -> None:
+    """Leave the player (with their partner, at partnership tables) out of the rounds seated from now on; the
+    results so far stay in the standings."""
+    entry = TournamentEntry.objects.select_for_update().get(tournament=tournament, player=player)
+    if entry.team is not None:
+        TournamentEntry.objects.filter(tournament=tournament, team=entry.team).update(active=False)
+    else:
+        TournamentEntry.objects.filter(pk=entry.pk).update(active=False)
+
+
 # ---- seating ---------------------------------------------------------------------------------------------
 
 
@@ -153,10 +164,21 @@ def _swiss_order(tournament: Tournament, units: list, number: int) -> list:
 
 
 def _plan_round(tournament: Tournament, rounds: list[TournamentRound], units: list, teams: dict | None) -> Round:
+    """The next round's seating. Fixed and duplicate rounds come from the whole schedule seated up front (it can
+    use exact constructions and look at every round, so it repeats fewer meetings than seating round by round);
+    it is recomputed, identically, for each round as long as the field is the one every earlier round seated.
+    After a withdrawal, and in Swiss, a round is seated on its own from the history of the stored rounds."""
     number = len(rounds) + 1
-    history = History.from_rounds(_stored_round(r) for r in rounds)
-    common = dict(number=number, table_size=tournament.table_size, history=history, seed=tournament.seed,
-                  partnership=tournament.partnerships, teams=teams)
+    stored = [_stored_round(r) for r in rounds]
+    same_field = all({*r.units(), *r.byes} == set(units) for r in stored)
+    if tournament.format != TournamentFormat.SWISS and same_field:
+        whole = dict(rounds=tournament.rounds, table_size=tournament.table_size, seed=tournament.seed,
+                     partnership=tournament.partnerships, teams=teams)
+        if tournament.format == TournamentFormat.DUPLICATE:
+            return scheduling.duplicate_schedule(units, **whole).rounds[number - 1]
+        return scheduling.fixed_schedule(units, **whole).rounds[number - 1]
+    common = dict(number=number, table_size=tournament.table_size, history=History.from_rounds(stored),
+                  seed=tournament.seed, partnership=tournament.partnerships, teams=teams)
     if tournament.format == TournamentFormat.SWISS:
         return scheduling.swiss_round(_swiss_order(tournament, units, number), **common)
     if tournament.format == TournamentFormat.DUPLICATE:

@@ -282,3 +282,40 @@ def test_a_lost_follow_up_is_caught_up_by_the_sweep():
     assert rnd.status == RoundStatus.CLOSED and RatingHistory.objects.count() == 4
     assert t.tournament_rounds.filter(index=2).exists()  # auto_advance seated the next round
     assert catch_up_finished_matches() == 0
+
+
+def test_a_fixed_field_of_sixteen_meets_no_one_twice_in_five_rounds(run_on_commit):
+    # Seated from the whole schedule (an affine plane of order 4 exists), not round by round.
+    from itertools import combinations
+
+    t = create_tournament(name="plane", rounds=5, table_size=4, seed="plane", auto_advance=False, rated=False)
+    register_players(tournament=t, players=bot_field(16))
+    rnd = seat_round(tournament=t)
+    pairs = Counter()
+    for index in range(1, 6):
+        for table in rnd.tables:
+            pairs.update(frozenset(p) for p in combinations(table["units"], 2))
+        if index < 5:
+            for m in rnd.matches.all():
+                store_result(m, {0: (30, 10), 1: (20, 5), 2: (10, 2), 3: (4, 1)})
+            run_on_commit(start_round, tournament_round=rnd)
+            rnd = seat_round(tournament=t)
+    assert len(pairs) == 5 * 4 * 6 and max(pairs.values()) == 1
+
+
+def test_a_withdrawn_player_is_not_seated_again_and_keeps_their_results(run_on_commit):
+    from league.services.tournaments import withdraw_player
+
+    players = bot_field(9)
+    t = create_tournament(name="withdraw", rounds=2, table_size=3, seed="wd", auto_advance=False, rated=False)
+    register_players(tournament=t, players=players)
+    run_on_commit(start_tournament, tournament=t)
+    withdraw_player(tournament=t, player=players[0])
+    run_on_commit(advance_tournament, tournament=t)
+    t.refresh_from_db()
+    second = t.tournament_rounds.get(index=2)
+    assert t.status == TournamentStatus.FINISHED
+    assert players[0].pk not in {u for table in second.tables for u in table["units"]}
+    assert sorted(len(table["units"]) for table in second.tables) == [2, 3, 3]
+    rows = {row.competitor: row for row in tournament_standings(tournament=t)}
+    assert rows[players[0].pk].games == 1 and rows[players[1].pk].games == 2
