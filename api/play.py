@@ -20,7 +20,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.models import Match, MatchSeat
-from league.selectors.live import legal_decisions, match_game, public_state, seat_state, seats_of_user, turns_of_user
+from league.selectors.live import (
+    deal_still_in_play,
+    legal_decisions,
+    match_game,
+    public_state,
+    seat_state,
+    seats_of_user,
+    turns_of_user,
+)
 from league.services.decisions import DecisionRefused, submit_decision
 
 from .permissions import ReadOnlyOrAuthenticated
@@ -54,6 +62,12 @@ def _int_param(value, name: str) -> int | None:
         raise ParseError(f"{name} must be an integer") from None
 
 
+def refuse_spectator_of_shared_deal(match: Match) -> None:
+    if deal_still_in_play(match):
+        raise PermissionDenied(f"match {match.pk} is a duplicate table whose deal other tables are still playing: "
+                               "only its own seats see its play until the round closes")
+
+
 def caller_seat(request, match: Match, requested: int | None) -> MatchSeat | None:
     """The caller's seat at the match: the one asked for (403 if it is not theirs), else the one awaited, else the
     first; None for a spectator."""
@@ -76,13 +90,15 @@ class MatchStateView(APIView):
         description="The engine's SeatView: the seat's own hand and vault, every showroom, the Thief, the cards "
                     "played, the pending decision and the seat's legal options. A caller without a seat here gets "
                     "the same without any hand, vault or pass. Other seats' hands and vaults appear only once the "
-                    "game is over.",
+                    "game is over. Spectators of a duplicate table whose deal other tables still play get 403.",
         parameters=[SEAT_PARAM],
         responses={200: OpenApiTypes.OBJECT, 400: E400, 403: E403, 404: E404},
     )
     def get(self, request, pk: int):
         match = get_object_or_404(Match, pk=pk)
         seat = caller_seat(request, match, _int_param(request.query_params.get("seat"), "seat"))
+        if seat is None:
+            refuse_spectator_of_shared_deal(match)
         game = match_game(match)
         data = seat_state(game, seat.seat) if seat is not None else public_state(game)
         data["match"] = match.pk

@@ -12,15 +12,16 @@ from league.models import (
     Club,
     Match,
     MatchSeat,
-    MatchStatus,
     Player,
     Rating,
     RatingHistory,
     ResultCorrection,
+    RoundStatus,
     Tournament,
     TournamentRound,
     Trick,
 )
+from league.selectors.live import record_is_public
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -96,7 +97,7 @@ class MatchSerializer(serializers.ModelSerializer):
         return match.tournament_round.tournament_id if match.tournament_round_id else None
 
     def get_seed(self, match: Match) -> str | None:
-        return match.seed if match.status == MatchStatus.FINISHED else None
+        return match.seed if record_is_public(match) else None
 
 
 class MatchCreateSerializer(serializers.Serializer):
@@ -170,9 +171,17 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 
 class TournamentRoundSerializer(serializers.ModelSerializer):
+    tables = serializers.SerializerMethodField(help_text="The seating; each table's seed once the round is closed.")
+
     class Meta:
         model = TournamentRound
         fields = ["id", "tournament", "index", "status", "tables", "byes", "created_at", "started_at", "closed_at"]
+
+    def get_tables(self, rnd: TournamentRound) -> list[dict]:
+        if rnd.status == RoundStatus.CLOSED:
+            return rnd.tables
+        # A table's seed decides its deals: shown only once every match of the round is over.
+        return [{k: v for k, v in table.items() if k != "seed"} for table in rnd.tables]
 
 
 class StandingSerializer(serializers.Serializer):

@@ -31,7 +31,7 @@ from league.models import (
     Trick,
 )
 from league.models.player import EXTERNAL_BOT
-from league.selectors.live import public_record
+from league.selectors.live import public_record, seats_of_user
 from league.selectors.standings import tournament_standings
 from league.services import create_bot_player, create_club, create_match, create_person_player
 from league.services.corrections import CorrectionError, correct_result
@@ -46,6 +46,7 @@ from league.services.tournaments import (
 )
 
 from .permissions import IsStaffForWrites, ReadOnlyOrAuthenticated, organises
+from .play import refuse_spectator_of_shared_deal
 from .renderers import CSVRenderer
 from .serializers import (
     ClubSerializer,
@@ -266,22 +267,29 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data, status=201)
 
     @extend_schema(summary="The match's tricks so far, in order (public: every card played is seen by all)",
-                   responses={200: TrickSerializer(many=True), **READ_ERRORS})
+                   description="403 for a spectator of a duplicate table whose deal other tables still play.",
+                   responses={200: TrickSerializer(many=True), 403: E403, **READ_ERRORS})
     @action(detail=True, methods=["get"])
     def tricks(self, request, pk=None):
         match = self.get_object()
+        if not seats_of_user(match, request.user):
+            refuse_spectator_of_shared_deal(match)
         page = self.paginate_queryset(Trick.objects.filter(match=match).order_by("round", "index"))
         return self.get_paginated_response(TrickSerializer(page, many=True).data)
 
     @extend_schema(
         summary="The match's diamonds-record/1 game record",
         description="Whole once the match is finished. Before that, only what the table saw: no hands, no passes, "
-                    "no result, and `\"complete\": false`.",
-        responses={200: OpenApiTypes.OBJECT, **READ_ERRORS},
+                    "no seed, no result, and `\"complete\": false`. A duplicate table's record stays so until its "
+                    "round closes, and spectators get 403 meanwhile.",
+        responses={200: OpenApiTypes.OBJECT, 403: E403, **READ_ERRORS},
     )
     @action(detail=True, methods=["get"])
     def record(self, request, pk=None):
-        return Response(public_record(self.get_object()))
+        match = self.get_object()
+        if not seats_of_user(match, request.user):
+            refuse_spectator_of_shared_deal(match)
+        return Response(public_record(match))
 
     @extend_schema(methods=["get"], summary="Corrections of the match's result (the audit trail)",
                    responses={200: ResultCorrectionSerializer(many=True), **READ_ERRORS})

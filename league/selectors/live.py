@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from engine import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Game, SeatView, card_str
 
-from ..models import Match, MatchSeat, MatchStatus
+from ..models import Match, MatchSeat, MatchStatus, RoundStatus, TournamentFormat
 from .games import StoredPlayError, load_match_game
 from .records import match_record
 
@@ -113,16 +113,29 @@ def turns_of_user(user) -> list[Turn]:
     return [Turn(ms.match_id, ms.seat, ms.player_id, ms.match.move_number, ms.match.deadline_at) for ms in rows]
 
 
+def deal_still_in_play(match: Match) -> bool:
+    """Whether the match is a table of a duplicate tournament round still being played: other tables of the round
+    share its deal, so what was dealt and played here must stay hidden from everyone else until the round closes."""
+    rnd = match.tournament_round
+    return (rnd is not None and rnd.status != RoundStatus.CLOSED
+            and rnd.tournament.format == TournamentFormat.DUPLICATE)
+
+
+def record_is_public(match: Match) -> bool:
+    return match.status == MatchStatus.FINISHED and not deal_still_in_play(match)
+
+
 def public_record(match: Match) -> dict[str, Any]:
     """A match's diamonds-record/1 document: whole once the match is finished; before that only what the table
-    saw (no hands, no passes, no result), marked `"complete": false`."""
+    saw (no hands, no passes, no seed, no result), marked `"complete": false`."""
     record = match_record(match)
-    if match.status == MatchStatus.FINISHED:
+    if record_is_public(match):
         return record
     for r in record["rounds"]:
         r["hands"] = None
         r["passes"] = None
     record.pop("result", None)
+    record["seed"] = None  # the seed decides every deal: with it, anyone could compute the hands
     record["complete"] = False
     return record
 
@@ -151,6 +164,7 @@ def matches_of_player(queryset: QuerySet[Match], player_id: int) -> QuerySet[Mat
 
 
 __all__ = [
-    "Turn", "legal_decisions", "match_game", "matches_of_player", "overdue_match_ids",
-    "public_record", "public_state", "seat_state", "seats_of_user", "stalled_live_match_ids", "turns_of_user",
+    "Turn", "deal_still_in_play", "legal_decisions", "match_game", "matches_of_player", "overdue_match_ids",
+    "public_record", "public_state", "record_is_public", "seat_state", "seats_of_user", "stalled_live_match_ids",
+    "turns_of_user",
 ]

@@ -4,7 +4,7 @@ A match of two people and two external bots is played over HTTP; at many points 
 round, which covers partial passes, then every few decisions) every endpoint is read as each seat and as a
 spectator, and every card named anywhere in the answers must be one the reader may know: its own dealt hands, the
 cards passed to it, and the cards played so far. Every vault (and hands, passes) field must be empty, except the
-reader's own vault.
+reader's own vault, and the match's seed (from which every deal follows) must appear nowhere.
 """
 
 from __future__ import annotations
@@ -56,8 +56,9 @@ def walk(value, path=""):
             yield from walk(v, f"{path}[{i}]")
 
 
-def check(responses: dict[str, object], allowed: set[str], own_vault: int | None, who: str) -> None:
+def check(responses: dict[str, object], allowed: set[str], own_vault: int | None, who: str, seed: str) -> None:
     for url, body in responses.items():
+        assert seed not in json.dumps(body), f"{who} sees the seed (and so every deal) at {url}"
         for path, key, value in walk(body):
             if isinstance(value, str) and CARD.match(value):
                 assert value in allowed, f"{who} sees {value} at {url} {path}.{key}"
@@ -105,7 +106,8 @@ def test_no_endpoint_shows_another_seats_hand_or_vault_before_the_end(accounts):
                 seat = seat if seat < 4 else None
                 allowed = known_cards(truth, seat, partnerships)
                 own = game.vault[game.team_of(seat)] if seat is not None else None
-                check(read_everything(client, match.pk), allowed, own, NAMES[seat] if seat is not None else "anon")
+                check(read_everything(client, match.pk), allowed, own, NAMES[seat] if seat is not None else "anon",
+                      match.seed)
             checked += 1
         pending = game.pending
         seat = pending.seats[rng.randrange(len(pending.seats))]  # passes come in a random order
