@@ -14,11 +14,12 @@ from .tournaments import (
     seat_round,
     start_round,
     start_tournament,
+    withdraw_player,
 )
 
 __all__ = [
     "PlayOutcome", "advance_tournament", "apply_decision", "apply_match_ratings", "create_bot_player", "create_club",
     "create_ladder", "create_match", "create_person_player", "create_tournament", "join_ladder", "ladder_tick",
     "leave_ladder", "on_match_finished", "play_bot_match", "register_player", "register_players", "register_team",
-    "seat_ladder_tables", "seat_round", "start_round", "start_tournament",
+    "seat_ladder_tables", "seat_round", "start_round", "start_tournament", "withdraw_player",
 ]
