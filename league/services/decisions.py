@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db import transaction
-from django.db.models import Case, Value, When
+from django.db import connection, transaction
+from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from engine import PASS_CARDS, Decision, Game, IllegalDecision, SeatView
@@ -114,7 +114,10 @@ def submit_decision(
     if not isinstance(move_number, int) or isinstance(move_number, bool):
         raise MalformedDecision("move_number must be an integer: the move number of the state the decision answers")
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match.pk)
+        locked = _locked_match(match.pk)
+        if locked is None:
+            raise Match.DoesNotExist(f"no match {match.pk}")
+        match = locked
         if match.status not in (MatchStatus.PENDING, MatchStatus.RUNNING):
             raise MatchNotInPlay(f"match {match.pk} is {match.status}")
         rows = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
@@ -179,7 +182,7 @@ def play_overdue(*, match_id: int, now=None) -> AdvanceOutcome:
 @transaction.atomic
 def _advance(match_id: int, *, overdue: bool, now=None) -> AdvanceOutcome:
     now = now or timezone.now()
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    match = _locked_match(match_id)
     if match is None:
         return AdvanceOutcome(match_id, "missing")
     if match.status not in (MatchStatus.PENDING, MatchStatus.RUNNING):
@@ -217,6 +220,16 @@ def _advance(match_id: int, *, overdue: bool, now=None) -> AdvanceOutcome:
         _store_step(match, game, marks, rows, before, now=now, force_deadline=overdue)
     status = "finished" if game.over else ("played" if decisions else "waiting")
     return AdvanceOutcome(match_id, status, decisions, game.move_number)
+
+
+def _locked_match(match_id: int) -> Match | None:
+    """The match row, locked until the transaction ends (None if there is no such match)."""
+    if connection.vendor == "sqlite":
+        # SQLite has no row locks (select_for_update does nothing) and two transactions that both read before they
+        # write deadlock ("database is locked" at once). Writing first takes the database's write lock straight
+        # away, waiting for it (the connection's timeout) like a row lock would.
+        Match.objects.filter(pk=match_id).update(move_number=F("move_number"))
+    return Match.objects.select_for_update().filter(pk=match_id).first()
 
 
 def _awaiting_stale(rows: list[MatchSeat], game: Game) -> bool:

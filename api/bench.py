@@ -1,0 +1,270 @@
+"""Load benchmark of the API: standings reads and decisions, sent over loopback to a real server process.
+
+    python -m api.bench                       # SQLite in a scratch file
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/diamonds python -m api.bench --clients 8
+
+Sets up a scratch database (a temporary SQLite file, or `<name>_apibench` beside DATABASE_URL's, dropped afterwards
+unless --keep) with a finished tournament of engine bots (for standings) and live matches between external bots
+(for decisions), starts gunicorn on 127.0.0.1 in a second process, and from this process sends, with --clients
+threads on keep-alive connections:
+- `--reads` GET /api/v1/tournaments/{id}/standings/ requests;
+- every decision of `--matches` matches (each client plays whole matches: GET legal/, then POST decisions/).
+Prints requests per second and the p50/p95/p99 latency of each kind. Tasks run in the server process (no broker)
+and the rate limits are lifted for the run. Every request loop is bounded; nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m api.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, default=4, help="concurrent client threads")
+    parser.add_argument("--reads", type=int, default=400, help="standings requests")
+    parser.add_argument("--matches", type=int, default=8, help="live matches of 4 external bots to play out")
+    parser.add_argument("--entrants", type=int, default=16, help="players in the standings' tournament")
+    parser.add_argument("--server-workers", type=int, default=2)
+    parser.add_argument("--server-threads", type=int, default=4)
+    parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    args = parser.parse_args(argv)
+
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="0",
+               DIAMONDS_WRITE_RATE="1000000/min", DIAMONDS_DECISION_RATE="1000000/min", DJANGO_LOG_LEVEL="ERROR")
+    env.pop("REDIS_URL", None)  # tasks run in the server process: the bench measures the API, not the workers
+    base_url = os.environ.get("DATABASE_URL", "")
+    scratch_dir = None
+    if base_url:
+        env["DATABASE_URL"] = _scratch_postgres(base_url)
+    else:
+        scratch_dir = tempfile.mkdtemp(prefix="diamonds-apibench-")
+        env["DIAMONDS_DB_PATH"] = str(Path(scratch_dir) / "bench.sqlite3")
+    os.environ.update(env)
+    os.environ.pop("REDIS_URL", None)
+
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    server = None
+    try:
+        tournament_id, bots = _setup(args)
+        port = _free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
+             "--workers", str(args.server_workers), "--threads", str(args.server_threads), "--log-level", "error"],
+            cwd=ROOT, env=env, start_new_session=True,
+        )
+        _wait_for_port(port, server)
+        return _run(args, port, tournament_id, bots)
+    finally:
+        if server is not None and server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
+        from django.db import connections
+
+        connections.close_all()
+        if base_url and not args.keep:
+            _drop_postgres(base_url, env["DATABASE_URL"])
+        if scratch_dir and not args.keep:
+            for f in Path(scratch_dir).iterdir():
+                f.unlink()
+            os.rmdir(scratch_dir)
+
+
+def _setup(args) -> tuple[int, list[tuple[str, str]]]:
+    """A finished tournament (played here, eagerly) and the external bots' tokens."""
+    from api.tokens import issue_token
+    from league.services import create_bot_player
+    from league.services.players import create_external_bot
+    from league.services.tournaments import create_tournament, register_players, start_tournament
+    from workers import app
+
+    app.conf.task_always_eager = True
+    players = [create_bot_player(name=f"bench-bot-{i}", kind="random") for i in range(args.entrants)]
+    t = create_tournament(name="bench cup", rounds=3, table_size=4, seed="bench")
+    register_players(tournament=t, players=players)
+    start_tournament(tournament=t)
+    bots = []
+    for i in range(4 * args.matches):
+        player = create_external_bot(name=f"bench-ext-{i}")
+        bots.append((player.name, issue_token(player.user)))
+    return t.pk, bots
+
+
+def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]]) -> int:
+    from league.models import Player
+    from league.services import create_match
+    from league.services.decisions import advance_match
+
+    # Standings reads.
+    latencies: list[float] = []
+    errors: list[str] = []
+    per_client = _split(args.reads, args.clients)
+    url = f"/api/v1/tournaments/{tournament_id}/standings/"
+    started = time.perf_counter()
+    _threads(args.clients, lambda i: _reads(port, url, per_client[i], latencies, errors))
+    elapsed = time.perf_counter() - started
+    _report("standings reads", latencies, elapsed, errors)
+
+    # Decisions: each client plays whole matches of four external bots.
+    tokens = dict(bots)
+    matches = []
+    for m in range(args.matches):
+        names = [name for name, _ in bots[4 * m:4 * m + 4]]
+        players = [Player.objects.get(name=n) for n in names]
+        match = create_match(players=players, ruleset={"players": 4}, seed=f"bench/{m}")
+        advance_match(match_id=match.pk)  # flags the first awaited seat
+        matches.append((match.pk, [tokens[n] for n in names]))
+    post_lat: list[float] = []
+    legal_lat: list[float] = []
+    errors = []
+    groups = [matches[i::args.clients] for i in range(args.clients)]
+    started = time.perf_counter()
+    _threads(args.clients, lambda i: _play(port, groups[i], post_lat, legal_lat, errors))
+    elapsed = time.perf_counter() - started
+    _report("decisions (POST)", post_lat, elapsed, errors)
+    _report("legal reads (GET) ", legal_lat, elapsed, [])
+    print(f"  {len(post_lat) + len(legal_lat)} requests in {elapsed:.2f} s while playing {args.matches} matches: "
+          f"{(len(post_lat) + len(legal_lat)) / elapsed:.1f} requests/s in all")
+    return 1 if errors else 0
+
+
+def _reads(port: int, url: str, count: int, latencies: list[float], errors: list[str]) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    for _ in range(count):
+        t0 = time.perf_counter()
+        conn.request("GET", url, headers={"Accept": "application/json"})
+        response = conn.getresponse()
+        response.read()
+        latencies.append(time.perf_counter() - t0)
+        if response.status != 200:
+            errors.append(f"GET {url}: {response.status}")
+    conn.close()
+
+
+def _play(port: int, matches: list[tuple[int, list[str]]], post_lat, legal_lat, errors) -> None:
+    """Play each match to its end: whichever seat is awaited reads its legal decisions and makes one."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    rng = random.Random(1)
+    for match_id, tokens in matches:
+        for _ in range(2000):  # a 4-player match is under 200 decisions; the bound only stops a runaway loop
+            status, state = _call(conn, "GET", f"/api/v1/matches/{match_id}/state/", None, None)
+            if state["over"]:
+                break
+            seat = state["pending"]["seats"][0]
+            t0 = time.perf_counter()
+            status, legal = _call(conn, "GET", f"/api/v1/matches/{match_id}/legal/", tokens[seat], None)
+            legal_lat.append(time.perf_counter() - t0)
+            if legal["pass_cards"]:
+                decision = {"kind": "pass_cards", "cards": rng.sample(legal["pass_cards"]["from"],
+                                                                      legal["pass_cards"]["count"])}
+            else:
+                decision = rng.choice(legal["decisions"])
+            t0 = time.perf_counter()
+            status, body = _call(conn, "POST", f"/api/v1/matches/{match_id}/decisions/", tokens[seat],
+                                 {"move_number": legal["move_number"], "decision": decision})
+            post_lat.append(time.perf_counter() - t0)
+            if status != 201:
+                errors.append(f"POST decision: {status} {body}")
+                return
+    conn.close()
+
+
+def _call(conn, method: str, url: str, token: str | None, body) -> tuple[int, dict]:
+    headers = {"Accept": "application/json", "Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    conn.request(method, url, body=json.dumps(body) if body is not None else None, headers=headers)
+    response = conn.getresponse()
+    return response.status, json.loads(response.read() or b"null")
+
+
+def _threads(count: int, target) -> None:
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def _split(total: int, parts: int) -> list[int]:
+    return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
+
+
+def _report(what: str, latencies: list[float], elapsed: float, errors: list[str]) -> None:
+    if not latencies:
+        print(f"{what}: no requests")
+        return
+    ordered = sorted(latencies)
+
+    def pct(p: float) -> float:
+        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
+
+    print(f"{what}: {len(ordered)} requests, {len(ordered) / elapsed:8.1f} requests/s   "
+          f"p50 {pct(50):6.1f} ms  p95 {pct(95):6.1f} ms  p99 {pct(99):6.1f} ms"
+          + (f"   {len(errors)} errors, first: {errors[0]}" if errors else ""))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for_port(port: int, server: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"the server exited with {server.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("the server did not start within 60 s")
+
+
+def _scratch_postgres(base_url: str) -> str:
+    import psycopg
+
+    parts = urlsplit(base_url)
+    name = parts.path.lstrip("/") + "_apibench"
+    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+def _drop_postgres(base_url: str, bench_url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(base_url)
+    name = urlsplit(bench_url).path.lstrip("/")
+    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    sys.exit(main())
