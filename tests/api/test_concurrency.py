@@ -1,0 +1,81 @@
+"""Decisions racing each other on PostgreSQL: the match row lock lets exactly one of two identical decisions through
+(the other is stale), and passes made at the same moment (with a worker advancing the match) are all stored."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection, connections
+
+from league.models import Match, MatchRound
+from league.services.decisions import DecisionRefused, StaleMove, advance_match, submit_decision
+
+from .conftest import live_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _postgres_only():
+    if connection.vendor != "postgresql":
+        pytest.skip("threads need connections of their own: PostgreSQL (DATABASE_URL); in-memory SQLite shares one")
+
+
+def race(*calls):
+    """Run the calls at the same moment in threads; return what each returned or raised."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(i, call):
+        try:
+            barrier.wait()
+            results[i] = call()
+        except Exception as e:  # noqa: BLE001 - the test inspects it
+            results[i] = e
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def test_two_identical_decisions_at_once_store_one(accounts):
+    match = live_match(accounts, ["ann", "bob"], {"players": 2})
+    dealer = match.match_seats.get(awaiting=True).player
+    decide = lambda: submit_decision(match=match, player=dealer, move_number=0,  # noqa: E731
+                                     decision_json={"kind": "pass_count", "count": 2})
+    results = race(decide, decide, decide)
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(isinstance(r, StaleMove) for r in results if isinstance(r, Exception))
+    assert Match.objects.get(pk=match.pk).move_number == 1
+
+
+def test_two_people_pass_at_the_same_moment_as_a_worker_advances(accounts):
+    match = live_match(accounts, ["ann", "greedy-1", "bob", "random-1"], seed="race")
+    from league.selectors.live import legal_decisions, match_game
+
+    game = match_game(match)
+    if game.pending.kind == "pass_count":  # a person deals: choose, and race the passes that follow
+        seat = game.pending.seats[0]
+        submit_decision(match=match, player=match.match_seats.get(seat=seat).player, move_number=game.move_number,
+                        decision_json={"kind": "pass_count", "count": 2})
+        game = match_game(match)
+
+    def pass_for(name):
+        ms = match.match_seats.get(player=accounts["players"][name])
+        legal = legal_decisions(game, ms.seat)
+        cards = legal["pass_cards"]["from"][: legal["pass_cards"]["count"]]
+        return lambda: submit_decision(match=match, player=ms.player, move_number=legal["move_number"],
+                                       decision_json={"kind": "pass_cards", "cards": cards})
+
+    results = race(pass_for("ann"), pass_for("bob"), lambda: advance_match(match_id=match.pk))
+    assert not any(isinstance(r, DecisionRefused | Exception) for r in results), results
+    advance_match(match_id=match.pk)
+    rnd = MatchRound.objects.get(match=match, index=0)
+    assert rnd.passes is not None and all(p is not None for p in rnd.passes)  # the exchange happened
+    assert match_game(Match.objects.get(pk=match.pk)).pending.kind in ("play", "clubs_target")
