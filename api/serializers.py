@@ -219,6 +219,7 @@ class ResultCorrectionSerializer(serializers.ModelSerializer):
 
 class CorrectionRequestSerializer(serializers.Serializer):
     reason = serializers.CharField()
-    score = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat (per team with partners).")
-    vault = serializers.ListField(child=serializers.IntegerField())
+    vault = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat (per team with partners).")
     showroom = serializers.ListField(child=serializers.IntegerField())
+    score = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                  help_text="Optional: must be 2 x vault + showroom (R-SCORE-1).")

@@ -34,7 +34,7 @@ from league.models.player import EXTERNAL_BOT
 from league.selectors.live import public_record, seats_of_user
 from league.selectors.standings import tournament_standings
 from league.services import create_bot_player, create_club, create_match, create_person_player
-from league.services.corrections import CorrectionError, correct_result
+from league.services.corrections import CorrectionError, NotCorrectable, correct_result
 from league.services.decisions import start_live_match
 from league.services.players import add_club_admin, create_external_bot, join_club
 from league.services.tournaments import (
@@ -45,6 +45,7 @@ from league.services.tournaments import (
     start_tournament,
 )
 
+from .caching import cached_standings
 from .permissions import IsStaffForWrites, ReadOnlyOrAuthenticated, organises
 from .play import refuse_spectator_of_shared_deal
 from .renderers import CSVRenderer
@@ -295,6 +296,9 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                    responses={200: ResultCorrectionSerializer(many=True), **READ_ERRORS})
     @extend_schema(methods=["post"], summary="Correct a finished match's result (the club's organisers)",
                    request=CorrectionRequestSerializer,
+                   description="Vaults and showrooms per seat (per team with partners); the scores follow by "
+                               "R-SCORE-1 (a `score` given must agree); winners and placements by R-WIN-1. 409 for "
+                               "a match that is not finished.",
                    responses={201: ResultCorrectionSerializer, **WRITE_ERRORS, 409: E409})
     @action(detail=True, methods=["get", "post"])
     def corrections(self, request, pk=None):
@@ -307,8 +311,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         form.is_valid(raise_exception=True)
         try:
             correction = correct_result(match=match, user=request.user, **form.validated_data)
-        except CorrectionError as e:
+        except NotCorrectable as e:
             return Response({"detail": str(e), "code": "conflict"}, status=status.HTTP_409_CONFLICT)
+        except CorrectionError as e:
+            raise ValidationError({"detail": str(e)}) from None
         return Response(ResultCorrectionSerializer(correction).data, status=201)
 
 
@@ -362,19 +368,15 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer])
     def standings(self, request, pk=None, format=None):
         tournament = self.get_object()
-        rows = tournament_standings(tournament=tournament)
+        rows = cached_standings(tournament, lambda: [
+            {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids), "games": r.games,
+             "metrics": {k: _number(v) for k, v in r.metrics.items()}}
+            for r in tournament_standings(tournament=tournament)
+        ])
         csv = getattr(request.accepted_renderer, "format", "") == "csv"
-        data = []
-        for r in rows:
-            row = {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
-                   "games": r.games}
-            metrics = {k: _number(v) for k, v in r.metrics.items()}
-            if csv:
-                row.update(metrics)  # one column per metric
-            else:
-                row["metrics"] = metrics
-            data.append(row)
-        response = Response(data)
+        if csv:  # one column per metric
+            rows = [{**{k: v for k, v in row.items() if k != "metrics"}, **row["metrics"]} for row in rows]
+        response = Response(rows)
         if csv:
             response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}-standings.csv"'
         return response

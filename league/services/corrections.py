@@ -14,21 +14,34 @@ from ..models import Match, MatchSeat, MatchStatus, ResultCorrection
 
 
 class CorrectionError(ValueError):
-    """A correction that cannot apply: the match is not finished, or the numbers do not fit its table."""
+    """A correction whose numbers do not fit the match's table or the rules (R-SCORE-1)."""
+
+
+class NotCorrectable(CorrectionError):
+    """The match has no result to correct (it is not finished)."""
 
 
 @transaction.atomic
 def correct_result(
-    *, match: Match, user, reason: str, score: Sequence[int], vault: Sequence[int], showroom: Sequence[int]
+    *, match: Match, user, reason: str, vault: Sequence[int], showroom: Sequence[int],
+    score: Sequence[int] | None = None,
 ) -> ResultCorrection:
+    """Replace the result with the given vaults and showrooms; the scores follow by R-SCORE-1 (if `score` is given
+    it must agree)."""
     match = Match.objects.select_for_update().get(pk=match.pk)
     if match.status != MatchStatus.FINISHED or match.result is None:
-        raise CorrectionError(f"match {match.pk} is {match.status}: only a finished match's result is corrected")
+        raise NotCorrectable(f"match {match.pk} is {match.status}: only a finished match's result is corrected")
     if not reason.strip():
         raise CorrectionError("a correction needs a reason")
     teams = len(match.result["score"])
-    if not (len(score) == len(vault) == len(showroom) == teams):
+    if not (len(vault) == len(showroom) == teams) or (score is not None and len(score) != teams):
         raise CorrectionError(f"the result has {teams} entries (per seat, or per team with partners)")
+    if any(v < 0 for v in vault) or any(s < 0 for s in showroom):
+        raise CorrectionError("vaults and showrooms hold no negative amounts")
+    derived = [2 * vault[t] + showroom[t] for t in range(teams)]  # R-SCORE-1
+    if score is not None and list(score) != derived:
+        raise CorrectionError(f"R-SCORE-1: score is 2 x vault + showroom, {derived}, not {list(score)}")
+    score = derived
     key = [(score[t], vault[t]) for t in range(teams)]
     best = max(key)
     after = {"score": list(score), "vault": list(vault), "showroom": list(showroom),

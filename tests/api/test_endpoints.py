@@ -104,6 +104,7 @@ def test_results_are_corrected_by_organisers_with_an_audit_trail(accounts):
     c, p = accounts["clients"], accounts["players"]
     running = live_match(accounts, ["ann", "greedy-1"], {"players": 2})
     body = {"reason": "scoring slip", "score": [10, 9], "vault": [3, 2], "showroom": [4, 5]}
+    bad = {**body, "score": [11, 9]}  # R-SCORE-1: 2 x 3 + 4 is 10
     assert c["organiser"].post(f"/api/v1/matches/{running.pk}/corrections/", body,
                                format="json").status_code == 409
     r = c["organiser"].post("/api/v1/matches/", {"players": [p["greedy-1"].pk, p["random-1"].pk],
@@ -111,8 +112,10 @@ def test_results_are_corrected_by_organisers_with_an_audit_trail(accounts):
     match = Match.objects.get(pk=r.json()["id"])
     before = match.result
     assert c["outsider"].post(f"/api/v1/matches/{match.pk}/corrections/", body, format="json").status_code == 403
-    assert c["organiser"].post(f"/api/v1/matches/{match.pk}/corrections/", {**body, "score": [1]},
-                               format="json").status_code == 409
+    assert c["organiser"].post(f"/api/v1/matches/{match.pk}/corrections/", {**body, "vault": [1]},
+                               format="json").status_code == 400
+    r = c["organiser"].post(f"/api/v1/matches/{match.pk}/corrections/", bad, format="json")
+    assert r.status_code == 400 and "R-SCORE-1" in r.content.decode()
     r = c["organiser"].post(f"/api/v1/matches/{match.pk}/corrections/", body, format="json")
     assert r.status_code == 201 and r.json()["before"] == before and r.json()["corrected_by"] == "olga"
     match.refresh_from_db()
@@ -150,6 +153,16 @@ def test_a_tournament_is_organised_over_the_api_with_standings_and_ratings(accou
         rows = list(csv.DictReader(io.StringIO(response.content.decode())))
         assert [r["name"] for r in rows] == [s["name"] for s in standings] and "points" in rows[0]
     assert c["organiser"].post(f"/api/v1/tournaments/{tid}/start-round/").status_code == 409  # it is over
+    # The standings are cached, but a corrected result shows at once.
+    first = Match.objects.filter(tournament_round__tournament_id=tid).order_by("pk").first()
+    n = len(first.result["score"])
+    r = c["organiser"].post(f"/api/v1/matches/{first.pk}/corrections/", {
+        "reason": "penalty", "vault": [200] + [0] * (n - 1), "showroom": [100] * n},
+        format="json")
+    assert r.status_code == 201
+    leader = first.match_seats.get(seat=0).player_id
+    corrected = c["anon"].get(f"/api/v1/tournaments/{tid}/standings/").json()
+    assert corrected != standings and leader in corrected[0]["players"]
     ratings = c["anon"].get("/api/v1/ratings/?scope=global").json()
     assert ratings["count"] == 4
     rating = ratings["results"][0]
