@@ -2,14 +2,16 @@
 
     python manage.py run_tournament --players 240 --rounds 5 --table-size 4 --bots random,greedy
 
-Embedded (no REDIS_URL) the tasks run in this process, so starting the first round plays the whole tournament.
-With DATABASE_URL and REDIS_URL set the matches go to the `celery -A workers worker` processes, and this command
-waits for the tournament to finish, polling the database, with a progress bar.
+Embedded (no REDIS_URL) the tasks run in this process, so starting the first round plays the whole tournament
+while a second thread watches the database for the progress bar. With DATABASE_URL and REDIS_URL set the matches
+go to the `celery -A workers worker` processes, and this command waits for the tournament to finish, polling the
+database, with the same progress bar.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 
 from django.conf import settings
@@ -19,7 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from league.models import Match, MatchStatus, Player, TournamentStatus
+from league.models import Match, MatchStatus, Player, Tournament, TournamentStatus
 from league.scheduling import FORMATS, TableShape, table_sizes
 from league.selectors.standings import tournament_standings
 from league.services import create_bot_player
@@ -28,6 +30,7 @@ from league.services.tournaments import create_tournament, register_players, reg
 
 class Command(BaseCommand):
     help = "Create bot players and a tournament, run it through the workers, print the standings and the wall time."
+    club = None  # the club that holds the tournament, if any
 
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, default=240)
@@ -58,7 +61,7 @@ class Command(BaseCommand):
         name = options["name"] or f"{options['format']} bot tournament {time.strftime('%Y-%m-%d %H:%M:%S')}"
         tournament = create_tournament(
             name=name, rounds=rounds, table_size=size, format=options["format"], seed=options["seed"],
-            ruleset={"partnerships": True} if partnerships else {}, auto_advance=True,
+            ruleset={"partnerships": True} if partnerships else {}, auto_advance=True, club=self.club,
         )
         if partnerships:
             for i in range(0, n, 2):
@@ -74,9 +77,7 @@ class Command(BaseCommand):
                       f"{time.perf_counter() - setup_started:.1f} s")
 
         started = time.perf_counter()
-        start_tournament(tournament=tournament)
-        if not eager:
-            self._wait(tournament, total, options["timeout"], console)
+        self._play(tournament, total, options["timeout"], console, eager=eager)
         elapsed = time.perf_counter() - started
 
         tournament.refresh_from_db()
@@ -89,8 +90,7 @@ class Command(BaseCommand):
         if tournament.status != TournamentStatus.FINISHED or failed:
             raise CommandError("the tournament did not finish cleanly")
 
-    @staticmethod
-    def _bots(n: int, kinds: list[str]) -> list[Player]:
+    def _bots(self, n: int, kinds: list[str]) -> list[Player]:
         """`n` bot players, kinds in turn; players of an earlier run with the same names are used again."""
         names = [f"bot-{kinds[i % len(kinds)]}-{i + 1:04d}" for i in range(n)]
         existing = {p.name: p for p in Player.objects.filter(name__in=names)}
@@ -106,20 +106,45 @@ class Command(BaseCommand):
         return out
 
     @staticmethod
-    def _wait(tournament, total: int, timeout: float, console: Console) -> None:
-        """Poll the database until the tournament is over, showing the finished matches."""
-        deadline = time.monotonic() + timeout
+    def _play(tournament, total: int, timeout: float, console: Console, *, eager: bool) -> None:
+        """Start the tournament and show its finished matches until it is over.
+
+        Eager, the play happens inside start_tournament, so a thread with its own database connection watches;
+        with real workers this thread watches after sending the first round, until the tournament finishes."""
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+
+        def update(progress: Progress, bar) -> bool:
+            done = Match.objects.filter(tournament_round__tournament=tournament,
+                                        status__in=[MatchStatus.FINISHED, MatchStatus.FAILED]).count()
+            status = Tournament.objects.filter(pk=tournament.pk).values_list("status", flat=True).get()
+            rnd = tournament.tournament_rounds.order_by("-index").values_list("index", flat=True).first()
+            progress.update(bar, completed=done, description=f"round {rnd or 0}/{tournament.rounds}")
+            return status == TournamentStatus.FINISHED
+
         with Progress(*columns, console=console) as progress:
             bar = progress.add_task("matches", total=total)
-            while True:
-                done = Match.objects.filter(tournament_round__tournament=tournament,
-                                            status__in=[MatchStatus.FINISHED, MatchStatus.FAILED]).count()
-                tournament.refresh_from_db(fields=["status"])
-                rnd = tournament.tournament_rounds.order_by("-index").values_list("index", flat=True).first()
-                progress.update(bar, completed=done, description=f"round {rnd or 0}/{tournament.rounds}")
-                if tournament.status == TournamentStatus.FINISHED:
-                    return
+            if eager:
+                stop = threading.Event()
+
+                def watch() -> None:
+                    try:
+                        while not stop.wait(0.25):
+                            update(progress, bar)
+                    finally:
+                        connection.close()
+
+                watcher = threading.Thread(target=watch, name="progress", daemon=True)
+                watcher.start()
+                try:
+                    start_tournament(tournament=tournament)
+                finally:
+                    stop.set()
+                    watcher.join()
+                update(progress, bar)
+                return
+            start_tournament(tournament=tournament)
+            deadline = time.monotonic() + timeout
+            while not update(progress, bar):
                 if time.monotonic() > deadline:
                     raise CommandError(f"gave up after {timeout:.0f} s: are `celery -A workers worker` running?")
                 time.sleep(0.25)
