@@ -8,7 +8,7 @@ from django.core.management import call_command
 from league.models import Club, Match, MatchStatus, Tournament, TournamentStatus
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # rounds start on commit, as in the real command
 def test_demo_runs_a_club_tournament_to_its_standings(capsys):
     call_command("demo", players=8, rounds=2, bots="greedy,random")
     out = capsys.readouterr().out
@@ -23,7 +23,7 @@ def test_demo_runs_a_club_tournament_to_its_standings(capsys):
     assert set(tournament.club.players.values_list("name", flat=True)) >= {"greedy-1", "random-4"}
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # rounds start on commit, as in the real command
 def test_demo_again_reuses_the_club_and_its_players(capsys):
     call_command("demo", players=4, rounds=1, bots="random")
     call_command("demo", players=4, rounds=1, bots="random")

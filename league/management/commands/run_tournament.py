@@ -16,7 +16,7 @@ import time
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection
+from django.db import DatabaseError, connection
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -129,7 +129,10 @@ class Command(BaseCommand):
                 def watch() -> None:
                     try:
                         while not stop.wait(0.25):
-                            update(progress, bar)
+                            try:
+                                update(progress, bar)
+                            except DatabaseError:
+                                pass  # a busy database only delays the bar (shared-cache SQLite locks tables)
                     finally:
                         connection.close()
 
