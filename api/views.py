@@ -7,6 +7,7 @@ Views only translate HTTP: reads go through league.selectors or plain querysets,
 from __future__ import annotations
 
 import django_filters
+from django import forms
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError
 from drf_spectacular.types import OpenApiTypes
@@ -85,6 +86,19 @@ def _require_organiser(request, club_id: int | None) -> None:
 # ---- clubs --------------------------------------------------------------------------------------------------
 
 
+class IdField(forms.IntegerField):
+    """An id in a query parameter: a whole number the database can hold (a larger one is a 400, not a 500)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("min_value", 0)
+        kwargs.setdefault("max_value", 2**63 - 1)
+        super().__init__(*args, **kwargs)
+
+
+class IdFilter(django_filters.NumberFilter):
+    field_class = IdField
+
+
 class ClubFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
 
@@ -149,7 +163,7 @@ def _int(value, name: str) -> int:
 
 class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
-    club = django_filters.NumberFilter(field_name="clubs")
+    club = IdFilter(field_name="clubs")
     kind = django_filters.ChoiceFilter(method="filter_kind", choices=[
         ("person", "person"), ("engine_bot", "engine bot"), ("external_bot", "external bot")])
 
@@ -221,11 +235,11 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
 class MatchFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=Match._meta.get_field("status").choices)
-    club = django_filters.NumberFilter(field_name="club")
-    player = django_filters.NumberFilter(field_name="match_seats__player", distinct=True)
-    tournament = django_filters.NumberFilter(field_name="tournament_round__tournament")
-    tournament_round = django_filters.NumberFilter(field_name="tournament_round")
-    ladder = django_filters.NumberFilter(field_name="ladder")
+    club = IdFilter(field_name="club")
+    player = IdFilter(field_name="match_seats__player", distinct=True)
+    tournament = IdFilter(field_name="tournament_round__tournament")
+    tournament_round = IdFilter(field_name="tournament_round")
+    ladder = IdFilter(field_name="ladder")
 
     class Meta:
         model = Match
@@ -322,6 +336,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
 
 class TournamentFilter(django_filters.FilterSet):
+    club = IdFilter(field_name="club")
+    season = IdFilter(field_name="season")
     # Not "format": that query parameter chooses the response's format (?format=csv).
     tournament_format = django_filters.ChoiceFilter(field_name="format", choices=TournamentFormat.choices)
 
@@ -441,8 +457,8 @@ def _number(value):
 
 
 class RatingFilter(django_filters.FilterSet):
-    player = django_filters.NumberFilter(field_name="player")
-    ladder = django_filters.NumberFilter(field_name="ladder")
+    player = IdFilter(field_name="player")
+    ladder = IdFilter(field_name="ladder")
     scope = django_filters.ChoiceFilter(method="filter_scope", choices=[("global", "global"), ("ladder", "ladder")])
 
     class Meta:
@@ -473,6 +489,10 @@ class RatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
 
 class RatingHistoryFilter(django_filters.FilterSet):
+    player = IdFilter(field_name="player")
+    ladder = IdFilter(field_name="ladder")
+    match = IdFilter(field_name="match")
+
     class Meta:
         model = RatingHistory
         fields = ["player", "ladder", "match"]
