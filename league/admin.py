@@ -2,7 +2,10 @@
 
 from django.contrib import admin
 
-from . import competition_admin  # noqa: F401  (registers the competition tables)
+from . import (
+    competition_admin,  # noqa: F401  (registers the competition tables)
+    organiser_admin,  # noqa: F401  (registers club organisers and result corrections)
+)
 from .models import Club, Match, MatchRound, MatchSeat, Player, SuitAction, Trick
 
 

@@ -1,0 +1,26 @@
+"""The admin for organising: who organises which club (ClubAdmin rows), and the result corrections' audit trail
+(read-only: corrections are made through league.services.corrections, which keeps before and after)."""
+
+from django.contrib import admin
+
+from .models import ClubAdmin, ResultCorrection
+
+
+@admin.register(ClubAdmin)
+class ClubOrganiserAdmin(admin.ModelAdmin):
+    list_display = ["club", "user", "created_at"]
+    list_filter = ["club"]
+    search_fields = ["club__name", "user__username"]
+
+
+@admin.register(ResultCorrection)
+class ResultCorrectionAdmin(admin.ModelAdmin):
+    list_display = ["match", "corrected_by", "reason", "created_at"]
+    search_fields = ["reason", "corrected_by__username"]
+    readonly_fields = ["match", "corrected_by", "reason", "before", "after", "created_at"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
