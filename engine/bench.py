@@ -33,13 +33,13 @@ def random_games_per_second(players: int, seconds: float, seed: str = "bench") -
             return games / elapsed, games
 
 
-def search_playouts_per_second(seconds: float, playouts: int = 400, seed: str = "bench") -> tuple[float, int]:
+def search_playouts_per_second(seconds: float, seed: str = "bench") -> tuple[float, int]:
     """Playouts per second of the search bot (seat 0) in 4-player games against greedy bots."""
     done = 0
     spent = 0.0
     index = 0
     while spent < seconds:
-        bots = [make_bot("search", seed=f"{seed}/{index}", playouts=playouts)]
+        bots = [make_bot("search", seed=f"{seed}/{index}")]  # default settings
         bots += [make_bot("greedy", seed=f"{seed}/{index}/{s}") for s in range(1, 4)]
         game = Game(Ruleset(4), f"{seed}/search/{index}")
         start = time.process_time()
