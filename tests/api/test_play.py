@@ -46,3 +46,23 @@ def test_turns_long_poll_answers_with_the_callers_awaited_matches(accounts):
     # A caller with nothing to do waits the time asked for, then gets an empty list.
     body = accounts["clients"]["outsider"].get("/api/v1/me/turns/?wait=0.3").json()
     assert body["turns"] == [] and body["waited"] >= 0.3
+
+
+def test_a_tournament_table_with_a_person_is_played_over_http_and_closes_its_round(accounts):
+    from league.models import Rating, Tournament
+    from league.services import create_bot_player
+    from league.services.tournaments import create_tournament, register_players, start_tournament
+
+    bots = [create_bot_player(name=f"cup-{i}", kind="random") for i in range(3)]
+    t = create_tournament(name="cup", rounds=2, table_size=4, seed="cup")
+    register_players(tournament=t, players=[accounts["players"]["ann"], *bots])
+    start_tournament(tournament=t)
+    ann = accounts["clients"]["ann"]
+    for _ in range(2):  # each round: the long-poll finds ann's table, she plays it out, the next round is seated
+        turns = ann.get("/api/v1/me/turns/?wait=1").json()["turns"]
+        assert len(turns) == 1
+        play_out([ann], turns[0]["match"])
+    t = Tournament.objects.get(pk=t.pk)
+    assert t.status == "finished"
+    assert Rating.objects.filter(player=accounts["players"]["ann"], ladder=None).get().matches == 2
+    assert ann.get(f"/api/v1/tournaments/{t.pk}/standings/").json()[0]["games"] == 2
