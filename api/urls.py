@@ -4,13 +4,16 @@ from django.urls import include, path
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
-from . import me, play, views
+from . import competitions, me, play, views
 
 router = DefaultRouter()
 router.register("clubs", views.ClubViewSet, basename="club")
 router.register("players", views.PlayerViewSet, basename="player")
 router.register("matches", views.MatchViewSet, basename="match")
-router.register("tournaments", views.TournamentViewSet, basename="tournament")
+router.register("tournaments", competitions.TournamentOrganiserViewSet, basename="tournament")
+router.register("leagues", competitions.LeagueViewSet, basename="league")
+router.register("seasons", competitions.SeasonViewSet, basename="season")
+router.register("ladders", competitions.LadderViewSet, basename="ladder")
 router.register("ratings", views.RatingViewSet, basename="rating")
 router.register("rating-history", views.RatingHistoryViewSet, basename="rating-history")
 

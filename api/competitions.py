@@ -1,0 +1,219 @@
+"""Leagues, seasons (with season standings) and ladders: read by anyone, organised by the club's organisers.
+
+Ladder tables are seated by the workers' ladder_tick; the ladder's ranking is its ratings (/api/v1/ratings/?ladder=).
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+from rest_framework.response import Response
+
+from league.models import Ladder, League, Player, Season, TournamentEntry
+from league.selectors.standings import season_standings
+from league.services.ladders import create_ladder, join_ladder, leave_ladder
+from league.services.leagues import create_league, create_season
+from league.services.tournaments import withdraw_player
+
+from .permissions import ReadOnlyOrAuthenticated
+from .renderers import CSVRenderer
+from .serializers import StandingSerializer
+from .throttling import WriteThrottle
+from .views import READ_ERRORS, WRITE_ERRORS, TournamentViewSet, _int, _number, _require_organiser
+
+
+class LeagueSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = League
+        fields = ["id", "club", "name", "created_at"]
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Season
+        fields = ["id", "league", "name", "starts_on", "ends_on", "created_at"]
+
+
+class LadderSerializer(serializers.ModelSerializer):
+    entries = serializers.SerializerMethodField(help_text="Active players in the pool.")
+
+    class Meta:
+        model = Ladder
+        fields = ["id", "club", "name", "ruleset", "table_size", "active", "rating_model", "max_tables_per_tick",
+                  "entries", "created_at"]
+        read_only_fields = ["active"]
+
+    def get_entries(self, ladder: Ladder) -> list[int]:
+        return list(ladder.entries.filter(active=True).values_list("player_id", flat=True))
+
+
+PLAYERS_BODY = {"application/json": {"type": "object", "properties": {
+    "players": {"type": "array", "items": {"type": "integer"}}}}}
+PLAYER_BODY = {"application/json": {"type": "object", "properties": {"player": {"type": "integer"}}}}
+
+
+def _players(data) -> list[Player]:
+    ids = data.get("players") if isinstance(data, dict) else None
+    if not isinstance(ids, list) or not ids:
+        raise ValidationError({"players": "a list of player ids"})
+    ids = [_int(i, "players") for i in ids]
+    players = list(Player.objects.filter(pk__in=ids))
+    if len(players) != len(set(ids)):
+        raise ValidationError({"players": "unknown player ids"})
+    return players
+
+
+def _player(data) -> Player:
+    player = Player.objects.filter(pk=_int(data.get("player") if isinstance(data, dict) else None, "player")).first()
+    if player is None:
+        raise ValidationError({"player": "no such player"})
+    return player
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Leagues (filter by club)"),
+    retrieve=extend_schema(summary="One league", responses={200: LeagueSerializer, **READ_ERRORS}),
+    create=extend_schema(summary="Create a league (the club's organisers)",
+                         responses={201: LeagueSerializer, **WRITE_ERRORS}),
+)
+class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                    viewsets.GenericViewSet):
+    queryset = League.objects.all()
+    serializer_class = LeagueSerializer
+    filterset_fields = {"club": ["exact"]}
+    permission_classes = [ReadOnlyOrAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    def create(self, request):
+        form = LeagueSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        _require_organiser(request, form.validated_data["club"].pk)
+        try:
+            league = create_league(club=form.validated_data["club"], name=form.validated_data["name"])
+        except IntegrityError:
+            raise ValidationError({"name": "the club has a league of that name"}) from None
+        return Response(LeagueSerializer(league).data, status=201)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Seasons (filter by league)"),
+    retrieve=extend_schema(summary="One season", responses={200: SeasonSerializer, **READ_ERRORS}),
+    create=extend_schema(summary="Create a season of a league (the club's organisers)",
+                         responses={201: SeasonSerializer, **WRITE_ERRORS}),
+)
+class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                    viewsets.GenericViewSet):
+    queryset = Season.objects.select_related("league")
+    serializer_class = SeasonSerializer
+    filterset_fields = {"league": ["exact"]}
+    permission_classes = [ReadOnlyOrAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    def create(self, request):
+        form = SeasonSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        _require_organiser(request, data["league"].club_id)
+        try:
+            season = create_season(league=data["league"], name=data["name"], starts_on=data.get("starts_on"),
+                                   ends_on=data.get("ends_on"))
+        except IntegrityError:
+            raise ValidationError({"name": "the league has a season of that name"}) from None
+        except ValueError as e:
+            raise ValidationError({"ends_on": str(e)}) from None
+        return Response(SeasonSerializer(season).data, status=201)
+
+    @extend_schema(summary="The season's standings over all its tournaments (JSON, or CSV with ?format=csv)",
+                   responses={(200, "application/json"): StandingSerializer(many=True),
+                              (200, "text/csv"): OpenApiTypes.STR, **READ_ERRORS})
+    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer])
+    def standings(self, request, pk=None, format=None):
+        season = self.get_object()
+        csv = getattr(request.accepted_renderer, "format", "") == "csv"
+        rows = []
+        for r in season_standings(season=season):
+            metrics = {k: _number(v) for k, v in r.metrics.items()}
+            row = {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
+                   "games": r.games}
+            rows.append({**row, **metrics} if csv else {**row, "metrics": metrics})
+        return Response(rows)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Ladders (their rankings: /api/v1/ratings/?ladder=ID)"),
+    retrieve=extend_schema(summary="One ladder", responses={200: LadderSerializer, **READ_ERRORS}),
+    create=extend_schema(summary="Create a ladder (the club's organisers; staff without a club)",
+                         responses={201: LadderSerializer, **WRITE_ERRORS}),
+)
+class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                    viewsets.GenericViewSet):
+    queryset = Ladder.objects.prefetch_related("entries")
+    serializer_class = LadderSerializer
+    filterset_fields = {"club": ["exact"], "active": ["exact"]}
+    permission_classes = [ReadOnlyOrAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    def create(self, request):
+        form = LadderSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        club = data.get("club")
+        _require_organiser(request, club.pk if club else None)
+        fields = {k: data[k] for k in ("name", "table_size", "ruleset", "rating_model", "club",
+                                       "max_tables_per_tick") if k in data}
+        try:
+            ladder = create_ladder(**fields)
+        except IntegrityError:
+            raise ValidationError({"name": "a ladder of that name exists"}) from None
+        except ValueError as e:
+            raise ValidationError({"detail": str(e)}) from None
+        return Response(LadderSerializer(ladder).data, status=201)
+
+    @extend_schema(summary="Put players in the pool (organisers; anyone for their own players)",
+                   request=PLAYERS_BODY, responses={201: LadderSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def join(self, request, pk=None):
+        ladder = self.get_object()
+        players = _players(request.data)
+        _require_organiser_or_own(request, ladder.club_id, players)
+        join_ladder(ladder=ladder, players=players)
+        return Response(LadderSerializer(ladder).data, status=201)
+
+    @extend_schema(summary="Take a player out of the pool (organisers; anyone for their own player)",
+                   request=PLAYER_BODY, responses={200: LadderSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def leave(self, request, pk=None):
+        ladder = self.get_object()
+        player = _player(request.data)
+        _require_organiser_or_own(request, ladder.club_id, [player])
+        leave_ladder(ladder=ladder, player=player)
+        return Response(LadderSerializer(ladder).data)
+
+
+def _require_organiser_or_own(request, club_id, players: list[Player]) -> None:
+    """Organisers act for anyone; an account acts for its own players."""
+    own = all(p.user_id is not None and p.user_id == request.user.pk for p in players)
+    if not own:
+        _require_organiser(request, club_id)
+
+
+class TournamentOrganiserViewSet(TournamentViewSet):
+    """The tournament resource with the withdrawal step (kept here beside the other entry changes)."""
+
+    @extend_schema(summary="Withdraw a player from later rounds (organisers; anyone for their own player)",
+                   request=PLAYER_BODY, responses={200: OpenApiTypes.OBJECT, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request, pk=None):
+        tournament = self.get_object()
+        player = _player(request.data)
+        _require_organiser_or_own(request, tournament.club_id, [player])
+        try:
+            withdraw_player(tournament=tournament, player=player)
+        except TournamentEntry.DoesNotExist:
+            raise ValidationError({"player": "not entered in this tournament"}) from None
+        return Response({"tournament": tournament.pk, "withdrawn": player.pk})
