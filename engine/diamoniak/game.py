@@ -1,0 +1,401 @@
+"""The Diamoniak referee: one game from the shuffle to the result, one decision at a time (OTHER-GAMES.md K-...).
+
+Same shape as the Diamonds `Game`: `pending` says whose decision it is and of what kind, `legal(seat)` lists
+the complete decisions open to that seat, `apply(seat, decision)` checks everything before it writes anything,
+so a refused decision (IllegalDecision naming the K- rule) leaves the game untouched. Everything without a
+choice (where a drawn card goes, forced witch discards, reshuffles, the next turn) happens inside `apply`.
+
+Pending kinds:
+- "turn": the start of a turn: `draw`, `buy` (K-BUY-1) or, when no card can be drawn, `pass` (K-DECK-1);
+- "draw_more": after a draw that was not a witch: `draw` again or `stop` (K-TURN-1);
+- "witch": a witch was drawn: `fairy` (only before the first discard) or `discard` one card; `pending.count`
+  is how many cards the witch still takes (K-WITCH-1).
+
+Decisions where OTHER-GAMES.md and the seed are silent (also in the report of issue 7):
+- The witch's three cards are discarded one decision at a time (the same choice as three at once, without
+  listing every triple); when what is left is forced (no fairy, no more cards than the witch takes) it is
+  discarded without asking, and a witch that finds no cards at all just goes to the discard pile.
+- A buyer pays with any three of their diamond cards; they are alike, so the lowest ids go.
+- The draw pile is refilled from the discard pile when a draw needs it (K-DECK-1), shuffled by the seed and
+  the reshuffle's number. When both are empty, a player may still buy, or passes (the pass is a decision
+  like the others, so the record shows it); a drawing player whose piles run out must stop.
+- Every card but those in the draw pile is public: castles and side piles lie face up, the discard pile is
+  built of shown cards. So a seat's view hides only the draw pile's order.
+- A turn ends with a witch, a purchase, a stop or a pass; after `max_turns` (200) turns without a complete
+  castle the game ends and seats rank by castle size, then diamond cards; a tie on both shares the place.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ..errors import IllegalDecision
+from ..game import Pending
+from .rules import (
+    CARD_COUNT,
+    CASTLE,
+    CASTLE_SIZE,
+    COLOURS,
+    DIAMOND,
+    FAIRY,
+    PRICE,
+    WITCH,
+    WITCH_TOLL,
+    Ruleset,
+    card_name,
+    colour_of,
+    kind_of,
+    parse_card,
+)
+
+TURN, DRAW_MORE, WITCH_PHASE, OVER = "turn", "draw_more", "witch", "over"
+DRAW, STOP, BUY, PASS, USE_FAIRY, DISCARD = "draw", "stop", "buy", "pass", "fairy", "discard"
+DECISION_KINDS = (DRAW, STOP, BUY, PASS, USE_FAIRY, DISCARD)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A seat's answer: `draw`, `stop`, `pass`, `fairy` (value None), `discard` (a card) or `buy` ((seller, card))."""
+
+    kind: str
+    value: Any = None
+
+    @staticmethod
+    def buy(seller: int, card: int) -> Decision:
+        return Decision(BUY, (seller, card))
+
+    @staticmethod
+    def discard(card: int) -> Decision:
+        return Decision(DISCARD, card)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.kind == BUY:
+            seller, card = self.value
+            return {"kind": BUY, "seller": seller, "card": card_name(card)}
+        if self.kind == DISCARD:
+            return {"kind": DISCARD, "card": card_name(self.value)}
+        return {"kind": self.kind}
+
+    @staticmethod
+    def from_json(data: object) -> Decision:
+        """Parse `{"kind": "buy", "seller": 1, "card": "red-2"}` and friends; ValueError when malformed."""
+        if not isinstance(data, dict):
+            raise ValueError("a decision is a JSON object with a 'kind'")
+        kind = data.get("kind")
+        if kind in (DRAW, STOP, PASS, USE_FAIRY):
+            return Decision(kind)
+        if kind == DISCARD:
+            return Decision(DISCARD, parse_card(data.get("card")))
+        if kind == BUY:
+            seller = data.get("seller")
+            if not isinstance(seller, int) or isinstance(seller, bool):
+                raise ValueError("a buy decision needs an integer 'seller' seat")
+            return Decision(BUY, (seller, parse_card(data.get("card"))))
+        raise ValueError(f"unknown decision kind {kind!r}: expected one of {', '.join(DECISION_KINDS)}")
+
+
+class Result(NamedTuple):
+    """Per seat: castle sizes, diamond cards, places (1 = best, ties share); the winners; why it ended."""
+
+    winners: list[int]
+    castle: list[int]
+    diamonds: list[int]
+    places: list[int]
+    reason: str  # "castle" (K-WIN-1) or "turns" (the 200-turn Decision)
+
+
+class Game:
+    """One game of Diamoniak. Build it with a ruleset and a seed; drive it with `apply`."""
+
+    def __init__(self, ruleset: Ruleset, seed: str, seats: Sequence[str] | None = None, *,
+                 first_player: int | None = None):
+        n = ruleset.players
+        self.ruleset = ruleset
+        self.n = n
+        self.seed = str(seed)
+        self.seats = list(seats) if seats is not None else [f"seat-{s}" for s in range(n)]
+        if len(self.seats) != n:
+            raise ValueError(f"{n} players need {n} seat names, got {len(self.seats)}")
+        if first_player is None:
+            first_player = random.Random(f"{self.seed}/first-player").randrange(n)  # K-SETUP-1 (Decision)
+        elif not isinstance(first_player, int) or not 0 <= first_player < n:
+            raise ValueError(f"first_player must be a seat 0..{n - 1}, not {first_player!r}")
+        self.first_player = first_player
+        self.draw_pile = list(range(CARD_COUNT))  # the top card is the last
+        random.Random(f"{self.seed}/deck").shuffle(self.draw_pile)  # K-SETUP-1
+        self.discard_pile: list[int] = []
+        self.castle: list[list[int]] = [[] for _ in range(n)]
+        self.side: list[list[int]] = [[] for _ in range(n)]
+        self.colour: list[int | None] = [None] * n
+        self.reshuffles = 0
+        self.turn = 0  # turns begun before this one
+        self.seat = first_player  # whose turn it is
+        self.draws = 0  # draws in this turn
+        self.phase = TURN
+        self.witch_due = 0  # cards the witch still takes
+        self.witch_taken = 0  # cards the current witch has taken (the fairy is an option only before the first)
+        self.move_number = 0
+        self.choices: list[tuple[int, Decision]] = []
+        self.events: list[dict[str, Any]] = []
+        self.result: Result | None = None
+
+    # ---- what is pending -------------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def pending(self) -> Pending | None:
+        if self.phase == OVER:
+            return None
+        return Pending(self.phase, (self.seat,), self.witch_due if self.phase == WITCH_PHASE else None)
+
+    def holdings(self, seat: int) -> list[int]:
+        """The cards a witch may take from `seat`: its castle and its side pile."""
+        return self.castle[seat] + self.side[seat]
+
+    def diamonds(self, seat: int) -> list[int]:
+        return [c for c in self.side[seat] if kind_of(c) == DIAMOND]
+
+    def fairies(self, seat: int) -> list[int]:
+        return [c for c in self.side[seat] if kind_of(c) == FAIRY]
+
+    def can_draw(self) -> bool:
+        return bool(self.draw_pile or self.discard_pile)
+
+    def buy_options(self, seat: int) -> list[tuple[int, int]]:
+        """(seller, card) pairs `seat` could buy now if it were the start of its turn (K-BUY-1)."""
+        colour = self.colour[seat]
+        if colour is None or len(self.diamonds(seat)) < PRICE:
+            return []
+        return [(other, c) for other in range(self.n) if other != seat
+                for c in sorted(self.side[other]) if kind_of(c) == CASTLE and colour_of(c) == colour]
+
+    def legal(self, seat: int) -> list[Decision]:
+        """Every decision `seat` may make now; [] when it owes none."""
+        if self.phase == OVER or seat != self.seat:
+            return []
+        if self.phase == TURN:
+            options = [Decision(DRAW)] if self.can_draw() else [Decision(PASS)]
+            return options + [Decision(BUY, option) for option in self.buy_options(seat)]
+        if self.phase == DRAW_MORE:
+            return ([Decision(DRAW)] if self.can_draw() else []) + [Decision(STOP)]
+        options = [Decision(USE_FAIRY)] if self.witch_taken == 0 and self.fairies(seat) else []
+        return options + [Decision(DISCARD, c) for c in sorted(self.holdings(seat))]
+
+    # ---- applying decisions ----------------------------------------------------------------------------
+
+    def apply(self, seat: int, decision: Decision) -> None:
+        """Apply `decision` for `seat`, or raise IllegalDecision (naming the K- rule) and change nothing."""
+        self._check(seat, decision)
+        self.move_number += 1
+        self.choices.append((seat, decision))
+        kind = decision.kind
+        if kind == DRAW:
+            self._draw()
+        elif kind == STOP:
+            self._event(STOP)
+            self._end_turn()
+        elif kind == PASS:
+            self._event(PASS)
+            self._end_turn()
+        elif kind == BUY:
+            self._buy(*decision.value)
+        elif kind == USE_FAIRY:
+            fairy = self.fairies(seat)[0]
+            self.side[seat].remove(fairy)
+            self.discard_pile.append(fairy)
+            self._event(USE_FAIRY, card=card_name(fairy))
+            self.witch_due = 0
+            self._end_turn()
+        else:
+            self._discard(decision.value)
+            self._after_witch_discard()
+
+    def _check(self, seat: int, decision: object) -> None:
+        if self.phase == OVER:
+            raise IllegalDecision("K-WIN-1", "the game is over")
+        if not isinstance(decision, Decision):
+            raise IllegalDecision("K-TURN-1", f"{decision!r} is not a Diamoniak decision")
+        kind = decision.kind
+        if seat != self.seat:
+            rule = "K-WITCH-1" if self.phase == WITCH_PHASE else "K-TURN-1"
+            raise IllegalDecision(rule, f"it is seat {self.seat}'s turn, not seat {seat!r}'s")
+        if self.phase == WITCH_PHASE:
+            if kind == USE_FAIRY:
+                if not self.fairies(seat):
+                    raise IllegalDecision("K-WITCH-1", f"seat {seat} holds no fairy")
+                if self.witch_taken:
+                    raise IllegalDecision("K-WITCH-1", "the fairy replaces the whole toll, not what is left of it")
+                return
+            if kind != DISCARD:
+                raise IllegalDecision("K-WITCH-1", f"a witch was drawn: discard a card or use a fairy, not {kind!r}")
+            if decision.value not in self.castle[seat] and decision.value not in self.side[seat]:
+                what = _name(decision.value)
+                raise IllegalDecision("K-WITCH-1", f"{what} is not in seat {seat}'s castle or side pile")
+            return
+        if kind == DRAW:
+            if not self.can_draw():
+                raise IllegalDecision("K-DECK-1", "the draw pile and the discard pile are both empty")
+            return
+        if kind == STOP:
+            if self.phase == TURN:
+                raise IllegalDecision("K-TURN-1", "a drawing player must draw at least once before stopping")
+            return
+        if kind == PASS:
+            if self.phase != TURN or self.can_draw():
+                raise IllegalDecision("K-DECK-1", "a player passes only when no card can be drawn")
+            return
+        if kind == BUY:
+            self._check_buy(seat, decision.value)
+            return
+        if kind in (USE_FAIRY, DISCARD):
+            raise IllegalDecision("K-WITCH-1", f"{kind!r} answers a witch, and no witch was drawn")
+        raise IllegalDecision("K-TURN-1", f"unknown decision kind {kind!r}")
+
+    def _check_buy(self, seat: int, value: object) -> None:
+        if self.phase != TURN:
+            raise IllegalDecision("K-BUY-1", "a purchase replaces drawing: none after a draw, one per turn")
+        if not isinstance(value, tuple) or len(value) != 2:
+            raise IllegalDecision("K-BUY-1", "a purchase names a seller and a castle card")
+        seller, card = value
+        if not isinstance(seller, int) or isinstance(seller, bool) or not 0 <= seller < self.n or seller == seat:
+            raise IllegalDecision("K-BUY-1", f"seat {seller!r} is not another player")
+        colour = self.colour[seat]
+        if colour is None:
+            raise IllegalDecision("K-BUY-1", f"seat {seat} has no castle colour yet, so nothing to buy")
+        if len(self.diamonds(seat)) < PRICE:
+            raise IllegalDecision("K-BUY-1", f"a castle card costs {PRICE} diamond cards; seat {seat} has "
+                                  f"{len(self.diamonds(seat))}")
+        if card not in self.side[seller] or kind_of(card) != CASTLE:
+            raise IllegalDecision("K-BUY-1", f"{_name(card)} is not a castle card in seat {seller}'s side pile")
+        if colour_of(card) != colour:
+            raise IllegalDecision("K-BUY-1", f"seat {seat} builds {COLOURS[colour]} and cannot buy {_name(card)}")
+
+    # ---- the flow between decisions --------------------------------------------------------------------
+
+    def _event(self, event: str, **fields: Any) -> None:
+        self.events.append({"turn": self.turn, "seat": self.seat, "event": event, **fields})
+
+    def _draw(self) -> None:
+        seat = self.seat
+        if not self.draw_pile:  # K-DECK-1
+            self.reshuffles += 1
+            self.draw_pile = self.discard_pile
+            self.discard_pile = []
+            random.Random(f"{self.seed}/reshuffle-{self.reshuffles}").shuffle(self.draw_pile)
+            self._event("reshuffle", cards=len(self.draw_pile))
+        card = self.draw_pile.pop()
+        self.draws += 1
+        kind = kind_of(card)
+        if kind == WITCH:  # K-WITCH-1
+            self.discard_pile.append(card)
+            self._event(DRAW, card=card_name(card), to="discard")
+            self._witch()
+            return
+        if kind == CASTLE:  # K-CASTLE-1
+            colour = colour_of(card)
+            if self.colour[seat] is None and colour not in self.colour:
+                self.colour[seat] = colour
+                self._event("colour", colour=COLOURS[colour])
+            place = "castle" if self.colour[seat] == colour else "side"
+        else:  # K-KEEP-1
+            place = "side"
+        (self.castle if place == "castle" else self.side)[seat].append(card)
+        self._event(DRAW, card=card_name(card), to=place)
+        if place == "castle" and len(self.castle[seat]) == CASTLE_SIZE:
+            self._finish("castle")
+            return
+        self.phase = DRAW_MORE
+
+    def _witch(self) -> None:
+        held = self.holdings(self.seat)
+        self.witch_due = min(WITCH_TOLL, len(held))
+        self.witch_taken = 0
+        if self.fairies(self.seat) or len(held) > WITCH_TOLL:
+            self.phase = WITCH_PHASE  # a choice: which cards, or the fairy
+            return
+        for card in sorted(held):  # fewer than the toll, no fairy: all of them, no choice
+            self._discard(card)
+        self.witch_due = 0
+        self._end_turn()
+
+    def _discard(self, card: int) -> None:
+        seat = self.seat
+        pile = self.castle[seat] if card in self.castle[seat] else self.side[seat]
+        pile.remove(card)
+        self.discard_pile.append(card)
+        self.witch_due -= 1
+        self.witch_taken += 1
+        self._event(DISCARD, card=card_name(card), source="castle" if pile is self.castle[seat] else "side")
+
+    def _after_witch_discard(self) -> None:
+        held = self.holdings(self.seat)
+        if self.witch_due and len(held) <= self.witch_due:  # what is left is forced
+            for card in sorted(held):
+                self._discard(card)
+            self.witch_due = 0
+        if self.witch_due == 0:
+            self._end_turn()
+
+    def _buy(self, seller: int, card: int) -> None:
+        seat = self.seat
+        paid = sorted(self.diamonds(seat))[:PRICE]
+        for c in paid:
+            self.side[seat].remove(c)
+            self.discard_pile.append(c)
+        self.side[seller].remove(card)
+        self.castle[seat].append(card)
+        self._event(BUY, seller=seller, card=card_name(card), paid=[card_name(c) for c in paid])
+        if len(self.castle[seat]) == CASTLE_SIZE:
+            self._finish("castle")
+            return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.turn += 1
+        if self.turn >= self.ruleset.max_turns:
+            self._finish("turns")
+            return
+        self.seat = (self.seat + 1) % self.n
+        self.draws = 0
+        self.phase = TURN
+
+    def _finish(self, reason: str) -> None:
+        self.phase = OVER
+        castle = [len(c) for c in self.castle]
+        diamonds = [len(self.diamonds(s)) for s in range(self.n)]
+        keys = [(castle[s], diamonds[s]) for s in range(self.n)]
+        if reason == "castle":  # K-WIN-1: the first complete castle wins at once, whatever the others hold
+            keys[self.seat] = (CASTLE_SIZE + 1, 0)
+        places = [1 + sum(k > keys[s] for k in keys) for s in range(self.n)]
+        winners = [s for s in range(self.n) if places[s] == 1]
+        self.result = Result(winners, castle, diamonds, places, reason)
+        self.events.append({"turn": self.turn, "seat": self.seat, "event": "end", "reason": reason,
+                            "winners": list(winners)})
+
+    # ---- for tests and the record ----------------------------------------------------------------------
+
+    def where(self) -> dict[int, str]:
+        """card -> the one place it is in; used by the conservation checks."""
+        out: dict[int, str] = {}
+        places = [("draw", self.draw_pile), ("discard", self.discard_pile)]
+        places += [(f"castle-{s}", self.castle[s]) for s in range(self.n)]
+        places += [(f"side-{s}", self.side[s]) for s in range(self.n)]
+        for name, pile in places:
+            for card in pile:
+                if card in out:
+                    raise AssertionError(f"{card_name(card)} is both in {out[card]} and {name}")
+                out[card] = name
+        return out
+
+
+def _name(card: object) -> str:
+    try:
+        return card_name(card)  # type: ignore[arg-type]
+    except Exception:
+        return repr(card)

@@ -1,0 +1,84 @@
+"""Diamoniak's parameters and cards (OTHER-GAMES.md, K-SETUP-1): the ruleset, the 55 card ids and their names.
+
+One int per card, as in the Diamonds engine: 0-23 are castle cards (colour = id // 6), 24-43 diamonds,
+44-51 witches, 52-54 fairies. A card's name is what records and views show: "red-3", "diamond-7", "witch-2".
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from ..errors import InvalidRuleset
+
+COLOURS = ("red", "blue", "green", "yellow")  # the seed does not name the four colours; these are ours
+CASTLE_SIZE = 6  # K-WIN-1
+CASTLE_CARDS = len(COLOURS) * CASTLE_SIZE
+DIAMOND_CARDS, WITCH_CARDS, FAIRY_CARDS = 20, 8, 3
+FIRST_DIAMOND = CASTLE_CARDS
+FIRST_WITCH = FIRST_DIAMOND + DIAMOND_CARDS
+FIRST_FAIRY = FIRST_WITCH + WITCH_CARDS
+CARD_COUNT = FIRST_FAIRY + FAIRY_CARDS  # 55
+PRICE = 3  # K-BUY-1: diamond cards paid for one castle card
+WITCH_TOLL = 3  # K-WITCH-1: cards a witch takes
+MAX_TURNS = 200  # K-WIN-1 (Decision)
+
+CASTLE, DIAMOND, WITCH, FAIRY = "castle", "diamond", "witch", "fairy"
+
+
+def kind_of(card: int) -> str:
+    if card < FIRST_DIAMOND:
+        return CASTLE
+    if card < FIRST_WITCH:
+        return DIAMOND
+    if card < FIRST_FAIRY:
+        return WITCH
+    return FAIRY
+
+
+def colour_of(card: int) -> int:
+    """The colour index of a castle card."""
+    return card // CASTLE_SIZE
+
+
+def card_name(card: int) -> str:
+    kind = kind_of(card)
+    if kind == CASTLE:
+        return f"{COLOURS[card // CASTLE_SIZE]}-{card % CASTLE_SIZE + 1}"
+    first = {DIAMOND: FIRST_DIAMOND, WITCH: FIRST_WITCH, FAIRY: FIRST_FAIRY}[kind]
+    return f"{kind}-{card - first + 1}"
+
+
+_BY_NAME = {card_name(c): c for c in range(CARD_COUNT)}
+
+
+def parse_card(name: object) -> int:
+    """"red-3" -> its id; ValueError for anything that is not one of the 55 cards."""
+    if isinstance(name, str) and name in _BY_NAME:
+        return _BY_NAME[name]
+    raise ValueError(f"{name!r} is not a Diamoniak card (like 'red-3', 'diamond-7', 'witch-1', 'fairy-2')")
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """2-4 players (K-SETUP-1); `max_turns` is the turn limit of the K-WIN-1 Decision."""
+
+    players: int
+    max_turns: int = MAX_TURNS
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or not 2 <= self.players <= 4:
+            raise InvalidRuleset(f"K-SETUP-1: Diamoniak is for 2 to 4 players, not {self.players!r}")
+        if not isinstance(self.max_turns, int) or self.max_turns < 1:
+            raise InvalidRuleset(f"max_turns must be a positive integer, not {self.max_turns!r}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Ruleset:
+        unknown = set(data) - {"players", "max_turns"}
+        if unknown:
+            raise InvalidRuleset(f"unknown ruleset fields: {sorted(unknown)}")
+        if "players" not in data:
+            raise InvalidRuleset("a ruleset needs 'players'")
+        return cls(**data)
