@@ -14,7 +14,7 @@ from ..errors import IllegalDecision, InvalidRuleset
 from ..record import ReplayError, differences
 from .game import Decision, Game
 from .rules import Ruleset
-from .view import _result_json
+from .view import result_json
 
 FORMAT = "diamoniak-record/1"
 
@@ -31,7 +31,7 @@ def to_record(game: Game) -> dict[str, Any]:
         "events": [dict(e) for e in game.events],
     }
     if game.result is not None:
-        record["result"] = _result_json(game)
+        record["result"] = result_json(game)
     return record
 
 

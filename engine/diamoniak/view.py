@@ -112,11 +112,11 @@ class SeatView:
             "over": g.over,
         }
         if g.result is not None:
-            data["result"] = _result_json(g)
+            data["result"] = result_json(g)
         return data
 
 
-def _result_json(g: Game) -> dict[str, Any]:
+def result_json(g: Game) -> dict[str, Any]:
     r = g.result
     assert r is not None
     return {"winners": list(r.winners), "castle": list(r.castle), "diamonds": list(r.diamonds),

@@ -1,0 +1,273 @@
+"""The ring race referee: one game from the secret board to the result, one decision at a time (G- rules).
+
+Same shape as the Diamonds `Game`: `pending` says whose decision it is, `legal(seat)` lists the complete
+decisions open to that seat, `apply(seat, decision)` checks everything before writing anything, so a refused
+decision (IllegalDecision naming the G- rule) leaves the game untouched. Drawing is not a choice (G-TURN-1):
+the referee draws for the player inside `apply`, sets aside steal cards that cannot be used and draws again.
+
+Pending kinds:
+- "try": a ring card was drawn; the player names one board position still holding a diamond (G-RING-1);
+- "steal": a steal card was drawn and a steal is possible; the player names (victim seat, ring value)
+  (G-STEAL-1).
+
+Decisions where OTHER-GAMES.md and the seed are silent (also in the report of issue 7):
+- The first player is drawn from the seed (the seed says "the most feverish").
+- A try may name any position still holding a diamond, even one everybody has seen is fixed (the seed
+  allows it; it is just a wasted try).
+- A steal names a victim and a value: rings of one value are alike, so the diamond leaves the victim's
+  earliest set ring of that value and goes on the thief's earliest empty ring of that value. The used steal
+  card is set aside, like an unusable one.
+- The game ends (G-END-1) when a turn would start with an empty deck or no loose diamond on the board,
+  also in the middle of drawing again after an unusable steal card. When it ends the board is revealed.
+- Places: by total value (G-SCORE-1, with `debts` an empty ring counts minus its value), then by set rings;
+  a tie on both shares the place.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ..errors import IllegalDecision
+from ..game import Pending
+from .rules import CARD_COUNT, FIXED, LOOSE, POSITIONS, VALUES, Ruleset, card_name, is_ring, value_of
+
+TRY, STEAL, OVER = "try", "steal", "over"
+DECISION_KINDS = (TRY, STEAL)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """`try` a board position (value: 0-41) or `steal` (value: (victim seat, ring value in dollars))."""
+
+    kind: str
+    value: Any = None
+
+    @staticmethod
+    def try_position(position: int) -> Decision:
+        return Decision(TRY, position)
+
+    @staticmethod
+    def steal(victim: int, value: int) -> Decision:
+        return Decision(STEAL, (victim, value))
+
+    def to_json(self) -> dict[str, Any]:
+        if self.kind == STEAL:
+            victim, value = self.value
+            return {"kind": STEAL, "victim": victim, "value": value}
+        return {"kind": self.kind, "position": self.value}
+
+    @staticmethod
+    def from_json(data: object) -> Decision:
+        """Parse `{"kind": "try", "position": 7}` or `{"kind": "steal", "victim": 2, "value": 3000}`."""
+        if not isinstance(data, dict):
+            raise ValueError("a decision is a JSON object with a 'kind'")
+        kind = data.get("kind")
+        if kind == TRY:
+            position = data.get("position")
+            if not isinstance(position, int) or isinstance(position, bool):
+                raise ValueError("a try decision needs an integer 'position'")
+            return Decision(TRY, position)
+        if kind == STEAL:
+            victim, value = data.get("victim"), data.get("value")
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in (victim, value)):
+                raise ValueError("a steal decision needs an integer 'victim' seat and a ring 'value'")
+            return Decision(STEAL, (victim, value))
+        raise ValueError(f"unknown decision kind {kind!r}: expected one of {', '.join(DECISION_KINDS)}")
+
+
+class Result(NamedTuple):
+    """Per seat: dollars (G-SCORE-1), set rings, places (1 = best, ties share); and the winners."""
+
+    totals: list[int]
+    set_rings: list[int]
+    places: list[int]
+    winners: list[int]
+    reason: str  # "deck" or "board" (G-END-1)
+
+
+class Game:
+    """One ring race. Build it with a ruleset and a seed; drive it with `apply`."""
+
+    def __init__(self, ruleset: Ruleset, seed: str, seats: Sequence[str] | None = None, *,
+                 first_player: int | None = None):
+        n = ruleset.players
+        self.ruleset = ruleset
+        self.n = n
+        self.seed = str(seed)
+        self.seats = list(seats) if seats is not None else [f"seat-{s}" for s in range(n)]
+        if len(self.seats) != n:
+            raise ValueError(f"{n} players need {n} seat names, got {len(self.seats)}")
+        if first_player is None:
+            first_player = random.Random(f"{self.seed}/first-player").randrange(n)
+        elif not isinstance(first_player, int) or not 0 <= first_player < n:
+            raise ValueError(f"first_player must be a seat 0..{n - 1}, not {first_player!r}")
+        self.first_player = first_player
+        # G-SETUP-1: the board is spun with everyone's eyes closed
+        self.fixed = frozenset(random.Random(f"{self.seed}/board").sample(range(POSITIONS), FIXED))
+        self.on_board = [True] * POSITIONS  # every position holds a diamond until a loose one is taken
+        self.revealed: set[int] = set()  # fixed positions everybody has seen
+        self.loose_left = LOOSE
+        self.deck = list(range(CARD_COUNT))  # the top card is the last
+        random.Random(f"{self.seed}/deck").shuffle(self.deck)
+        self.aside: list[int] = []
+        self.rings: list[list[int]] = [[] for _ in range(n)]  # ring cards in the order drawn
+        self.set_rings: list[set[int]] = [set() for _ in range(n)]  # those holding a diamond
+        self.seat = first_player
+        self.turn = 0
+        self.card: int | None = None  # the card shown and waiting for its decision
+        self.phase = TRY
+        self.move_number = 0
+        self.choices: list[tuple[int, Decision]] = []
+        self.events: list[dict[str, Any]] = []
+        self.result: Result | None = None
+        self._start_turn()
+
+    # ---- what is pending -------------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def pending(self) -> Pending | None:
+        return None if self.phase == OVER else Pending(self.phase, (self.seat,))
+
+    def steal_options(self, seat: int) -> list[tuple[int, int]]:
+        """(victim, value) pairs: the victim has a set ring of that value, `seat` an empty one (G-STEAL-1)."""
+        empty = {value_of(c) for c in self.rings[seat] if c not in self.set_rings[seat]}
+        return [(victim, value) for victim in range(self.n) if victim != seat for value in VALUES
+                if value in empty and any(value_of(c) == value for c in self.set_rings[victim])]
+
+    def legal(self, seat: int) -> list[Decision]:
+        if self.phase == OVER or seat != self.seat:
+            return []
+        if self.phase == TRY:
+            return [Decision(TRY, p) for p in range(POSITIONS) if self.on_board[p]]
+        return [Decision(STEAL, option) for option in self.steal_options(seat)]
+
+    def diamonds_on_board(self) -> int:
+        return sum(self.on_board)
+
+    # ---- applying decisions ----------------------------------------------------------------------------
+
+    def apply(self, seat: int, decision: Decision) -> None:
+        """Apply `decision` for `seat`, or raise IllegalDecision (naming the G- rule) and change nothing."""
+        self._check(seat, decision)
+        self.move_number += 1
+        self.choices.append((seat, decision))
+        if decision.kind == TRY:
+            self._try(decision.value)
+        else:
+            self._steal(*decision.value)
+
+    def _check(self, seat: int, decision: object) -> None:
+        if self.phase == OVER:
+            raise IllegalDecision("G-END-1", "the game is over")
+        if not isinstance(decision, Decision):
+            raise IllegalDecision("G-TURN-1", f"{decision!r} is not a ring race decision")
+        if seat != self.seat:
+            raise IllegalDecision("G-TURN-1", f"it is seat {self.seat}'s turn, not seat {seat!r}'s")
+        kind, value = decision.kind, decision.value
+        if self.phase == TRY:
+            if kind != TRY:
+                raise IllegalDecision("G-RING-1", f"a ring card was drawn: try a position, not {kind!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < POSITIONS:
+                raise IllegalDecision("G-RING-1", f"there is no board position {value!r} (0-{POSITIONS - 1})")
+            if not self.on_board[value]:
+                raise IllegalDecision("G-RING-1", f"position {value} holds no diamond any more")
+            return
+        if kind != STEAL:
+            raise IllegalDecision("G-STEAL-1", f"a steal card was drawn and a steal is possible: steal, not {kind!r}")
+        if not isinstance(value, tuple) or value not in self.steal_options(seat):
+            raise IllegalDecision("G-STEAL-1", f"{value!r} is not a steal open to seat {seat}: a steal takes a "
+                                  "diamond from another player's set ring onto an own empty ring of the same value")
+
+    # ---- the flow between decisions --------------------------------------------------------------------
+
+    def _event(self, event: str, **fields: Any) -> None:
+        self.events.append({"turn": self.turn, "seat": self.seat, "event": event, **fields})
+
+    def _start_turn(self) -> None:
+        seat = self.seat
+        while True:
+            if self.loose_left == 0:  # G-END-1
+                self._finish("board")
+                return
+            if not self.deck:
+                self._finish("deck")
+                return
+            card = self.deck.pop()  # G-TURN-1
+            self._event("draw", card=card_name(card))
+            if is_ring(card):
+                self.rings[seat].append(card)
+                self.card, self.phase = card, TRY
+                return
+            if self.steal_options(seat):
+                self.card, self.phase = card, STEAL
+                return
+            self.aside.append(card)  # G-STEAL-1: no steal possible, draw again
+            self._event("set_aside", card=card_name(card))
+
+    def _next(self, seat: int) -> None:
+        self.card = None
+        self.turn += 1
+        self.seat = seat
+        self._start_turn()
+
+    def _try(self, position: int) -> None:
+        seat, ring = self.seat, self.card
+        assert ring is not None
+        if position in self.fixed:  # G-RING-1: it stays; now everyone knows
+            self.revealed.add(position)
+            self._event("try", position=position, outcome="fixed", ring=card_name(ring))
+        else:
+            self.on_board[position] = False
+            self.loose_left -= 1
+            self.set_rings[seat].add(ring)
+            self._event("try", position=position, outcome="loose", ring=card_name(ring))
+        self._next((seat + 1) % self.n)
+
+    def _steal(self, victim: int, value: int) -> None:
+        seat, card = self.seat, self.card
+        assert card is not None
+        taken = next(c for c in self.rings[victim] if c in self.set_rings[victim] and value_of(c) == value)
+        onto = next(c for c in self.rings[seat] if c not in self.set_rings[seat] and value_of(c) == value)
+        self.set_rings[victim].remove(taken)
+        self.set_rings[seat].add(onto)
+        self.aside.append(card)
+        self._event("steal", card=card_name(card), victim=victim, value=value, taken_from=card_name(taken),
+                    set_on=card_name(onto))
+        self._next(victim)  # G-STEAL-1: the robbed player plays next
+
+    def _finish(self, reason: str) -> None:
+        self.phase = OVER
+        self.card = None
+        n = self.n
+        debts = self.ruleset.debts
+        totals = [sum(value_of(c) if c in self.set_rings[s] else (-value_of(c) if debts else 0)
+                      for c in self.rings[s]) for s in range(n)]
+        counts = [len(self.set_rings[s]) for s in range(n)]
+        keys = list(zip(totals, counts))  # G-SCORE-1: value, then (Decision) set rings, then shared
+        places = [1 + sum(k > keys[s] for k in keys) for s in range(n)]
+        winners = [s for s in range(n) if places[s] == 1]
+        self.result = Result(totals, counts, places, winners, reason)
+        self._event("end", reason=reason, winners=list(winners))
+
+    # ---- for tests and the record ----------------------------------------------------------------------
+
+    def where(self) -> dict[int, str]:
+        """card -> the one place it is in (deck, aside, a seat's rings, or shown); for conservation checks."""
+        out: dict[int, str] = {}
+        places = [("deck", self.deck), ("aside", self.aside)]
+        places += [(f"rings-{s}", self.rings[s]) for s in range(self.n)]
+        if self.card is not None and not is_ring(self.card):
+            places.append(("shown", [self.card]))
+        for name, pile in places:
+            for card in pile:
+                if card in out:
+                    raise AssertionError(f"{card_name(card)} is both in {out[card]} and {name}")
+                out[card] = name
+        return out

@@ -1,0 +1,71 @@
+"""The ring race's parameters and cards (OTHER-GAMES.md, G-SETUP-1): the ruleset, card ids and names, the board.
+
+One int per card: 0-41 are ring cards (value = (id // 7 + 1) * 1000 dollars, seven of each value), 42-48
+steal cards. A card's name is what records and views show: "ring-3000-2", "steal-5". Board positions are
+0-41; which 16 are fixed is drawn from the seed and secret until a try reveals one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from ..errors import InvalidRuleset
+
+POSITIONS = 42  # G-SETUP-1
+FIXED = 16
+LOOSE = POSITIONS - FIXED  # 26
+VALUES = tuple(1000 * k for k in range(1, 7))  # G-SETUP-1 (Decision)
+RINGS_PER_VALUE = 7
+RING_CARDS = len(VALUES) * RINGS_PER_VALUE  # 42
+STEAL_CARDS = 7
+CARD_COUNT = RING_CARDS + STEAL_CARDS  # 49
+
+
+def is_ring(card: int) -> bool:
+    return card < RING_CARDS
+
+
+def value_of(card: int) -> int:
+    """A ring card's value in dollars."""
+    return VALUES[card // RINGS_PER_VALUE]
+
+
+def card_name(card: int) -> str:
+    if is_ring(card):
+        return f"ring-{value_of(card)}-{card % RINGS_PER_VALUE + 1}"
+    return f"steal-{card - RING_CARDS + 1}"
+
+
+_BY_NAME = {card_name(c): c for c in range(CARD_COUNT)}
+
+
+def parse_card(name: object) -> int:
+    if isinstance(name, str) and name in _BY_NAME:
+        return _BY_NAME[name]
+    raise ValueError(f"{name!r} is not a ring race card (like 'ring-3000-2' or 'steal-1')")
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """2-6 players (G-SETUP-1, Decision); `debts`: an empty ring scores minus its value (G-SCORE-1 variant)."""
+
+    players: int
+    debts: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or not 2 <= self.players <= 6:
+            raise InvalidRuleset(f"G-SETUP-1: the ring race is for 2 to 6 players, not {self.players!r}")
+        if not isinstance(self.debts, bool):
+            raise InvalidRuleset(f"debts is true or false, not {self.debts!r}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Ruleset:
+        unknown = set(data) - {"players", "debts"}
+        if unknown:
+            raise InvalidRuleset(f"unknown ruleset fields: {sorted(unknown)}")
+        if "players" not in data:
+            raise InvalidRuleset("a ruleset needs 'players'")
+        return cls(**data)
