@@ -1,4 +1,8 @@
-"""The `diamonds` command: `diamonds replay FILE` checks a record; `diamonds play` runs one game between bots."""
+"""The `diamonds` command: `diamonds replay FILE` checks a record; `diamonds play` runs one game between bots.
+
+Both speak every game of `engine.games`: `replay` picks the game by the record's `format` field
+(diamonds-record/1, diamoniak-record/1, ringrace-record/1); `play --game diamoniak` plays another game.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import sys
 from .bots import BOTS, make_bot, play_game
 from .errors import InvalidRuleset
 from .game import Game
+from .games import GAMES, by_format
 from .record import ReplayError, replay, to_record
 from .ruleset import Ruleset
 
@@ -17,10 +22,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="diamonds", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p_replay = sub.add_parser("replay", help="check a diamonds-record/1 file and print the whole record")
+    p_replay = sub.add_parser("replay", help="check a record (any game, by its format) and print the whole record")
     p_replay.add_argument("file", help="a record holding at least the choices ('-' for standard input)")
 
     p_play = sub.add_parser("play", help="play one game between bots and print its record")
+    p_play.add_argument("--game", choices=sorted(GAMES), default="diamonds")
     p_play.add_argument("--players", type=int, default=4)
     p_play.add_argument("--seed", default="diamonds")
     p_play.add_argument("--bots", default="", help=f"comma-separated, one per seat (known: {', '.join(BOTS)})")
@@ -28,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--perfect", action="store_true")
     p_play.add_argument("--clubs", choices=["thief", "choose"])
     p_play.add_argument("--rounds", type=int)
+    p_play.add_argument("--max-turns", type=int, help="diamoniak: turns before the game ends without a castle")
+    p_play.add_argument("--debts", action="store_true", help="ringrace: an empty ring scores minus its value")
     args = parser.parse_args(argv)
     if args.command == "replay":
         return _replay(args.file)
@@ -42,7 +50,12 @@ def _replay(path: str) -> int:
         print(f"diamonds replay: cannot read {path}: {e}", file=sys.stderr)
         return 2
     try:
-        _, derived, disagreements = replay(record)
+        kind = by_format(record.get("format") if isinstance(record, dict) else None)
+    except ValueError as e:
+        print(f"diamonds replay: {e}", file=sys.stderr)
+        return 2
+    try:
+        _, derived, disagreements = kind.replay(record) if kind.name != "diamonds" else replay(record)
     except ReplayError as e:
         print(f"diamonds replay: illegal choice: {e}", file=sys.stderr)
         return 1
@@ -57,6 +70,8 @@ def _replay(path: str) -> int:
 
 
 def _play(args) -> int:
+    if args.game != "diamonds":
+        return _play_other(args)
     try:
         ruleset = Ruleset(args.players, partnerships=args.partnerships, perfect=args.perfect,
                           clubs=args.clubs, rounds=args.rounds)
@@ -78,6 +93,43 @@ def _play(args) -> int:
     game = Game(ruleset, args.seed, seats=[f"{name}-{seat}" for seat, name in enumerate(names)])
     play_game(game, bots)
     print(json.dumps(to_record(game), indent=1))
+    return 0
+
+
+def _play_other(args) -> int:
+    kind = GAMES[args.game]
+    diamonds_only = [flag for flag, used in (("--partnerships", args.partnerships), ("--perfect", args.perfect),
+                                             ("--clubs", args.clubs), ("--rounds", args.rounds)) if used]
+    other = {"diamoniak": ("--debts", args.debts), "ringrace": ("--max-turns", args.max_turns)}[args.game]
+    if diamonds_only or other[1]:
+        flags = ", ".join(diamonds_only + ([other[0]] if other[1] else []))
+        print(f"diamonds play: {flags} do(es) not apply to {args.game}", file=sys.stderr)
+        return 2
+    params: dict = {"players": args.players}
+    if args.max_turns is not None:
+        params["max_turns"] = args.max_turns
+    if args.debts:
+        params["debts"] = True
+    try:
+        ruleset = kind.make_ruleset(params)
+    except InvalidRuleset as e:
+        print(f"diamonds play: {e}", file=sys.stderr)
+        return 2
+    names = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
+    if len(names) == 1:
+        names *= ruleset.players
+    if len(names) != ruleset.players:
+        n = ruleset.players
+        print(f"diamonds play: {n} players need {n} bots, got {len(names)}", file=sys.stderr)
+        return 2
+    try:
+        bots = [kind.make_bot(name, seed=f"{args.seed}/bot-{seat}") for seat, name in enumerate(names)]
+    except ValueError as e:
+        print(f"diamonds play: {e}", file=sys.stderr)
+        return 2
+    game = kind.new_game(ruleset, args.seed, seats=[f"{name}-{seat}" for seat, name in enumerate(names)])
+    kind.play_game(game, bots)
+    print(json.dumps(kind.to_record(game), indent=1))
     return 0
 
 

@@ -1,0 +1,154 @@
+"""The engine's games by name: "diamonds", "diamoniak", "ringrace". The one place the league looks a game up.
+
+Every game has the same shape (OpenSpiel's): a ruleset (the parameters; `Ruleset.from_dict`/`to_dict`, the
+first field `players`), a `Game(ruleset, seed, seats)` that says what is `pending` and what is `legal`,
+takes `apply(seat, decision)` or refuses with `IllegalDecision(rule, message)` changing nothing, and ends
+`over` with a `result`; a `SeatView(game, seat)` with `to_dict()`; a `Decision` with `to_json`/`from_json`;
+a record format with `to_record`, `from_record` and `replay`; and bots (`decide(view) -> Decision`).
+
+    from engine.games import game_type, by_format
+    kind = game_type("diamoniak")
+    game = kind.new_game({"players": 3}, seed="night/1", seats=["ann", "bob", "cy"])
+    bots = [kind.make_bot("heuristic", seed=f"night/1/{s}") for s in range(3)]
+    kind.play_game(game, bots)
+    record = kind.to_record(game)
+    game2, derived, disagreements = by_format(record["format"]).replay(record)
+
+Diamonds keeps its own modules (engine.game, engine.view, engine.record, engine.bots); its entry points at
+them. One difference stays visible: Diamonds' `legal(seat)` lists the options of the pending kind (cards,
+counts, seats), the newer games list complete `Decision`s; `standing(game)` gives all three games' results
+in one shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import diamoniak, ringrace
+from .bots import BOTS as DIAMONDS_BOTS
+from .bots import Bot
+from .bots import play_game as diamonds_play_game
+from .game import Decision as DiamondsDecision
+from .game import Game as DiamondsGame
+from .record import FORMAT as DIAMONDS_FORMAT
+from .record import from_record as diamonds_from_record
+from .record import replay as diamonds_replay
+from .record import to_record as diamonds_to_record
+from .ruleset import Ruleset as DiamondsRuleset
+from .view import SeatView as DiamondsSeatView
+
+
+@dataclass(frozen=True)
+class GameType:
+    """Everything the league needs to create, drive, show, record and replay one game, found by name."""
+
+    name: str
+    title: str
+    record_format: str
+    min_players: int
+    max_players: int
+    ruleset: type
+    game: type
+    view: type
+    decision: type
+    to_record: Callable[[Any], dict[str, Any]]
+    from_record: Callable[[dict[str, Any]], Any]
+    replay: Callable[[dict[str, Any]], tuple[Any, dict[str, Any], list[str]]]
+    bots: Mapping[str, type[Bot]]
+    play_game: Callable[[Any, Sequence[Bot]], Any]
+    standing: Callable[[Any], dict[str, list[int]]]
+
+    def make_ruleset(self, ruleset: Any) -> Any:
+        """A ruleset from a dict (as stored), an int (players) or a ruleset of this game (returned as is)."""
+        if isinstance(ruleset, self.ruleset):
+            return ruleset
+        if isinstance(ruleset, int) and not isinstance(ruleset, bool):
+            return self.ruleset(ruleset)
+        return self.ruleset.from_dict(dict(ruleset))
+
+    def new_game(self, ruleset: Any, seed: str, seats: Sequence[str] | None = None) -> Any:
+        return self.game(self.make_ruleset(ruleset), seed, seats)
+
+    def make_bot(self, name: str, seed: str | int = 0, **settings) -> Bot:
+        try:
+            cls = self.bots[name]
+        except KeyError:
+            known = ", ".join(sorted(self.bots))
+            raise ValueError(f"unknown {self.name} bot {name!r}; known bots: {known}") from None
+        return cls(seed=seed, **settings)
+
+    def parse_decision(self, data: object) -> Any:
+        """A decision from its JSON (ValueError when malformed)."""
+        return self.decision.from_json(data)
+
+
+def _places(keys: Sequence[tuple]) -> list[int]:
+    return [1 + sum(k > mine for k in keys) for mine in keys]
+
+
+def _diamonds_standing(game: DiamondsGame) -> dict[str, list[int]]:
+    """R-SCORE-1, R-WIN-1 per seat: a seat's place is its team's (score, then vault)."""
+    r = game.result
+    if r is None:
+        raise ValueError("the game is not over")
+    team_places = _places(list(zip(r.score, r.vault)))
+    places = [team_places[game.team_of(s)] for s in range(game.n)]
+    return {"places": places, "winners": [s for s in range(game.n) if places[s] == 1]}
+
+
+def _standing_of_places(game: Any) -> dict[str, list[int]]:
+    r = game.result
+    if r is None:
+        raise ValueError("the game is not over")
+    return {"places": list(r.places), "winners": list(r.winners)}
+
+
+GAMES: dict[str, GameType] = {
+    "diamonds": GameType(
+        name="diamonds", title="Diamonds", record_format=DIAMONDS_FORMAT, min_players=2, max_players=6,
+        ruleset=DiamondsRuleset, game=DiamondsGame, view=DiamondsSeatView, decision=DiamondsDecision,
+        to_record=diamonds_to_record, from_record=diamonds_from_record, replay=diamonds_replay,
+        bots=DIAMONDS_BOTS, play_game=diamonds_play_game, standing=_diamonds_standing,
+    ),
+    "diamoniak": GameType(
+        name="diamoniak", title="Diamoniak", record_format=diamoniak.FORMAT, min_players=2, max_players=4,
+        ruleset=diamoniak.Ruleset, game=diamoniak.Game, view=diamoniak.SeatView, decision=diamoniak.Decision,
+        to_record=diamoniak.to_record, from_record=diamoniak.from_record, replay=diamoniak.replay,
+        bots=diamoniak.BOTS, play_game=diamoniak.play_game, standing=_standing_of_places,
+    ),
+    "ringrace": GameType(
+        name="ringrace", title="The ring-card diamond race", record_format=ringrace.FORMAT, min_players=2,
+        max_players=6, ruleset=ringrace.Ruleset, game=ringrace.Game, view=ringrace.SeatView,
+        decision=ringrace.Decision, to_record=ringrace.to_record, from_record=ringrace.from_record,
+        replay=ringrace.replay, bots=ringrace.BOTS, play_game=ringrace.play_game, standing=_standing_of_places,
+    ),
+}
+
+_BY_FORMAT = {t.record_format: t for t in GAMES.values()}
+
+
+def game_type(name: str) -> GameType:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}") from None
+
+
+def by_format(record_format: str | None) -> GameType:
+    """The game whose records carry `record_format` (a Diamonds record may leave it out)."""
+    if record_format is None:
+        return GAMES["diamonds"]
+    try:
+        return _BY_FORMAT[record_format]
+    except KeyError:
+        raise ValueError(f"unknown record format {record_format!r}; known: {', '.join(_BY_FORMAT)}") from None
+
+
+def make_bot(game: str, name: str, seed: str | int = 0, **settings) -> Bot:
+    """A bot for `game` by name: `make_bot("ringrace", "heuristic", seed="x")`."""
+    return game_type(game).make_bot(name, seed, **settings)
+
+
+__all__ = ["GAMES", "GameType", "by_format", "game_type", "make_bot"]
