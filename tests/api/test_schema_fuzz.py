@@ -10,7 +10,9 @@ import os
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 
 from .conftest import live_match
@@ -20,7 +22,18 @@ EXAMPLES = int(os.environ.get("DIAMONDS_FUZZ_EXAMPLES", "8"))
 
 
 @pytest.fixture
-def fuzz_auth(accounts, settings):
+def _keep_the_test_connection():
+    """Requests go straight to the WSGI app, not through Django's test client, so Django would close the test's
+    database connection (and its transaction) after each one; the test client keeps it the same way."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def fuzz_auth(accounts, settings, _keep_the_test_connection):
     settings.DIAMONDS_TURNS_MAX_WAIT = 0.01  # a generated ?wait= must not hold the run up
     live_match(accounts, ["ann", "ext-1", "greedy-1"])  # something to find at low ids
     from api.tokens import issue_token
