@@ -110,6 +110,12 @@ class MatchCreateSerializer(serializers.Serializer):
     deadline_fallback = serializers.ChoiceField(choices=["random", "greedy"], required=False)
 
 
+class DeadlineSerializer(serializers.Serializer):
+    turn_deadline_seconds = serializers.IntegerField(allow_null=True, min_value=1,
+                                                     help_text="Seconds per decision; null takes the deadline away.")
+    deadline_fallback = serializers.ChoiceField(choices=["random", "greedy"], required=False)
+
+
 class TrickSerializer(serializers.ModelSerializer):
     class Meta:
         model = Trick

@@ -36,7 +36,7 @@ from league.selectors.live import public_record, seats_of_user
 from league.selectors.standings import tournament_standings
 from league.services import create_bot_player, create_club, create_match, create_person_player
 from league.services.corrections import CorrectionError, NotCorrectable, correct_result
-from league.services.decisions import start_live_match
+from league.services.decisions import set_turn_deadline, start_live_match
 from league.services.players import add_club_admin, create_external_bot, join_club
 from league.services.tournaments import (
     TournamentError,
@@ -53,6 +53,7 @@ from .renderers import CSVRenderer
 from .serializers import (
     ClubSerializer,
     CorrectionRequestSerializer,
+    DeadlineSerializer,
     ErrorSerializer,
     MatchCreateSerializer,
     MatchSerializer,
@@ -280,6 +281,22 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         start_live_match(match=match, turn_deadline_seconds=data.get("turn_deadline_seconds"),
                          deadline_fallback=data.get("deadline_fallback", "random"))
         return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data, status=201)
+
+    @extend_schema(
+        summary="Set or clear the match's turn deadline (the club's organisers)",
+        description="A person's or external bot's decision left past the deadline is made by the fallback bot. "
+                    "A decision awaited now gets the full time from now.",
+        request=DeadlineSerializer, responses={200: MatchSerializer, **WRITE_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def deadline(self, request, pk=None):
+        match = self.get_object()
+        _require_organiser(request, match.club_id)
+        form = DeadlineSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        set_turn_deadline(match=match, turn_deadline_seconds=form.validated_data["turn_deadline_seconds"],
+                          deadline_fallback=form.validated_data.get("deadline_fallback", match.deadline_fallback))
+        return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
 
     @extend_schema(summary="The match's tricks so far, in order (public: every card played is seen by all)",
                    description="403 for a spectator of a duplicate table whose deal other tables still play.",

@@ -290,6 +290,26 @@ def _enqueue_advance(match_id: int) -> None:
     enqueue_advance(match_id)
 
 
+def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadline_fallback: str = "random") -> Match:
+    """Give a match (a tournament table, say) a turn deadline, or take it away (None). A decision already awaited
+    gets the full time from now."""
+    if deadline_fallback not in FALLBACK_BOTS:
+        raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
+    if turn_deadline_seconds is not None and turn_deadline_seconds < 1:
+        raise ValueError("a turn deadline is at least one second")
+    with transaction.atomic():
+        locked = _locked_match(match.pk)
+        awaited = MatchSeat.objects.filter(match=locked, awaiting=True).exists()
+        deadline_at = None
+        if turn_deadline_seconds is not None and awaited and locked.status in (MatchStatus.PENDING,
+                                                                                MatchStatus.RUNNING):
+            deadline_at = timezone.now() + timedelta(seconds=turn_deadline_seconds)
+        Match.objects.filter(pk=locked.pk).update(turn_deadline_seconds=turn_deadline_seconds,
+                                                  deadline_fallback=deadline_fallback, deadline_at=deadline_at)
+    locked.refresh_from_db()
+    return locked
+
+
 @transaction.atomic
 def start_live_match(*, match: Match, turn_deadline_seconds: int | None = None,
                      deadline_fallback: str = "random") -> None:

@@ -50,3 +50,18 @@ def test_without_a_deadline_a_match_waits(accounts):
     match = live_match(accounts, ["ann", "greedy-1"], {"players": 2})
     assert match.deadline_at is None
     assert enforce_turn_deadlines() == []
+
+
+def test_organisers_set_and_clear_a_tables_deadline(accounts):
+    match = live_match(accounts, ["ann", "greedy-1"], {"players": 2})
+    url = f"/api/v1/matches/{match.pk}/deadline/"
+    assert accounts["clients"]["ann"].post(url, {"turn_deadline_seconds": 5}, format="json").status_code == 403
+    assert accounts["clients"]["organiser"].post(url, {"turn_deadline_seconds": 0},
+                                                 format="json").status_code == 400
+    r = accounts["clients"]["organiser"].post(url, {"turn_deadline_seconds": 5, "deadline_fallback": "greedy"},
+                                              format="json")
+    assert r.status_code == 200 and r.json()["deadline_at"] is not None
+    match.refresh_from_db()
+    assert match.turn_deadline_seconds == 5 and match.deadline_fallback == "greedy"
+    r = accounts["clients"]["organiser"].post(url, {"turn_deadline_seconds": None}, format="json")
+    assert r.status_code == 200 and r.json()["deadline_at"] is None
