@@ -111,7 +111,9 @@ class Game:
     """One game of Diamoniak. Build it with a ruleset and a seed; drive it with `apply`."""
 
     def __init__(self, ruleset: Ruleset, seed: str, seats: Sequence[str] | None = None, *,
-                 first_player: int | None = None):
+                 first_player: int | None = None, deck_top: Sequence[int | str] | None = None):
+        """`deck_top`: the first cards to be drawn, in order (ids or names), for exact set-ups; the rest of
+        the draw pile keeps the seed's order. A record keeps it, so such a game replays too."""
         n = ruleset.players
         self.ruleset = ruleset
         self.n = n
@@ -126,6 +128,12 @@ class Game:
         self.first_player = first_player
         self.draw_pile = list(range(CARD_COUNT))  # the top card is the last
         random.Random(f"{self.seed}/deck").shuffle(self.draw_pile)  # K-SETUP-1
+        self.deck_top = [parse_card(c) if isinstance(c, str) else c for c in deck_top or []]
+        if self.deck_top:
+            if len(set(self.deck_top)) != len(self.deck_top) or not set(self.deck_top) <= set(self.draw_pile):
+                raise ValueError("deck_top must name distinct Diamoniak cards")
+            rest = [c for c in self.draw_pile if c not in set(self.deck_top)]
+            self.draw_pile = rest + self.deck_top[::-1]
         self.discard_pile: list[int] = []
         self.castle: list[list[int]] = [[] for _ in range(n)]
         self.side: list[list[int]] = [[] for _ in range(n)]

@@ -13,7 +13,7 @@ from typing import Any
 from ..errors import IllegalDecision, InvalidRuleset
 from ..record import ReplayError, differences
 from .game import Decision, Game
-from .rules import Ruleset
+from .rules import Ruleset, card_name
 from .view import result_json
 
 FORMAT = "diamoniak-record/1"
@@ -27,12 +27,22 @@ def to_record(game: Game) -> dict[str, Any]:
         "seed": game.seed,
         "seats": list(game.seats),
         "first_player": game.first_player,
+        **_setup(game),
         "choices": [{"seat": seat, **d.to_json()} for seat, d in game.choices],
         "events": [dict(e) for e in game.events],
     }
     if game.result is not None:
         record["result"] = result_json(game)
     return record
+
+
+def _setup(game: Game) -> dict[str, Any]:
+    """A set-up given instead of drawn from the seed (tests, puzzles): kept so that the record replays."""
+    return {"deck_top": [card_name(c) for c in game.deck_top]} if game.deck_top else {}
+
+
+def _given(record: dict[str, Any]) -> dict[str, Any]:
+    return {"deck_top": record["deck_top"]} if record.get("deck_top") else {}
 
 
 def from_record(record: dict[str, Any]) -> Game:
@@ -46,8 +56,9 @@ def from_record(record: dict[str, Any]) -> Game:
     except (KeyError, TypeError, ValueError, InvalidRuleset) as e:
         raise ReplayError(f"bad ruleset: {e}", rule="K-SETUP-1") from None
     try:
-        game = Game(ruleset, str(record.get("seed", "")), record.get("seats"), first_player=record.get("first_player"))
-    except ValueError as e:
+        game = Game(ruleset, str(record.get("seed", "")), record.get("seats"), first_player=record.get("first_player"),
+                    **_given(record))
+    except (ValueError, TypeError) as e:
         raise ReplayError(str(e), rule="K-SETUP-1") from None
     choices = record.get("choices") or []
     if not isinstance(choices, list):

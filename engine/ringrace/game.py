@@ -32,7 +32,18 @@ from typing import Any, NamedTuple
 
 from ..errors import IllegalDecision
 from ..game import Pending
-from .rules import CARD_COUNT, FIXED, LOOSE, POSITIONS, VALUES, Ruleset, card_name, is_ring, value_of
+from .rules import (
+    CARD_COUNT,
+    FIXED,
+    LOOSE,
+    POSITIONS,
+    VALUES,
+    Ruleset,
+    card_name,
+    is_ring,
+    parse_card,
+    value_of,
+)
 
 TRY, STEAL, OVER = "try", "steal", "over"
 DECISION_KINDS = (TRY, STEAL)
@@ -92,7 +103,10 @@ class Game:
     """One ring race. Build it with a ruleset and a seed; drive it with `apply`."""
 
     def __init__(self, ruleset: Ruleset, seed: str, seats: Sequence[str] | None = None, *,
-                 first_player: int | None = None):
+                 first_player: int | None = None, deck_top: Sequence[int | str] | None = None,
+                 fixed: Sequence[int] | None = None):
+        """For exact set-ups: `deck_top` are the first cards drawn, in order (ids or names; the rest keep the
+        seed's order), `fixed` the 16 fixed positions instead of the seed's. A record keeps both."""
         n = ruleset.players
         self.ruleset = ruleset
         self.n = n
@@ -107,11 +121,22 @@ class Game:
         self.first_player = first_player
         # G-SETUP-1: the board is spun with everyone's eyes closed
         self.fixed = frozenset(random.Random(f"{self.seed}/board").sample(range(POSITIONS), FIXED))
+        self.given_fixed = sorted(fixed) if fixed is not None else None
+        if self.given_fixed is not None:
+            if len(set(self.given_fixed)) != FIXED or not set(self.given_fixed) <= set(range(POSITIONS)):
+                raise ValueError(f"G-SETUP-1: fixed must name {FIXED} distinct positions of 0-{POSITIONS - 1}")
+            self.fixed = frozenset(self.given_fixed)
         self.on_board = [True] * POSITIONS  # every position holds a diamond until a loose one is taken
         self.revealed: set[int] = set()  # fixed positions everybody has seen
         self.loose_left = LOOSE
         self.deck = list(range(CARD_COUNT))  # the top card is the last
         random.Random(f"{self.seed}/deck").shuffle(self.deck)
+        self.deck_top = [parse_card(c) if isinstance(c, str) else c for c in deck_top or []]
+        if self.deck_top:
+            if len(set(self.deck_top)) != len(self.deck_top) or not set(self.deck_top) <= set(self.deck):
+                raise ValueError("deck_top must name distinct ring race cards")
+            rest = [c for c in self.deck if c not in set(self.deck_top)]
+            self.deck = rest + self.deck_top[::-1]
         self.aside: list[int] = []
         self.rings: list[list[int]] = [[] for _ in range(n)]  # ring cards in the order drawn
         self.set_rings: list[set[int]] = [set() for _ in range(n)]  # those holding a diamond
@@ -245,16 +270,8 @@ class Game:
     def _finish(self, reason: str) -> None:
         self.phase = OVER
         self.card = None
-        n = self.n
-        debts = self.ruleset.debts
-        totals = [sum(value_of(c) if c in self.set_rings[s] else (-value_of(c) if debts else 0)
-                      for c in self.rings[s]) for s in range(n)]
-        counts = [len(self.set_rings[s]) for s in range(n)]
-        keys = list(zip(totals, counts))  # G-SCORE-1: value, then (Decision) set rings, then shared
-        places = [1 + sum(k > keys[s] for k in keys) for s in range(n)]
-        winners = [s for s in range(n) if places[s] == 1]
-        self.result = Result(totals, counts, places, winners, reason)
-        self._event("end", reason=reason, winners=list(winners))
+        self.result = final_result(self.rings, self.set_rings, debts=self.ruleset.debts, reason=reason)
+        self._event("end", reason=reason, winners=list(self.result.winners))
 
     # ---- for tests and the record ----------------------------------------------------------------------
 
@@ -271,3 +288,17 @@ class Game:
                     raise AssertionError(f"{card_name(card)} is both in {out[card]} and {name}")
                 out[card] = name
         return out
+
+
+def final_result(rings: Sequence[Sequence[int]], set_rings: Sequence[set[int] | frozenset[int]], *,
+                 debts: bool = False, reason: str = "deck") -> Result:
+    """G-SCORE-1: a set ring scores its value, an empty one nothing (with `debts`, minus its value); places by
+    total, then (Decision) by set rings, then shared. `rings[s]` are seat s's ring cards, `set_rings[s]` those
+    holding a diamond."""
+    n = len(rings)
+    totals = [sum(value_of(c) if c in set_rings[s] else (-value_of(c) if debts else 0) for c in rings[s])
+              for s in range(n)]
+    counts = [sum(c in set_rings[s] for c in rings[s]) for s in range(n)]
+    keys = list(zip(totals, counts))
+    places = [1 + sum(k > keys[s] for k in keys) for s in range(n)]
+    return Result(totals, counts, places, [s for s in range(n) if places[s] == 1], reason)
