@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django_filters",
     "league",
     "api",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -108,6 +109,10 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+# The website's sign-in (web/urls.py): pages that need an account send visitors there, and back home afterwards.
+LOGIN_URL = "web:login"
+LOGIN_REDIRECT_URL = "web:home"
+LOGOUT_REDIRECT_URL = "web:home"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
 REST_FRAMEWORK = {

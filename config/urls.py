@@ -1,4 +1,4 @@
-"""URL routes: the admin, the API (built in api/), and the OpenAPI schema with its browsable docs."""
+"""URL routes: the admin, the API (built in api/), the OpenAPI schema with its docs, and the website (web/)."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -10,4 +10,5 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("", include("web.urls")),
 ]

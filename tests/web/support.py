@@ -1,0 +1,42 @@
+"""Helpers for the website's tests: which cards a page must not show, and one legal decision as the page posts it."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from engine import SUITS, card_str
+from engine.cards import SUIT_NAMES
+from league.selectors.live import match_game
+
+
+def others_cards(match, seat: int) -> list[str]:
+    """The cards the other seats hold now (from the stored game), which the seat's page must never show."""
+    game = match_game(match)
+    return [card_str(c) for s in range(game.n) if s != seat for c in game.hands[s]]
+
+
+def leaked(html: str, cards: list[str]) -> list[str]:
+    """The cards of `cards` that appear in the HTML, by code (a whole word) or by their spoken label."""
+    found = []
+    for code in cards:
+        label = f"{int(code[1:])} of {SUIT_NAMES[SUITS.index(code[0])]}"
+        if re.search(rf"\b{code}\b", html) or re.search(rf"(?<!\d){label}", html):
+            found.append(code)
+    return found
+
+
+def form_for(state: dict, rng: random.Random) -> dict:
+    """A legal decision for the seat's state (its SeatView dict) as the page's form posts it."""
+    kind = state["pending"]["kind"]
+    data = {"move_number": state["move_number"], "kind": kind}
+    legal = state["legal"]
+    if kind == "pass_count":
+        data["count"] = rng.choice(legal)
+    elif kind == "pass_cards":
+        data["cards"] = rng.sample(legal, state["pending"]["count"])
+    elif kind == "play":
+        data["card"] = rng.choice(legal)
+    else:
+        data["target"] = rng.choice(legal)
+    return data

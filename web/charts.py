@@ -1,0 +1,67 @@
+"""Rating-history charts drawn on the server as inline SVG: one line per player, told apart by dash pattern and a
+label at the line's end as well as by colour (never colour alone)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+COLOURS = ("#1f5fa8", "#b3261e", "#2e7d32", "#6a1b9a", "#8a5a00", "#00695c")
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
+
+
+@dataclass
+class Series:
+    name: str
+    points: list[float]  # the ordinal after each rated match, oldest first
+
+
+def rating_chart(series: list[Series], *, width: int = 640, height: int = 260, title: str = "Rating history"
+                 ) -> SafeString:
+    series = [s for s in series if s.points]
+    if not series:
+        return mark_safe("")
+    left, right, top, bottom = 44, 110, 16, 28
+    values = [v for s in series for v in s.points]
+    low, high = min(values), max(values)
+    if high - low < 1e-9:
+        low, high = low - 1, high + 1
+    longest = max(len(s.points) for s in series)
+    span_x = max(longest - 1, 1)
+
+    def x(i: int) -> float:
+        return left + (width - left - right) * i / span_x
+
+    def y(v: float) -> float:
+        return top + (height - top - bottom) * (high - v) / (high - low)
+
+    lines = []
+    for k, s in enumerate(series):
+        colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
+        pts = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s.points))
+        end_x, end_y = x(len(s.points) - 1), y(s.points[-1])
+        # format_html escapes its arguments into strings, so numbers are formatted first.
+        lines.append(format_html(
+            '<g><title>{}: {} after {} rated matches</title>'
+            '<polyline points="{}" fill="none" stroke="{}" stroke-width="2" stroke-dasharray="{}"/>'
+            '<circle cx="{}" cy="{}" r="3" fill="{}"/>'
+            '<text x="{}" y="{}" font-size="12" fill="currentColor">{}</text></g>',
+            s.name, f"{s.points[-1]:.2f}", len(s.points), pts, colour, dash, f"{end_x:.1f}", f"{end_y:.1f}", colour,
+            f"{end_x + 6:.1f}", f"{end_y + 4:.1f}", s.name[:14],
+        ))
+    ticks = format_html_join("", '<text x="{}" y="{}" font-size="11" text-anchor="end" fill="currentColor">{}</text>',
+                             ((left - 6, f"{y(v) + 4:.1f}", f"{v:.1f}") for v in (high, (high + low) / 2, low)))
+    axes = format_html(
+        '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="currentColor" stroke-opacity=".4"/>'
+        '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="currentColor" stroke-opacity=".4"/>'
+        '<text x="{}" y="{}" font-size="11" fill="currentColor">rated matches →</text>',
+        left, top, left, height - bottom, left, height - bottom, width - right, height - bottom,
+        left, height - 8,
+    )
+    summary = "; ".join(f"{s.name} {s.points[0]:.1f} to {s.points[-1]:.1f}" for s in series)
+    return format_html(
+        '<svg class="chart" viewBox="0 0 {} {}" role="img" aria-label="{}: {}">{}{}{}</svg>',
+        width, height, title, summary, axes, ticks, mark_safe("".join(lines)),
+    )

@@ -1,0 +1,192 @@
+"""The match page: a live table (the viewer's own seat only), the decisions a signed-in player makes by clicking,
+a table against three bots, and a finished game's replay.
+
+What a page shows of a match is the engine's SeatView of the viewer's seat, or the public view for a spectator
+(league.selectors.live), exactly what the API's state endpoint sends; decisions go through the same service as the
+API's decisions endpoint (league.services.decisions.submit_decision), so the rules and the secrecy live there.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from league.models import Match, MatchSeat, Player
+from league.selectors.live import (
+    deal_still_in_play,
+    match_game,
+    public_record,
+    public_state,
+    record_is_public,
+    seat_state,
+    seats_of_user,
+)
+from league.services import create_bot_player, create_match, create_person_player
+from league.services.decisions import DecisionRefused, start_live_match, submit_decision
+
+from .replay import replay_frames
+from .table import build_table
+
+BOT_KINDS = (("greedy", "greedy (quick, plays for tricks)"), ("random", "random (any legal move)"))
+
+
+def _viewer_seat(match: Match, user) -> MatchSeat | None:
+    """The viewer's seat: the one awaited if they hold several, else their first; None for a spectator."""
+    mine = seats_of_user(match, user)
+    return next((ms for ms in mine if ms.awaiting), mine[0] if mine else None)
+
+
+def _forbidden(request, message: str):
+    return render(request, "web/error.html", {"message": message}, status=403)
+
+
+def _table_context(match: Match, seat: MatchSeat | None) -> dict:
+    game = match_game(match)
+    state = seat_state(game, seat.seat) if seat is not None else public_state(game)
+    return {"match": match, "table": build_table(state, list(match.seats)), "seat": seat,
+            "move_number": state["move_number"]}
+
+
+def match_page(request, pk: int):
+    match = get_object_or_404(Match.objects.select_related("tournament_round__tournament", "ladder", "club"), pk=pk)
+    seat = _viewer_seat(match, request.user)
+    if seat is None and deal_still_in_play(match):
+        return _forbidden(request, "This duplicate table's deal is still being played at other tables: only its "
+                                   "own players see it until the round closes.")
+    context = _table_context(match, seat)
+    context["seats"] = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+    context["replay"] = record_is_public(match)
+    return render(request, "web/match.html", context)
+
+
+@require_GET
+def match_live(request, pk: int):
+    """What the page's script polls: the match's move number and status, and the table re-rendered when either
+    differs from what the page shows (`?move=N&status=S`)."""
+    match = get_object_or_404(Match, pk=pk)
+    seat = _viewer_seat(match, request.user)
+    if seat is None and deal_still_in_play(match):
+        return JsonResponse({"detail": "hidden until the round closes"}, status=403)
+    data = {"move_number": match.move_number, "status": match.status}
+    if request.GET.get("move") != str(match.move_number) or request.GET.get("status") != match.status:
+        context = _table_context(match, seat)
+        data["move_number"] = context["move_number"]
+        data["html"] = render_to_string("web/_table.html", context, request=request)
+    return JsonResponse(data)
+
+
+def _decision_json(post) -> dict:
+    kind = post.get("kind")
+    if kind == "pass_count":
+        return {"kind": kind, "count": _int(post.get("count"))}
+    if kind == "pass_cards":
+        return {"kind": kind, "cards": post.getlist("cards")}
+    if kind == "play":
+        return {"kind": kind, "card": post.get("card")}
+    if kind == "clubs_target":
+        return {"kind": kind, "target": _int(post.get("target"))}
+    return {"kind": kind}
+
+
+def _int(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return value
+
+
+@login_required
+@require_POST
+def match_decide(request, pk: int):
+    """One decision from the page's buttons, through the decisions service. The script asks for JSON; a plain
+    form post (no script) gets the match page again, with any refusal as a message."""
+    match = get_object_or_404(Match, pk=pk)
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    seat = _viewer_seat(match, request.user)
+    error, status = None, 201
+    if seat is None:
+        error, status = "You have no seat at this table.", 403
+    else:
+        try:
+            submit_decision(match=match, player=seat.player, move_number=_int(request.POST.get("move_number")),
+                            decision_json=_decision_json(request.POST), seat=seat.seat)
+        except DecisionRefused as e:
+            error, status = e.message + (f" ({e.rule})" if e.rule else ""), e.status
+        except Match.DoesNotExist:
+            raise Http404("no such match") from None
+    if wants_json:
+        return JsonResponse({"ok": error is None, "detail": error}, status=status)
+    if error:
+        messages.error(request, error)
+    return redirect("web:match", pk=pk)
+
+
+def match_replay(request, pk: int):
+    match = get_object_or_404(Match, pk=pk)
+    if not record_is_public(match):
+        raise Http404("a match can be replayed once it is over (and its round, for a duplicate table)")
+    record = public_record(match)
+    return render(request, "web/replay.html", {
+        "match": match, "frames": replay_frames(record), "names": list(match.seats),
+        "teams": record.get("teams"),
+    })
+
+
+class BotTableForm(forms.Form):
+    rounds = forms.TypedChoiceField(choices=[(1, "1 round (quick)"), (0, "a full game")], coerce=int, initial=1)
+    clubs = forms.ChoiceField(choices=[("thief", "the Thief (second edition)"),
+                                       ("choose", "choose whom to rob (first edition)")], initial="thief")
+    bots = forms.ChoiceField(choices=BOT_KINDS, initial="greedy")
+    seed = forms.CharField(required=False, max_length=100,
+                           help_text="Optional: the same seed deals the same cards (for practice).")
+
+
+def _person_player(user) -> Player:
+    player = Player.objects.filter(user=user, bot_kind="").order_by("pk").first()
+    if player is not None:
+        return player
+    name = user.get_username()
+    for attempt in range(5):
+        try:
+            with transaction.atomic():
+                return create_person_player(user=user, name=name if attempt == 0 else f"{name}-{attempt + 1}")
+        except IntegrityError:
+            continue  # the name is another player's
+    return create_person_player(user=user, name=f"{name}-{secrets.token_hex(3)}")
+
+
+def _house_bots(kind: str) -> list[Player]:
+    """Three bots of the kind, shared by every table against bots (made the first time they are needed)."""
+    bots = []
+    for i in range(1, 4):
+        name = f"house-{kind}-{i}"
+        player = Player.objects.filter(name=name, bot_kind=kind).first()
+        bots.append(player or create_bot_player(name=name, kind=kind))
+    return bots
+
+
+@login_required
+def play_bots(request):
+    """A table of four: the signed-in person and three bots. The bots play at once (a worker, or in-process)."""
+    form = BotTableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        ruleset = {"players": 4, "clubs": data["clubs"]}
+        if data["rounds"]:
+            ruleset["rounds"] = data["rounds"]
+        with transaction.atomic():
+            players = [_person_player(request.user), *_house_bots(data["bots"])]
+            match = create_match(players=players, ruleset=ruleset, seed=data["seed"] or None)
+            start_live_match(match=match)
+        messages.success(request, "Your table is ready: you sit at the bottom.")
+        return redirect(reverse("web:match", kwargs={"pk": match.pk}))
+    return render(request, "web/play.html", {"form": form})

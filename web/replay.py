@@ -1,0 +1,74 @@
+"""A finished game's replay: the table after each step of its record (the deal, the pass, every trick).
+
+Each frame is the engine's own replay of the record cut off after that step (engine.from_record), so the hands,
+showrooms, vaults and the Thief are what the rules derive, never recomputed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine import card_str, from_record
+
+from .table import action_line
+
+
+@dataclass
+class Frame:
+    title: str
+    hands: list[list[str]]
+    showrooms: list[int]  # per seat (a partnership's seats show their team's)
+    vaults: list[int]
+    supply: int
+    thief: int | None
+    trick: list[dict]  # the step's trick: [{"name", "card"}]
+    winner: str | None
+    passes: list[list[str]] | None
+    actions: list[str]
+
+
+def _cut(record: dict[str, Any], r: int, rnd: dict[str, Any]) -> dict[str, Any]:
+    cut = {k: v for k, v in record.items() if k not in ("result", "complete")}
+    cut["rounds"] = [*record["rounds"][:r], rnd]
+    return cut
+
+
+def replay_frames(record: dict[str, Any]) -> list[Frame]:
+    names = list(record["seats"])
+    n = len(names)
+    frames: list[Frame] = []
+
+    def snap(title, rnd_cut, r, *, trick=None, winner=None, passes=None, actions=(), round_over=False):
+        game = from_record(_cut(record, r, rnd_cut))
+        hands = [[] for _ in range(n)] if round_over else [sorted_cards(h) for h in game.hands]
+        teams = [game.team_of(s) for s in range(n)]  # showrooms and vaults are per team: shown per seat
+        frames.append(Frame(title, hands, [game.showroom[t] for t in teams], [game.vault[t] for t in teams],
+                            game.supply, game.thief,
+                            trick or [], winner, passes, [action_line(a, names) for a in actions]))
+
+    for r, rnd in enumerate(record["rounds"]):
+        dealt = {**rnd, "pass_count": None, "passes": None, "clubs_targets": [], "tricks": [], "actions": []}
+        snap(f"Round {r + 1}: the deal ({names[rnd['dealer']]} deals)", dealt, r)
+        if rnd.get("passes") is None:
+            continue
+        passed = {**rnd, "tricks": [], "actions": []}
+        count = rnd["pass_count"]
+        snap(f"Round {r + 1}: everyone passes {count} card{'s' if count > 1 else ''}", passed, r,
+             passes=rnd["passes"])
+        tricks = rnd["tricks"]
+        for t, trick in enumerate(tricks):
+            last = t == len(tricks) - 1
+            upto = {**rnd, "tricks": tricks[:t + 1]}
+            acts = [a for a in rnd["actions"] if a["trick"] == t or (last and a["trick"] is None)]
+            winner = names[trick["winner"]] if trick["winner"] is not None else None
+            title = f"Round {r + 1}, trick {t + 1}" + (f": {winner} wins it" if winner else "")
+            if last and winner:
+                title += ", and the round ends"
+            snap(title, upto, r, trick=[{"name": names[p["seat"]], "card": p["card"]} for p in trick["plays"]],
+                 winner=winner, actions=acts, round_over=last and winner is not None)
+    return frames
+
+
+def sorted_cards(hand) -> list[str]:
+    return [card_str(c) for c in sorted(hand)]

@@ -1,0 +1,206 @@
+"""The table as a page shows it, built from one seat's SeatView dict (or the public view of a spectator).
+
+Everything here comes from the engine's view: nothing reads another seat's hand, and what a seat may do is the
+view's `legal` list. This module only arranges it for the templates and puts the rules' reasons into words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import face, suit_name
+
+CAUSES = {"offsuit": "an off-suit card", "trick": "winning the trick", "majority": "the most cards at the round's end",
+          "no_trick": "winning no trick"}
+ACTION_WORDS = {"D": "supply → vault", "H": "supply → showroom", "S": "showroom → vault", "C": "a crystal taken"}
+
+
+@dataclass
+class SeatBox:
+    seat: int
+    name: str
+    showroom: int
+    vault: int | None  # only the viewer's own, until the game is over
+    hand_size: int
+    tricks_won: int
+    dealer: bool
+    thief: bool
+    awaited: bool
+    viewer: bool
+    team: int
+
+
+@dataclass
+class HandCard:
+    code: str
+    enabled: bool
+    reason: str  # why it cannot be chosen now ('' when it can)
+    selected: bool = False  # chosen to pass (kept across refreshes)
+
+
+@dataclass
+class Table:
+    state: dict[str, Any]
+    seats: list[SeatBox]
+    others: list[SeatBox]  # clockwise from the viewer's left (every seat for a spectator)
+    me: SeatBox | None
+    hand: list[HandCard] = field(default_factory=list)
+    prompt: str = ""  # what the viewer is asked to do, or what the table waits for
+    decision: str | None = None  # the kind of decision the viewer owes now
+    options: list = field(default_factory=list)  # pass counts, or target seats with names
+    trick: list[dict] = field(default_factory=list)  # the trick on the table (or the last one, complete)
+    trick_done: bool = False
+    trick_winner: str | None = None
+    led: str | None = None
+    actions: list[str] = field(default_factory=list)  # this round's Suit Actions, newest first
+    tricks_log: list[dict] = field(default_factory=list)  # this round's complete tricks, newest first
+    result: list[dict] | None = None
+
+
+def team_of(state: dict[str, Any], seat: int) -> int:
+    teams = state.get("teams")
+    if not teams:
+        return seat
+    return next(t for t, members in enumerate(teams) if seat in members)
+
+
+def build_table(state: dict[str, Any], names: list[str]) -> Table:
+    n = len(state["seats"])
+    viewer = state.get("seat")
+    over = state["over"]
+    pending = state.get("pending") or {}
+    awaited = set(pending.get("seats") or [])
+    vaults = state.get("vaults")
+    boxes = []
+    for s in range(n):
+        t = team_of(state, s)
+        vault = vaults[t] if over and vaults else (state.get("vault") if s == viewer else None)
+        boxes.append(SeatBox(
+            seat=s, name=names[s], showroom=state["showrooms"][t], vault=vault, hand_size=state["hand_sizes"][s],
+            tricks_won=state["tricks_won"][s], dealer=s == state["dealer"], thief=s == state.get("thief"),
+            awaited=s in awaited and not over, viewer=s == viewer, team=t,
+        ))
+    me = boxes[viewer] if viewer is not None else None
+    start = viewer + 1 if viewer is not None else 0
+    others = [boxes[(start + i) % n] for i in range(n) if (start + i) % n != viewer]
+    table = Table(state=state, seats=boxes, others=others, me=me)
+    _trick(table, state, names)
+    _actions(table, state, names)
+    if over:
+        table.result = _result(state, names)
+        table.prompt = "The game is over."
+    elif me is not None:
+        _my_decision(table, state, names)
+    else:
+        table.prompt = _waiting(pending, names)
+    return table
+
+
+def _trick(table: Table, state: dict[str, Any], names: list[str]) -> None:
+    rounds = state.get("rounds") or []
+    if not rounds:
+        return
+    tricks = rounds[-1]["tricks"]
+    complete = [t for t in tricks if t["winner"] is not None]
+    table.tricks_log = [
+        {"number": i + 1, "plays": [{"name": names[p["seat"]], "card": p["card"]} for p in t["plays"]],
+         "winner": names[t["winner"]]}
+        for i, t in enumerate(complete)
+    ][::-1]
+    # A trick just begun (no card yet) shows the last complete one, so its cards stay in view.
+    current = tricks[-1] if tricks and tricks[-1]["winner"] is None and tricks[-1]["plays"] else None
+    shown = current or (complete[-1] if complete else None)
+    if shown is None:
+        return
+    table.trick = [{"name": names[p["seat"]], "seat": p["seat"], "card": p["card"]} for p in shown["plays"]]
+    table.trick_done = current is None
+    table.trick_winner = names[shown["winner"]] if shown["winner"] is not None else None
+    if shown["plays"]:
+        table.led = shown["plays"][0]["card"][0]
+
+
+def action_line(a: dict, names: list[str]) -> str:
+    """One Suit Action in words: who, which suit, why, and what moved."""
+    what = ACTION_WORDS[a["suit"]]
+    if a["suit"] == "C" and a["target"] is not None:
+        what = f"a crystal from {names[a['target']]}'s showroom"
+    moved = "" if a["moved"] else " (nothing moved)"
+    return f"{names[a['seat']]}: {suit_name(a['suit'])} action for {CAUSES.get(a['cause'], a['cause'])} — {what}{moved}"
+
+
+def _actions(table: Table, state: dict[str, Any], names: list[str]) -> None:
+    rounds = state.get("rounds") or []
+    if rounds:
+        table.actions = [action_line(a, names) for a in rounds[-1]["actions"]][::-1]
+
+
+def _result(state: dict[str, Any], names: list[str]) -> list[dict]:
+    result = state["result"]
+    teams = state.get("teams") or [[s] for s in range(len(names))]
+    rows = []
+    for t, members in enumerate(teams):
+        rows.append({"name": " & ".join(names[s] for s in members), "score": result["score"][t],
+                     "vault": result["vault"][t], "showroom": result["showroom"][t],
+                     "winner": t in result["winners"]})
+    return sorted(rows, key=lambda r: (-r["score"], -r["vault"]))
+
+
+def _waiting(pending: dict, names: list[str]) -> str:
+    if not pending:
+        return ""
+    who = ", ".join(names[s] for s in pending["seats"])
+    return {
+        "pass_count": f"Waiting for the dealer, {who}, to choose how many cards to pass.",
+        "pass_cards": f"Waiting for {who} to choose the cards to pass.",
+        "play": f"Waiting for {who} to play.",
+        "clubs_target": f"Waiting for {who} to choose whose showroom clubs rob.",
+    }.get(pending["kind"], f"Waiting for {who}.")
+
+
+def _my_decision(table: Table, state: dict[str, Any], names: list[str]) -> None:
+    pending = state.get("pending") or {}
+    kind = pending.get("kind")
+    legal = state.get("legal") or []
+    hand = state.get("hand") or []
+    mine = state.get("my_turn")
+    n = len(names)
+    waiting = _waiting(pending, names)
+    table.hand = [HandCard(c, False, waiting or "not your turn") for c in hand]
+    if not mine:
+        table.prompt = waiting
+        if kind == "pass_cards" and state.get("passed"):
+            table.prompt = f"You have passed your cards. {waiting}"
+        return
+    table.decision = kind
+    if kind == "pass_count":
+        table.options = list(legal)
+        table.prompt = "You are the dealer: choose how many cards everyone passes (R-PASS-1)."
+        table.hand = [HandCard(c, False, "first choose how many cards to pass") for c in hand]
+    elif kind == "pass_cards":
+        count = pending["count"]
+        if state["ruleset"].get("partnerships"):
+            to = names[(state["seat"] + n // 2) % n]
+        else:
+            to = names[(state["seat"] + 1) % n]
+        table.prompt = f"Choose {count} card{'s' if count > 1 else ''} to pass to {to} (R-PASS-2)."
+        table.options = [count]
+        table.hand = [HandCard(c, True, "") for c in hand]
+    elif kind == "play":
+        allowed = set(legal)
+        led = table.led if table.trick and not table.trick_done else None
+        if led is None:
+            table.prompt = "Your lead: play any card (R-LEAD-1)."
+            reason = ""
+        elif all(face(c).suit == led for c in allowed) and len(allowed) < len(hand):
+            table.prompt = f"You must follow {suit_name(led)} (R-FOLLOW-1)."
+            reason = f"you must follow {suit_name(led)}"
+        else:
+            table.prompt = (f"You have no {suit_name(led)}: play any card; an off-suit card earns its Suit Action "
+                            "(R-OFFSUIT-1).")
+            reason = ""
+        table.hand = [HandCard(c, c in allowed, "" if c in allowed else reason) for c in hand]
+    elif kind == "clubs_target":
+        table.prompt = "Clubs action: choose whose showroom you take a crystal from (R-ACT-C)."
+        table.options = [{"seat": s, "name": names[s], "showroom": table.seats[s].showroom} for s in legal]
+        table.hand = [HandCard(c, False, "first choose the clubs target") for c in hand]

@@ -1,0 +1,38 @@
+"""Template tags for cards and suits: `{% card "H7" %}` shows ♥ 7 hearts with an aria-label."""
+
+from django import template
+from django.utils.html import format_html
+
+from ..cards import face, suit_name, suit_symbol
+
+register = template.Library()
+
+
+@register.simple_tag
+def card(code: str, css: str = ""):
+    f = face(code)
+    return format_html(
+        '<span class="card s-{} {}" role="img" aria-label="{}" title="{}">'
+        '<span class="sym" aria-hidden="true">{}</span>&nbsp;<span aria-hidden="true">{}</span>'
+        '&nbsp;<small aria-hidden="true">{}</small></span>',
+        f.suit, css, f.label, f.label, f.symbol, f.rank, f.suit_name,
+    )
+
+
+@register.simple_tag
+def suit(letter: str):
+    return format_html('<span class="suit s-{}"><span aria-hidden="true">{}</span> {}</span>',
+                       letter, suit_symbol(letter), suit_name(letter))
+
+
+@register.filter
+def card_label(code: str) -> str:
+    return face(code).label
+
+
+@register.filter
+def get(mapping, key):
+    try:
+        return mapping[key]
+    except (KeyError, IndexError, TypeError):
+        return None

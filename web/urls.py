@@ -1,0 +1,26 @@
+"""The website's routes (mounted at the site's root by config.urls)."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from . import play, views
+
+app_name = "web"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("clubs/<int:pk>/", views.club, name="club"),
+    path("leagues/<int:pk>/", views.league, name="league"),
+    path("seasons/<int:pk>/", views.season, name="season"),
+    path("tournaments/<int:pk>/", views.tournament, name="tournament"),
+    path("tournaments/<int:pk>/start-round/", views.tournament_start_round, name="tournament-start-round"),
+    path("ladders/<int:pk>/", views.ladder, name="ladder"),
+    path("players/<int:pk>/", views.player, name="player"),
+    path("matches/<int:pk>/", play.match_page, name="match"),
+    path("matches/<int:pk>/live/", play.match_live, name="match-live"),
+    path("matches/<int:pk>/decide/", play.match_decide, name="match-decide"),
+    path("matches/<int:pk>/replay/", play.match_replay, name="match-replay"),
+    path("play/", play.play_bots, name="play-bots"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+]

@@ -1,0 +1,154 @@
+"""Public pages: home, club, league, season, tournament, ladder and player. Reads only, through league.selectors
+(standings) or plain querysets; organisers get a button that calls the same service as the API's start-round."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from api.permissions import organises
+from league.models import (
+    Club,
+    Ladder,
+    League,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    Player,
+    Rating,
+    RatingHistory,
+    Season,
+    Tournament,
+    TournamentStatus,
+)
+from league.selectors import season_standings, tournament_standings
+from league.services import advance_tournament, start_tournament
+from league.services.tournaments import TournamentError
+
+from .charts import Series, rating_chart
+
+RECENT = 20
+
+
+def _matches(queryset):
+    return queryset.select_related("tournament_round__tournament", "ladder").prefetch_related(
+        Prefetch("match_seats", queryset=MatchSeat.objects.select_related("player").order_by("seat")))
+
+
+def home(request):
+    live = []
+    if request.user.is_authenticated:
+        live = _matches(Match.objects.filter(match_seats__player__user=request.user,
+                                             status__in=[MatchStatus.PENDING, MatchStatus.RUNNING]).distinct())[:10]
+    return render(request, "web/home.html", {
+        "clubs": Club.objects.all(),
+        "tournaments": Tournament.objects.exclude(status=TournamentStatus.FINISHED).select_related("club")[:RECENT],
+        "finished_tournaments": Tournament.objects.filter(status=TournamentStatus.FINISHED)
+        .select_related("club")[:5],
+        "ladders": Ladder.objects.filter(active=True).select_related("club"),
+        "recent": _matches(Match.objects.filter(status=MatchStatus.FINISHED))[:10],
+        "live": live,
+    })
+
+
+def club(request, pk: int):
+    club = get_object_or_404(Club, pk=pk)
+    return render(request, "web/club.html", {
+        "club": club,
+        "leagues": League.objects.filter(club=club).prefetch_related("seasons"),
+        "tournaments": Tournament.objects.filter(club=club)[:RECENT],
+        "ladders": Ladder.objects.filter(club=club),
+        "players": club.players.order_by("name"),
+        "recent": _matches(Match.objects.filter(club=club, status=MatchStatus.FINISHED))[:10],
+        "organiser": organises(request.user, club.pk),
+    })
+
+
+def league(request, pk: int):
+    league = get_object_or_404(League.objects.select_related("club"), pk=pk)
+    return render(request, "web/league.html", {"league": league, "seasons": league.seasons.all()})
+
+
+def season(request, pk: int):
+    season = get_object_or_404(Season.objects.select_related("league__club"), pk=pk)
+    standings = season_standings(season=season)
+    return render(request, "web/season.html", {
+        "season": season, "tournaments": Tournament.objects.filter(season=season),
+        "standings": standings, "metric_names": _metric_names(standings),
+    })
+
+
+def tournament(request, pk: int):
+    tournament = get_object_or_404(Tournament.objects.select_related("club", "season__league"), pk=pk)
+    rounds = []
+    for rnd in tournament.tournament_rounds.order_by("index"):
+        matches = {m.table_number: m for m in _matches(Match.objects.filter(tournament_round=rnd))}
+        tables = []
+        for table in rnd.tables:
+            match = matches.get(table["number"])
+            tables.append({"number": table["number"], "match": match,
+                           "seats": list(match.match_seats.all()) if match else []})
+        rounds.append({"round": rnd, "tables": tables, "byes": rnd.byes})
+    standings = tournament_standings(tournament=tournament)
+    return render(request, "web/tournament.html", {
+        "tournament": tournament, "rounds": rounds, "standings": standings,
+        "metric_names": _metric_names(standings), "entries": tournament.entries.select_related("player"),
+        "organiser": organises(request.user, tournament.club_id),
+    })
+
+
+def _metric_names(standings) -> list[str]:
+    """The standings' columns: the metrics they were ranked by, in precedence order."""
+    return list(standings[0].metrics) if standings else []
+
+
+@login_required
+@require_POST
+def tournament_start_round(request, pk: int):
+    """The organiser's "start the next round" (the first one starts the tournament), as the API's start-round."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not organises(request.user, tournament.club_id):
+        return render(request, "web/error.html", {"message": "Only the club's organisers may start rounds."},
+                      status=403)
+    try:
+        rnd = (start_tournament(tournament=tournament) if not tournament.tournament_rounds.exists()
+               else advance_tournament(tournament=tournament))
+    except (TournamentError, ValueError) as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"Round {rnd.index} is seated and started." if rnd else "The tournament is over.")
+    return redirect("web:tournament", pk=pk)
+
+
+def ladder(request, pk: int):
+    ladder = get_object_or_404(Ladder.objects.select_related("club"), pk=pk)
+    ratings = list(Rating.objects.filter(ladder=ladder).select_related("player").order_by("-ordinal"))
+    top = [r.player for r in ratings[:6]]
+    history: dict[int, list[float]] = {p.pk: [] for p in top}
+    for player_id, ordinal in (RatingHistory.objects.filter(ladder=ladder, player__in=top)
+                               .order_by("created_at", "id").values_list("player_id", "ordinal")):
+        history[player_id].append(ordinal)
+    chart = rating_chart([Series(p.name, history[p.pk]) for p in top], title=f"{ladder.name}: ratings of the top 6")
+    return render(request, "web/ladder.html", {
+        "ladder": ladder, "ratings": ratings, "chart": chart,
+        "entries": ladder.entries.filter(active=True).count(),
+        "recent": _matches(Match.objects.filter(ladder=ladder))[:RECENT],
+    })
+
+
+def player(request, pk: int):
+    player = get_object_or_404(Player, pk=pk)
+    ratings = list(Rating.objects.filter(player=player).select_related("ladder").order_by("ladder__name"))
+    series = []
+    for rating in ratings:
+        points = list(RatingHistory.objects.filter(player=player, ladder=rating.ladder).order_by("created_at", "id")
+                      .values_list("ordinal", flat=True))
+        series.append(Series(rating.ladder.name if rating.ladder else "global", points))
+    seats = (MatchSeat.objects.filter(player=player).select_related("match").order_by("-match__created_at")[:50])
+    return render(request, "web/player.html", {
+        "player": player, "ratings": ratings, "seats": seats, "clubs": player.clubs.all(),
+        "chart": rating_chart(series, title=f"{player.name}: rating history"),
+    })
