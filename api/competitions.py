@@ -24,7 +24,7 @@ from .permissions import ReadOnlyOrAuthenticated
 from .renderers import CSVRenderer
 from .serializers import StandingSerializer
 from .throttling import WriteThrottle
-from .views import READ_ERRORS, WRITE_ERRORS, TournamentViewSet, _int, _number, _require_organiser
+from .views import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, TournamentViewSet, _int, _number, _require_organiser
 
 
 class LeagueSerializer(serializers.ModelSerializer):
@@ -76,7 +76,8 @@ def _player(data) -> Player:
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Leagues (filter by club)"),
+    list=extend_schema(summary="Leagues (filter by club)",
+                       responses={200: LeagueSerializer(many=True), **LIST_ERRORS}),
     retrieve=extend_schema(summary="One league", responses={200: LeagueSerializer, **READ_ERRORS}),
     create=extend_schema(summary="Create a league (the club's organisers)",
                          responses={201: LeagueSerializer, **WRITE_ERRORS}),
@@ -101,7 +102,8 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Seasons (filter by league)"),
+    list=extend_schema(summary="Seasons (filter by league)",
+                       responses={200: SeasonSerializer(many=True), **LIST_ERRORS}),
     retrieve=extend_schema(summary="One season", responses={200: SeasonSerializer, **READ_ERRORS}),
     create=extend_schema(summary="Create a season of a league (the club's organisers)",
                          responses={201: SeasonSerializer, **WRITE_ERRORS}),
@@ -145,7 +147,8 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Ladders (their rankings: /api/v1/ratings/?ladder=ID)"),
+    list=extend_schema(summary="Ladders (their rankings: /api/v1/ratings/?ladder=ID)",
+                       responses={200: LadderSerializer(many=True), **LIST_ERRORS}),
     retrieve=extend_schema(summary="One ladder", responses={200: LadderSerializer, **READ_ERRORS}),
     create=extend_schema(summary="Create a ladder (the club's organisers; staff without a club)",
                          responses={201: LadderSerializer, **WRITE_ERRORS}),

@@ -1,10 +1,10 @@
 """API routes, versioned under /api/v1/."""
 
 from django.urls import include, path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from . import competitions, me, play, views
+from .tokens import TokenView
 
 router = DefaultRouter()
 router.register("clubs", views.ClubViewSet, basename="club")
@@ -23,7 +23,7 @@ v1 = [
     path("matches/<int:pk>/decisions/", play.MatchDecisionView.as_view(), name="match-decisions"),
     path("me/", me.MeView.as_view(), name="me"),
     path("me/turns/", play.MyTurnsView.as_view(), name="me-turns"),
-    path("auth/token/", obtain_auth_token, name="auth-token"),
+    path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("", include(router.urls)),
 ]
 

@@ -76,6 +76,9 @@ E404 = OpenApiResponse(ErrorSerializer, description="No such object.")
 E409 = OpenApiResponse(ErrorSerializer, description="The object's state does not allow it.")
 E429 = OpenApiResponse(ErrorSerializer, description="Too many writes: see Retry-After.")
 READ_ERRORS = {404: E404}
+# A list answers 400 for a filter value it cannot take and 404 for a page past the end.
+LIST_ERRORS = {400: OpenApiResponse(ErrorSerializer, description="A filter value it cannot take."),
+               404: OpenApiResponse(ErrorSerializer, description="No such page.")}
 WRITE_ERRORS = {400: E400, 401: E403, 403: E403, 404: E404, 429: E429}
 
 
@@ -109,7 +112,8 @@ class ClubFilter(django_filters.FilterSet):
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Clubs"),
+    list=extend_schema(summary="Clubs",
+                       responses={200: ClubSerializer(many=True), **LIST_ERRORS}),
     retrieve=extend_schema(summary="One club", responses={200: ClubSerializer, **READ_ERRORS}),
     create=extend_schema(summary="Create a club (staff)", responses={201: ClubSerializer, **WRITE_ERRORS}),
 )
@@ -181,7 +185,8 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Players: people, engine bots and external bots"),
+    list=extend_schema(summary="Players: people, engine bots and external bots",
+                       responses={200: PlayerSerializer(many=True), **LIST_ERRORS}),
     retrieve=extend_schema(summary="One player", responses={200: PlayerSerializer, **READ_ERRORS}),
 )
 class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -248,7 +253,8 @@ class MatchFilter(django_filters.FilterSet):
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Matches (filter by status, club, player, tournament, round, ladder)"),
+    list=extend_schema(summary="Matches (filter by status, club, player, tournament, round, ladder)",
+                       responses={200: MatchSerializer(many=True), **LIST_ERRORS}),
     retrieve=extend_schema(summary="One match", responses={200: MatchSerializer, **READ_ERRORS}),
 )
 class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -364,7 +370,8 @@ class TournamentFilter(django_filters.FilterSet):
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Tournaments"),
+    list=extend_schema(summary="Tournaments",
+                       responses={200: TournamentSerializer(many=True), **LIST_ERRORS}),
     retrieve=extend_schema(summary="One tournament", responses={200: TournamentSerializer, **READ_ERRORS}),
     create=extend_schema(summary="Create a tournament (the club's organisers)",
                          responses={201: TournamentSerializer, **WRITE_ERRORS}),
@@ -487,7 +494,8 @@ class RatingFilter(django_filters.FilterSet):
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Ratings, best first (filter by player, ladder, scope=global|ladder)"),
+    list=extend_schema(summary="Ratings, best first (filter by player, ladder, scope=global|ladder)",
+                       responses={200: RatingSerializer(many=True), **LIST_ERRORS}),
     retrieve=extend_schema(summary="One rating", responses={200: RatingSerializer, **READ_ERRORS}),
 )
 class RatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -515,7 +523,8 @@ class RatingHistoryFilter(django_filters.FilterSet):
         fields = ["player", "ladder", "match"]
 
 
-@extend_schema_view(list=extend_schema(summary="Rating history entries (filter by player, ladder, match)"),
+@extend_schema_view(list=extend_schema(summary="Rating history entries (filter by player, ladder, match)",
+                       responses={200: RatingHistorySerializer(many=True), **LIST_ERRORS}),
                     retrieve=extend_schema(summary="One rating history entry", responses={
                         200: RatingHistorySerializer, **READ_ERRORS}))
 class RatingHistoryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
