@@ -58,6 +58,14 @@ def snapshot(game: Game) -> str:
     }, sort_keys=True)
 
 
+def state(game: Game) -> tuple:
+    """The whole mutable state, cheaper than `snapshot` (events and choices only grow, so their lengths do)."""
+    return (list(game.draw_pile), list(game.discard_pile), [list(c) for c in game.castle],
+            [list(c) for c in game.side], list(game.colour), game.seat, game.turn, game.phase, game.witch_due,
+            game.witch_taken, game.draws, game.reshuffles, game.move_number, len(game.events), len(game.choices),
+            game.result)
+
+
 def refused(game: Game, rule: str, seat: int, decision: object) -> None:
     before = snapshot(game)
     with pytest.raises(IllegalDecision) as e:
@@ -459,3 +467,30 @@ def test_heuristic_beats_random():
         for w in game.result.winners:
             wins[kinds[w]] += 1 / len(game.result.winners)
     assert wins["heuristic"] > 0.8 * 120, wins
+
+
+UNIVERSE = [DRAW, STOP, PASS, FAIRY, Decision("shout"), *(Decision.discard(c) for c in range(CARD_COUNT)),
+            *(Decision.buy(s, c) for s in range(-1, 5) for c in range(24))]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
+def test_whatever_legal_leaves_out_is_refused_with_a_K_rule_and_changes_nothing(seed, players):
+    """K-TURN-1, K-WITCH-1, K-BUY-1, K-DECK-1, K-WIN-1: `legal` is exact; anything else is refused unchanged."""
+    game = Game(Ruleset(players), f"illegal-{seed}")
+    rng = random.Random(seed)
+    bots = [make_bot("random", seed=f"{seed}/{s}") for s in range(players)]
+    while True:
+        seat = game.pending.seats[0] if game.pending else 0
+        legal = game.legal(seat)
+        if rng.random() < 0.1 or game.over:
+            attempts = [(seat, d) for d in rng.sample(UNIVERSE, 8) if d not in legal]
+            attempts.append(((seat + 1) % players, rng.choice(legal or UNIVERSE)))
+            for s, d in attempts:
+                before = state(game)
+                with pytest.raises(IllegalDecision) as e:
+                    game.apply(s, d)
+                assert e.value.rule[:2] == "K-" and state(game) == before
+        if game.over:
+            break
+        game.apply(seat, bots[seat].decide(SeatView(game, seat)))

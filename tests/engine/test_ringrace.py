@@ -58,6 +58,13 @@ def snapshot(game: Game) -> str:
     }, sort_keys=True)
 
 
+def state(game: Game) -> tuple:
+    """The whole mutable state, cheaper than `snapshot` (events and choices only grow, so their lengths do)."""
+    return (list(game.deck), list(game.aside), [list(r) for r in game.rings], [sorted(x) for x in game.set_rings],
+            list(game.on_board), sorted(game.revealed), game.loose_left, game.seat, game.turn, game.card,
+            game.phase, game.move_number, len(game.events), len(game.choices), game.result)
+
+
 def refused(game: Game, rule: str, seat: int, decision: object) -> None:
     before = snapshot(game)
     with pytest.raises(IllegalDecision) as e:
@@ -351,3 +358,30 @@ def test_heuristic_beats_random():
         for w in game.result.winners:
             wins[kinds[w]] += 1 / len(game.result.winners)
     assert wins["heuristic"] > 0.7 * 120, wins
+
+
+UNIVERSE = [*(T(p) for p in range(-1, 43)), *(S(v, x) for v in range(-1, 7) for x in (0, 1000, 3000, 6000, 7000)),
+            Decision("draw")]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 6))
+def test_whatever_legal_leaves_out_is_refused_with_a_G_rule_and_changes_nothing(seed, players):
+    """G-TURN-1, G-RING-1, G-STEAL-1, G-END-1: `legal` is exact; anything else is refused and changes nothing."""
+    game = Game(Ruleset(players), f"illegal-{seed}")
+    rng = random.Random(seed)
+    bots = [make_bot("random", seed=f"{seed}/{s}") for s in range(players)]
+    while True:
+        seat = game.pending.seats[0] if game.pending else 0
+        legal = game.legal(seat)
+        if rng.random() < 0.3 or game.over:
+            attempts = [(seat, d) for d in rng.sample(UNIVERSE, 8) if d not in legal]
+            attempts.append(((seat + 1) % players, rng.choice(legal or UNIVERSE)))
+            for s, d in attempts:
+                before = state(game)
+                with pytest.raises(IllegalDecision) as e:
+                    game.apply(s, d)
+                assert e.value.rule[:2] == "G-" and state(game) == before
+        if game.over:
+            break
+        game.apply(seat, bots[seat].decide(SeatView(game, seat)))
