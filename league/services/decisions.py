@@ -30,6 +30,7 @@ from engine.bots import make_bot
 
 from ..models import Match, MatchSeat, MatchStatus, Player
 from ..selectors.games import StoredPlayError, load_match_game
+from ..selectors.live import match_game
 from .play import bot_seed, play_bot_match
 from .progress import store_progress
 
@@ -170,7 +171,43 @@ def advance_match(*, match_id: int) -> AdvanceOutcome:
     if rows and all(ms.player.is_engine_bot for ms in rows):
         outcome = play_bot_match(match_id=match_id)
         return AdvanceOutcome(match_id, outcome.status, move_number=outcome.move_number, error=outcome.error)
-    return _advance(match_id, overdue=False)
+    return _advance(match_id, overdue=False, plan=_plan(match_id))
+
+
+def _bot_decision(match: Match, kind: str, settings: dict, seat: int, game: Game) -> Decision:
+    """What the engine bot at `seat` decides now: seeded by the match state alone (as play_bot_match does)."""
+    bot = make_bot(kind, seed=bot_seed(match, seat, game.move_number), **settings)
+    return bot.decide(SeatView(game, seat))
+
+
+def _plan(match_id: int) -> tuple[int, list[tuple[int, Decision]]] | None:
+    """The engine bots' decisions from the stored state up to the next person's turn, thought out before taking
+    the match's lock (a search bot may think for seconds, and on SQLite the lock is the whole database's).
+
+    Returns the move number planned from and the decisions in order, or None. The decisions are the very ones the
+    locked run would make (each bot is seeded by the move number, and stored play is never rewritten, so the game at
+    that move number is the same game), so the locked run applies them if the match is still at that move."""
+    match = Match.objects.filter(pk=match_id, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING)).first()
+    if match is None:
+        return None
+    bots = {ms.seat: (ms.player.bot_kind, dict(ms.player.bot_settings or {}))
+            for ms in MatchSeat.objects.filter(match=match).select_related("player") if ms.player.is_engine_bot}
+    if not bots:
+        return None
+    try:
+        game = match_game(match)
+        start, decisions = game.move_number, []
+        while not game.over:
+            todo = [s for s in game.pending.seats if s in bots]
+            if not todo:
+                break
+            for seat in todo:
+                decision = _bot_decision(match, *bots[seat], seat, game)
+                game.apply(seat, decision)
+                decisions.append((seat, decision))
+    except (StoredPlayError, IllegalDecision, ValueError, TypeError):
+        return None  # the locked run meets the same trouble and reports it
+    return (start, decisions) if decisions else None
 
 
 def play_overdue(*, match_id: int, now=None) -> AdvanceOutcome:
@@ -180,7 +217,7 @@ def play_overdue(*, match_id: int, now=None) -> AdvanceOutcome:
 
 
 @transaction.atomic
-def _advance(match_id: int, *, overdue: bool, now=None) -> AdvanceOutcome:
+def _advance(match_id: int, *, overdue: bool, now=None, plan=None) -> AdvanceOutcome:
     now = now or timezone.now()
     match = _locked_match(match_id)
     if match is None:
@@ -202,6 +239,10 @@ def _advance(match_id: int, *, overdue: bool, now=None) -> AdvanceOutcome:
         late = {s for s in before.seats if s not in bots}
     decisions = 0
     try:
+        if plan is not None and plan[0] == game.move_number and not late:
+            for seat, decision in plan[1]:  # thought out before the lock, from this very state
+                game.apply(seat, decision)
+                decisions += 1
         while not game.over:
             todo = [s for s in game.pending.seats if s in bots or s in late]
             if not todo:
@@ -210,8 +251,7 @@ def _advance(match_id: int, *, overdue: bool, now=None) -> AdvanceOutcome:
                 kind, settings = bots.get(seat) or (match.deadline_fallback, {})
                 if seat in late and kind not in FALLBACK_BOTS:
                     kind = "random"
-                bot = make_bot(kind, seed=bot_seed(match, seat, game.move_number), **settings)
-                game.apply(seat, bot.decide(SeatView(game, seat)))
+                game.apply(seat, _bot_decision(match, kind, settings, seat, game))
                 decisions += 1
             late.clear()  # the fallback makes only the overdue decision; the seat's next one is its own again
     except (IllegalDecision, ValueError, TypeError) as e:
