@@ -9,6 +9,9 @@ Pure Python, no Django. The public interface:
     game.apply(2, Decision.pass_count(2))
     SeatView(game, 0).to_dict()   # what seat 0 may see
     to_record(game)         # diamonds-record/1
+
+The engine also holds two more games of the same shape, `engine.diamoniak` and `engine.ringrace`; the
+registry `engine.games` finds any of the three by name ("diamonds", "diamoniak", "ringrace") or record format.
 """
 
 from .cards import SUITS, Card, card_str, parse_card, parse_cards

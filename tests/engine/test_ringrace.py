@@ -385,3 +385,17 @@ def test_whatever_legal_leaves_out_is_refused_with_a_G_rule_and_changes_nothing(
         if game.over:
             break
         game.apply(seat, bots[seat].decide(SeatView(game, seat)))
+
+
+def test_cli_refuses_flags_of_another_game_and_unknown_formats(tmp_path, capsys):
+    from engine.cli import main
+
+    assert main(["play", "--game", "ringrace", "--partnerships"]) == 2
+    assert main(["play", "--game", "diamoniak", "--debts"]) == 2
+    assert main(["play", "--game", "ringrace", "--players", "7"]) == 2
+    assert main(["play", "--game", "ringrace", "--bots", "greedy"]) == 2
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps({"format": "chess-record/1"}), encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "--partnerships" in err and "G-SETUP-1" in err and "unknown ringrace bot" in err and "chess" in err
