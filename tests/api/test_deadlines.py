@@ -65,3 +65,16 @@ def test_organisers_set_and_clear_a_tables_deadline(accounts):
     assert match.turn_deadline_seconds == 5 and match.deadline_fallback == "greedy"
     r = accounts["clients"]["organiser"].post(url, {"turn_deadline_seconds": None}, format="json")
     assert r.status_code == 200 and r.json()["deadline_at"] is None
+
+
+def test_a_live_match_whose_bots_stopped_is_advanced_again(accounts, settings):
+    from league.services import create_match
+
+    p = accounts["players"]
+    match = create_match(players=[p["greedy-1"], p["ann"]], ruleset={"players": 2}, seed="lost", first_dealer=0)
+    # As if its advance_match task were lost: the engine bot deals, nobody is awaited, nothing moves.
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    settings.DIAMONDS_STALLED_AFTER_SECONDS = 60
+    enforce_turn_deadlines()
+    match.refresh_from_db()
+    assert match.move_number > 0 and match.match_seats.get(seat=1).awaiting
