@@ -242,7 +242,8 @@ class Game:
                 return
             if kind != DISCARD:
                 raise IllegalDecision("K-WITCH-1", f"a witch was drawn: discard a card or use a fairy, not {kind!r}")
-            if decision.value not in self.castle[seat] and decision.value not in self.side[seat]:
+            card = decision.value
+            if type(card) is not int or (card not in self.castle[seat] and card not in self.side[seat]):
                 what = _name(decision.value)
                 raise IllegalDecision("K-WITCH-1", f"{what} is not in seat {seat}'s castle or side pile")
             return
@@ -279,7 +280,7 @@ class Game:
         if len(self.diamonds(seat)) < PRICE:
             raise IllegalDecision("K-BUY-1", f"a castle card costs {PRICE} diamond cards; seat {seat} has "
                                   f"{len(self.diamonds(seat))}")
-        if card not in self.side[seller] or kind_of(card) != CASTLE:
+        if type(card) is not int or card not in self.side[seller] or kind_of(card) != CASTLE:
             raise IllegalDecision("K-BUY-1", f"{_name(card)} is not a castle card in seat {seller}'s side pile")
         if colour_of(card) != colour:
             raise IllegalDecision("K-BUY-1", f"seat {seat} builds {COLOURS[colour]} and cannot buy {_name(card)}")

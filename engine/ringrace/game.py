@@ -206,7 +206,8 @@ class Game:
             return
         if kind != STEAL:
             raise IllegalDecision("G-STEAL-1", f"a steal card was drawn and a steal is possible: steal, not {kind!r}")
-        if not isinstance(value, tuple) or value not in self.steal_options(seat):
+        exact = isinstance(value, tuple) and all(type(x) is int for x in value)  # no bools, no floats
+        if not exact or value not in self.steal_options(seat):
             raise IllegalDecision("G-STEAL-1", f"{value!r} is not a steal open to seat {seat}: a steal takes a "
                                   "diamond from another player's set ring onto an own empty ring of the same value")
 

@@ -191,6 +191,7 @@ def test_K_WITCH_1_the_player_chooses_three_cards_from_side_pile_or_castle():
     refused(game, "K-WITCH-1", 0, STOP)
     refused(game, "K-WITCH-1", 0, FAIRY)
     refused(game, "K-WITCH-1", 0, Decision.discard(parse_card("green-1")))
+    refused(game, "K-WITCH-1", 0, Decision.discard(float(parse_card("red-1"))))
     refused(game, "K-WITCH-1", 1, Decision.discard(parse_card("red-1")))
     do(game, Decision.discard(parse_card("red-2")), Decision.discard(parse_card("blue-1")))
     assert game.pending.count == 1
@@ -266,6 +267,7 @@ def test_K_BUY_1_refusals():
     refused(game, "K-BUY-1", 0, Decision.buy(0, parse_card("red-1")))  # not from oneself
     refused(game, "K-BUY-1", 0, Decision.buy(5, parse_card("red-2")))
     refused(game, "K-BUY-1", 0, Decision("buy", "red-2"))
+    refused(game, "K-BUY-1", 0, Decision.buy(1, float(parse_card("red-2"))))
     refused(game, "K-TURN-1", 1, Decision.buy(0, parse_card("red-2")))
     do(game, DRAW)
     refused(game, "K-BUY-1", 0, Decision.buy(1, parse_card("red-2")))  # instead of drawing, not after

@@ -183,6 +183,8 @@ def test_G_STEAL_1_a_possible_steal_must_be_made_and_the_player_chooses_which():
     refused(game, "G-STEAL-1", 1, S(1, 3000))  # not from oneself
     refused(game, "G-STEAL-1", 1, S(0, 4000))
     refused(game, "G-STEAL-1", 1, Decision("steal", 0))
+    refused(game, "G-STEAL-1", 1, S(False, 3000))
+    refused(game, "G-STEAL-1", 1, S(0, 3000.0))
     refused(game, "G-TURN-1", 0, S(2, 3000))
     do(game, S(2, 3000))
     assert rings_of(game, 1) == [("ring-3000-2", True)]
