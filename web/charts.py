@@ -37,6 +37,11 @@ def rating_chart(series: list[Series], *, width: int = 640, height: int = 260, t
     def y(v: float) -> float:
         return top + (height - top - bottom) * (high - v) / (high - low)
 
+    # End labels at least a line apart, so players who finish level stay readable.
+    label_y = {}
+    for k in sorted(range(len(series)), key=lambda k: y(series[k].points[-1])):
+        wanted = y(series[k].points[-1]) + 4
+        label_y[k] = max(wanted, max(label_y.values(), default=-1e9) + 13)
     lines = []
     for k, s in enumerate(series):
         colour, dash = COLOURS[k % len(COLOURS)], DASHES[k % len(DASHES)]
@@ -49,7 +54,7 @@ def rating_chart(series: list[Series], *, width: int = 640, height: int = 260, t
             '<circle cx="{}" cy="{}" r="3" fill="{}"/>'
             '<text x="{}" y="{}" font-size="12" fill="currentColor">{}</text></g>',
             s.name, f"{s.points[-1]:.2f}", len(s.points), pts, colour, dash, f"{end_x:.1f}", f"{end_y:.1f}", colour,
-            f"{end_x + 6:.1f}", f"{end_y + 4:.1f}", s.name[:14],
+            f"{end_x + 6:.1f}", f"{label_y[k]:.1f}", s.name[:14],
         ))
     ticks = format_html_join("", '<text x="{}" y="{}" font-size="11" text-anchor="end" fill="currentColor">{}</text>',
                              ((left - 6, f"{y(v) + 4:.1f}", f"{v:.1f}") for v in (high, (high + low) / 2, low)))

@@ -28,15 +28,35 @@ from league.services.players import add_club_admin
 PASSWORD = "pw-web-test-1"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _free_the_test_database(django_db_setup, django_db_blocker):
+    """At the end of the run, end any database session the live server's threads left behind, so that the test
+    database can be dropped (PostgreSQL refuses while another session uses it)."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                       "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # test accounts only
 
 
 @pytest.fixture
-def site(transactional_db):
+def site(db, django_capture_on_commit_callbacks):
     """A club, its league and season with a finished one-round tournament of four bots, a ladder whose bots have
-    played two tables, an organiser, a staff user and two people."""
+    played two tables, an organiser, a staff user and two people.
+
+    In a test inside one transaction, what the services send after commit (the bots' play) is run as it is sent."""
+    return _site(lambda: django_capture_on_commit_callbacks(execute=True))
+
+
+def _site(played):
     User = get_user_model()
     club = create_club(name="Crystal Club")
     league = League.objects.create(club=club, name="Thursday League")
@@ -45,11 +65,13 @@ def site(transactional_db):
     tournament = create_tournament(name="Spring Open", rounds=1, ruleset={"rounds": 1}, club=club, season=season,
                                    seed="web-tournament")
     register_players(tournament=tournament, players=bots)
-    start_tournament(tournament=tournament)
+    with played():
+        start_tournament(tournament=tournament)
     ladder = create_ladder(name="Bot Ladder", ruleset={"rounds": 1}, club=club)
     join_ladder(ladder=ladder, players=bots)
-    seat_ladder_tables(ladder=ladder, seed="web-ladder-1")
-    seat_ladder_tables(ladder=ladder, seed="web-ladder-2")
+    for tick in (1, 2):
+        with played():
+            seat_ladder_tables(ladder=ladder, seed=f"web-ladder-{tick}")
     organiser = User.objects.create_user("olive", password=PASSWORD)
     add_club_admin(club=club, user=organiser)
     staff = User.objects.create_user("stan", password=PASSWORD, is_staff=True, is_superuser=True)
@@ -67,3 +89,6 @@ def table_with_bots(person, bots, *, seed: str = "web-table", **ruleset) -> Matc
     start_live_match(match=match)
     match.refresh_from_db()
     return match
+
+
+from .browser import chromium, site_server  # noqa: E402, F401  (fixtures for the end-to-end tests)

@@ -11,7 +11,9 @@ from league.services import create_tournament, register_players
 
 from .conftest import table_with_bots
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Inside one transaction, rolled back after each test (quick on PostgreSQL); what services send after commit (the
+# bots' play) is run by django_capture_on_commit_callbacks where a test needs it.
+pytestmark = pytest.mark.django_db
 
 
 def test_home_lists_clubs_tournaments_ladders_and_recent_matches(client, site):
@@ -62,14 +64,14 @@ def test_finished_match_page_shows_every_vault_and_links_the_replay(client, site
     assert 'class="frame"' in html and "the deal" in html and "trick 10" in html and "the round ends" in html
 
 
-@pytest.mark.parametrize("name", ["club", "league", "season", "tournament", "ladder", "player", "match",
-                                  "match-replay", "match-live"])
-def test_unknown_objects_are_404(client, site, name):
-    assert client.get(reverse(f"web:{name}", args=[999999])).status_code == 404
+def test_unknown_objects_are_404(client, site):
+    for name in ("club", "league", "season", "tournament", "ladder", "player", "match", "match-replay", "match-live"):
+        assert client.get(reverse(f"web:{name}", args=[999999])).status_code == 404, name
 
 
-def test_an_unfinished_match_has_no_replay(client, site):
-    match = table_with_bots(site["ann"], site["bots"])
+def test_an_unfinished_match_has_no_replay(client, site, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = table_with_bots(site["ann"], site["bots"])
     assert client.get(reverse("web:match-replay", args=[match.pk])).status_code == 404
 
 
@@ -82,7 +84,7 @@ def test_login_and_logout_pages(client, site):
     assert "Sign in" in client.get("/").content.decode()
 
 
-def test_only_organisers_start_tournament_rounds(client, site):
+def test_only_organisers_start_tournament_rounds(client, site, django_capture_on_commit_callbacks):
     tournament = create_tournament(name="Autumn Cup", rounds=1, ruleset={"rounds": 1}, club=site["club"])
     register_players(tournament=tournament, players=site["bots"])
     url = reverse("web:tournament-start-round", args=[tournament.pk])
@@ -92,7 +94,8 @@ def test_only_organisers_start_tournament_rounds(client, site):
     assert "start the tournament" not in client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
     client.force_login(site["organiser"])
     assert "Start the tournament" in client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
-    response = client.post(url, follow=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, follow=True)
     assert response.status_code == 200 and "Round 1 is seated and started" in response.content.decode()
     assert Tournament.objects.get(pk=tournament.pk).status == "finished"  # bots play it at once, in-process
 
@@ -104,12 +107,13 @@ def test_staff_see_the_admin_links(client, site):
     assert client.get(reverse("admin:league_tournament_add")).status_code == 200
 
 
-def test_play_against_bots_needs_an_account_and_seats_three_bots(client, site):
+def test_play_against_bots_needs_an_account_and_seats_three_bots(client, site, django_capture_on_commit_callbacks):
     response = client.post(reverse("web:play-bots"), {"rounds": 1, "clubs": "thief", "bots": "greedy"})
     assert response.status_code == 302 and reverse("web:login") in response["Location"]
     client.force_login(site["ann"].user)
     assert client.get(reverse("web:play-bots")).status_code == 200
-    response = client.post(reverse("web:play-bots"), {"rounds": 1, "clubs": "choose", "bots": "random"})
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("web:play-bots"), {"rounds": 1, "clubs": "choose", "bots": "random"})
     match = Match.objects.order_by("-pk").first()
     assert response["Location"] == reverse("web:match", args=[match.pk])
     seats = list(match.match_seats.order_by("seat").select_related("player"))
