@@ -1,82 +1,22 @@
 """`diamoniak-record/1`: export a Diamoniak game, and replay a record's choices into a checked game.
 
-A record holds the ruleset, the seed (which fixes the shuffles and the first player), the seats, the first
-player, every choice in order, and what the rules derived from them: the events and the result. Replaying
-feeds the choices to a fresh `Game`, so the referee's own checks are the checks; the derived parts of the
-given record are then compared with the replayed ones, path by path.
+A choices record (`engine.common.choices_record`): the seed fixes the shuffles and the first player; a game
+given the first cards of its draw pile (`deck_top`) keeps them in the record, so it replays too.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..errors import IllegalDecision, InvalidRuleset
-from ..record import ReplayError, differences
+from ..common.choices_record import ChoicesRecordFormat
 from .game import Decision, Game
 from .rules import Ruleset, card_name
 from .view import result_json
 
-FORMAT = "diamoniak-record/1"
-
-
-def to_record(game: Game) -> dict[str, Any]:
-    """The whole record of `game` (finished or not) as a JSON-ready dict."""
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "ruleset": game.ruleset.to_dict(),
-        "seed": game.seed,
-        "seats": list(game.seats),
-        "first_player": game.first_player,
-        **_setup(game),
-        "choices": [{"seat": seat, **d.to_json()} for seat, d in game.choices],
-        "events": [dict(e) for e in game.events],
-    }
-    if game.result is not None:
-        record["result"] = result_json(game)
-    return record
-
-
-def _setup(game: Game) -> dict[str, Any]:
-    """A set-up given instead of drawn from the seed (tests, puzzles): kept so that the record replays."""
-    return {"deck_top": [card_name(c) for c in game.deck_top]} if game.deck_top else {}
-
-
-def _given(record: dict[str, Any]) -> dict[str, Any]:
-    return {"deck_top": record["deck_top"]} if record.get("deck_top") else {}
-
-
-def from_record(record: dict[str, Any]) -> Game:
-    """Replay a record's choices into a game, checking each against the rules. Raises ReplayError."""
-    if not isinstance(record, dict):
-        raise ReplayError("a record is a JSON object")
-    if record.get("format") != FORMAT:
-        raise ReplayError(f"unknown format {record.get('format')!r}; expected {FORMAT!r}")
-    try:
-        ruleset = Ruleset.from_dict(dict(record["ruleset"]))
-    except (KeyError, TypeError, ValueError, InvalidRuleset) as e:
-        raise ReplayError(f"bad ruleset: {e}", rule="K-SETUP-1") from None
-    try:
-        game = Game(ruleset, str(record.get("seed", "")), record.get("seats"), first_player=record.get("first_player"),
-                    **_given(record))
-    except (ValueError, TypeError) as e:
-        raise ReplayError(str(e), rule="K-SETUP-1") from None
-    choices = record.get("choices") or []
-    if not isinstance(choices, list):
-        raise ReplayError("choices must be a list")
-    for index, choice in enumerate(choices):
-        seat = choice.get("seat") if isinstance(choice, dict) else None
-        try:
-            decision = Decision.from_json(choice)
-            game.apply(seat, decision)  # type: ignore[arg-type]
-        except IllegalDecision as e:
-            raise ReplayError(f"choice {index}: {e.message}", rule=e.rule, seat=seat) from None
-        except (ValueError, TypeError) as e:
-            raise ReplayError(f"choice {index}: {e}", seat=seat) from None
-    return game
-
-
-def replay(record: dict[str, Any]) -> tuple[Game, dict[str, Any], list[str]]:
-    """Replay and check: the game, its whole derived record, and where the given record disagrees with it."""
-    game = from_record(record)
-    derived = to_record(game)
-    return game, derived, differences(record, derived)
+RECORD_FORMAT: ChoicesRecordFormat[Game] = ChoicesRecordFormat(
+    name="diamoniak-record/1", ruleset=Ruleset, game=Game, decision=Decision, setup_rule="K-SETUP-1",
+    result_json=result_json,
+    given_setup={"deck_top": lambda game: [card_name(c) for c in game.deck_top] if game.deck_top else None},
+)
+FORMAT = RECORD_FORMAT.name
+to_record = RECORD_FORMAT.to_record
+from_record = RECORD_FORMAT.from_record
+replay = RECORD_FORMAT.replay

@@ -1,0 +1,104 @@
+"""A record format made of choices: export a game, and replay a record's choices into a checked game.
+
+A record holds the ruleset, the seed, the seats, the first player, any set-up given instead of drawn from the
+seed, every choice in order, and what the rules derived from them: the events and the result. Replaying feeds
+the choices to a fresh game, so the referee's own checks are the checks; the derived parts of the given record
+are then compared with the replayed ones, path by path (`engine.record.differences`).
+
+A game describes its format once with a `ChoicesRecordFormat` and exposes its `to_record`, `from_record` and
+`replay`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from ..errors import IllegalDecision, InvalidRuleset
+from ..record import ReplayError, differences
+
+GameT = TypeVar("GameT")
+
+
+@dataclass(frozen=True)
+class ChoicesRecordFormat(Generic[GameT]):
+    """One game's choices record.
+
+    `name`: the record's "format"; `ruleset`, `game`, `decision`: the game's classes (`Ruleset.from_dict`,
+    `Game(ruleset, seed, seats, first_player=..., **given set-up)`, `Decision.from_json`); `setup_rule`: the
+    rule id of a record whose ruleset or set-up the game refuses; `result_json`: the result as the record
+    shows it; `given_setup`: per record field (also the game's keyword argument), the game's given value as
+    JSON, or None when the game drew it from the seed (tests and puzzles give set-ups, so their games replay).
+    """
+
+    name: str
+    ruleset: Any
+    game: Callable[..., GameT]
+    decision: Any
+    setup_rule: str
+    result_json: Callable[[GameT], dict[str, Any]]
+    given_setup: Mapping[str, Callable[[GameT], Any]]
+
+    def to_record(self, game: GameT) -> dict[str, Any]:
+        """The whole record of `game` (finished or not) as a JSON-ready dict."""
+        g: Any = game
+        record: dict[str, Any] = {
+            "format": self.name,
+            "ruleset": g.ruleset.to_dict(),
+            "seed": g.seed,
+            "seats": list(g.seats),
+            "first_player": g.first_player,
+            **self._setup_of(game),
+            "choices": [{"seat": seat, **d.to_json()} for seat, d in g.choices],
+            "events": [dict(e) for e in g.events],
+        }
+        if g.result is not None:
+            record["result"] = self.result_json(game)
+        return record
+
+    def _setup_of(self, game: GameT) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for field, export in self.given_setup.items():
+            value = export(game)
+            if value is not None:
+                out[field] = value
+        return out
+
+    def _setup_given(self, record: dict[str, Any]) -> dict[str, Any]:
+        return {field: record[field] for field in self.given_setup if record.get(field) is not None}
+
+    def from_record(self, record: dict[str, Any]) -> GameT:
+        """Replay a record's choices into a game, checking each against the rules. Raises ReplayError."""
+        if not isinstance(record, dict):
+            raise ReplayError("a record is a JSON object")
+        if record.get("format") != self.name:
+            raise ReplayError(f"unknown format {record.get('format')!r}; expected {self.name!r}")
+        try:
+            ruleset = self.ruleset.from_dict(dict(record["ruleset"]))
+        except (KeyError, TypeError, ValueError, InvalidRuleset) as e:
+            raise ReplayError(f"bad ruleset: {e}", rule=self.setup_rule) from None
+        try:
+            game = self.game(ruleset, str(record.get("seed", "")), record.get("seats"),
+                             first_player=record.get("first_player"), **self._setup_given(record))
+        except (ValueError, TypeError) as e:
+            raise ReplayError(str(e), rule=self.setup_rule) from None
+        choices = record.get("choices") or []
+        if not isinstance(choices, list):
+            raise ReplayError("choices must be a list")
+        for index, choice in enumerate(choices):
+            seat = choice.get("seat") if isinstance(choice, dict) else None
+            try:
+                decision = self.decision.from_json(choice)
+                game.apply(seat, decision)  # type: ignore[attr-defined]
+            except IllegalDecision as e:
+                raise ReplayError(f"choice {index}: {e.message}", rule=e.rule, seat=seat) from None
+            except (ValueError, TypeError) as e:
+                raise ReplayError(f"choice {index}: {e}", seat=seat) from None
+        return game
+
+    def replay(self, record: dict[str, Any]) -> tuple[GameT, dict[str, Any], list[str]]:
+        """Replay and check: the game, its whole derived record, and where the given record disagrees with it."""
+        game = self.from_record(record)
+        derived = self.to_record(game)
+        return game, derived, differences(record, derived)
