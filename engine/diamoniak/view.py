@@ -9,46 +9,26 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..common.seat_view import ChoicesSeatView
 from ..game import Pending
-from .game import Decision, Game
+from .game import Game
 from .rules import CARD_COUNT, COLOURS, card_name, kind_of
 
 
-class SeatView:
+def result_json(g: Game) -> dict[str, Any]:
+    """The result as views and records show it."""
+    r = g.result
+    assert r is not None
+    return {"winners": list(r.winners), "castle": list(r.castle), "diamonds": list(r.diamonds),
+            "places": list(r.places), "reason": r.reason}
+
+
+class SeatView(ChoicesSeatView):
     """A read-only window on a Diamoniak game for one seat."""
 
-    __slots__ = ("_game", "seat")
-
-    def __init__(self, game: Game, seat: int):
-        if not 0 <= seat < game.n:
-            raise ValueError(f"there is no seat {seat}")
-        self._game = game
-        self.seat = seat
-
-    @property
-    def pending(self) -> Pending | None:
-        return self._game.pending
-
-    @property
-    def my_turn(self) -> bool:
-        p = self._game.pending
-        return p is not None and self.seat in p.seats
-
-    @property
-    def legal(self) -> list[Decision]:
-        return self._game.legal(self.seat)
-
-    @property
-    def move_number(self) -> int:
-        return self._game.move_number
-
-    @property
-    def players(self) -> int:
-        return self._game.n
-
-    @property
-    def over(self) -> bool:
-        return self._game.over
+    __slots__ = ()
+    game_name = "diamoniak"
+    result_json = staticmethod(result_json)
 
     @property
     def colours(self) -> list[int | None]:
@@ -86,38 +66,15 @@ class SeatView:
         left.subtract(kind_of(c) for c in seen)
         return left
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON a client gets for this seat."""
+    def table_json(self) -> dict[str, Any]:
         g = self._game
-        pending = g.pending
-        data: dict[str, Any] = {
-            "game": "diamoniak",
-            "seat": self.seat,
-            "seats": list(g.seats),
-            "ruleset": g.ruleset.to_dict(),
-            "move_number": g.move_number,
-            "turn": g.turn,
-            "to_play": g.seat if not g.over else None,
+        return {
             "colours": [None if c is None else COLOURS[c] for c in g.colour],
             "castles": [[card_name(c) for c in pile] for pile in g.castle],
             "sides": [[card_name(c) for c in pile] for pile in g.side],
             "discard_pile": [card_name(c) for c in g.discard_pile],
             "draw_size": len(g.draw_pile),
-            "events": [dict(e) for e in g.events],
-            "pending": None if pending is None else {
-                "kind": pending.kind, "seats": list(pending.seats), "count": pending.count,
-            },
-            "my_turn": self.my_turn,
-            "legal": [d.to_json() for d in self.legal],
-            "over": g.over,
         }
-        if g.result is not None:
-            data["result"] = result_json(g)
-        return data
 
-
-def result_json(g: Game) -> dict[str, Any]:
-    r = g.result
-    assert r is not None
-    return {"winners": list(r.winners), "castle": list(r.castle), "diamonds": list(r.diamonds),
-            "places": list(r.places), "reason": r.reason}
+    def pending_json(self, pending: Pending) -> dict[str, Any]:
+        return {"kind": pending.kind, "seats": list(pending.seats), "count": pending.count}

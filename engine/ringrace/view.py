@@ -8,48 +8,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import Pending
-from .game import Decision, Game
+from ..common.seat_view import ChoicesSeatView
+from .game import Game
 from .rules import POSITIONS, card_name, is_ring, value_of
 
 EMPTY, FIXED_KNOWN, UNKNOWN, LOOSE_SHOWN = "empty", "fixed", "unknown", "loose"
 
 
-class SeatView:
+def result_json(g: Game) -> dict[str, Any]:
+    """The result as views and records show it."""
+    r = g.result
+    assert r is not None
+    return {"totals": list(r.totals), "set_rings": list(r.set_rings), "places": list(r.places),
+            "winners": list(r.winners), "reason": r.reason}
+
+
+class SeatView(ChoicesSeatView):
     """A read-only window on a ring race for one seat."""
 
-    __slots__ = ("_game", "seat")
-
-    def __init__(self, game: Game, seat: int):
-        if not 0 <= seat < game.n:
-            raise ValueError(f"there is no seat {seat}")
-        self._game = game
-        self.seat = seat
-
-    @property
-    def pending(self) -> Pending | None:
-        return self._game.pending
-
-    @property
-    def my_turn(self) -> bool:
-        p = self._game.pending
-        return p is not None and self.seat in p.seats
-
-    @property
-    def legal(self) -> list[Decision]:
-        return self._game.legal(self.seat)
-
-    @property
-    def move_number(self) -> int:
-        return self._game.move_number
-
-    @property
-    def players(self) -> int:
-        return self._game.n
-
-    @property
-    def over(self) -> bool:
-        return self._game.over
+    __slots__ = ()
+    game_name = "ringrace"
+    result_json = staticmethod(result_json)
 
     @property
     def board(self) -> list[str]:
@@ -87,18 +66,9 @@ class SeatView:
     def deck_size(self) -> int:
         return len(self._game.deck)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON a client gets for this seat."""
+    def table_json(self) -> dict[str, Any]:
         g = self._game
-        pending = g.pending
-        data: dict[str, Any] = {
-            "game": "ringrace",
-            "seat": self.seat,
-            "seats": list(g.seats),
-            "ruleset": g.ruleset.to_dict(),
-            "move_number": g.move_number,
-            "turn": g.turn,
-            "to_play": None if g.over else g.seat,
+        return {
             "board": self.board,
             "deck_size": len(g.deck),
             "card": None if g.card is None else card_name(g.card),
@@ -107,19 +77,4 @@ class SeatView:
                       for seat_rings in self.rings],
             "aside": [card_name(c) for c in g.aside],
             "totals": self.totals(),
-            "events": [dict(e) for e in g.events],
-            "pending": None if pending is None else {"kind": pending.kind, "seats": list(pending.seats)},
-            "my_turn": self.my_turn,
-            "legal": [d.to_json() for d in self.legal],
-            "over": g.over,
         }
-        if g.result is not None:
-            data["result"] = result_json(g)
-        return data
-
-
-def result_json(g: Game) -> dict[str, Any]:
-    r = g.result
-    assert r is not None
-    return {"totals": list(r.totals), "set_rings": list(r.set_rings), "places": list(r.places),
-            "winners": list(r.winners), "reason": r.reason}
