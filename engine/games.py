@@ -30,6 +30,7 @@ from . import diamoniak, ringrace
 from .bots import BOTS as DIAMONDS_BOTS
 from .bots import Bot
 from .bots import play_game as diamonds_play_game
+from .common.decision_bots import make_named_bot
 from .game import Decision as DiamondsDecision
 from .game import Game as DiamondsGame
 from .record import FORMAT as DIAMONDS_FORMAT
@@ -72,12 +73,7 @@ class GameType:
         return self.game(self.make_ruleset(ruleset), seed, seats)
 
     def make_bot(self, name: str, seed: str | int = 0, **settings) -> Bot:
-        try:
-            cls = self.bots[name]
-        except KeyError:
-            known = ", ".join(sorted(self.bots))
-            raise ValueError(f"unknown {self.name} bot {name!r}; known bots: {known}") from None
-        return cls(seed=seed, **settings)
+        return make_named_bot(self.bots, self.name, name, seed, settings)
 
     def parse_decision(self, data: object) -> Any:
         """A decision from its JSON (ValueError when malformed)."""

@@ -10,21 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..bots.base import Bot
+from ..common.decision_bots import RandomBot, make_named_bot, play_until_over
 from .game import BUY, DISCARD, DRAW, DRAW_MORE, PASS, STOP, TURN, USE_FAIRY, Decision, Game
 from .rules import CARD_COUNT, CASTLE, DIAMOND, FAIRY, PRICE, WITCH, WITCH_TOLL, colour_of, kind_of
 from .view import SeatView
 
 OWN_CASTLE, DIAMOND_VALUE, FAIRY_VALUE, FODDER = 10.0, 3.5, 5.0, 0.5
-
-
-class RandomBot(Bot):
-    """A uniformly random legal decision: the baseline."""
-
-    name = "random"
-
-    def decide(self, view: SeatView) -> Decision:
-        legal = view.legal
-        return legal[self.rng.randrange(len(legal))]
 
 
 class HeuristicBot(Bot):
@@ -99,17 +90,9 @@ BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
 def make_bot(name: str, seed: str | int = 0, **settings) -> Bot:
-    try:
-        cls = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown Diamoniak bot {name!r}; known bots: {', '.join(sorted(BOTS))}") from None
-    return cls(seed=seed, **settings)
+    return make_named_bot(BOTS, "Diamoniak", name, seed, settings)
 
 
 def play_game(game: Game, bots: Sequence[Bot]) -> Game:
     """Let `bots[seat]` make every pending decision until the game is over."""
-    views = [SeatView(game, s) for s in range(game.n)]
-    while (pending := game.pending) is not None:
-        seat = pending.seats[0]
-        game.apply(seat, bots[seat].decide(views[seat]))  # type: ignore[arg-type]
-    return game
+    return play_until_over(game, bots, SeatView)

@@ -11,18 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..bots.base import Bot
+from ..common.decision_bots import RandomBot, make_named_bot, play_until_over
 from .game import STEAL, TRY, Decision, Game
 from .view import UNKNOWN, SeatView
-
-
-class RandomBot(Bot):
-    """A uniformly random legal decision: the baseline."""
-
-    name = "random"
-
-    def decide(self, view: SeatView) -> Decision:
-        legal = view.legal
-        return legal[self.rng.randrange(len(legal))]
 
 
 class HeuristicBot(Bot):
@@ -47,17 +38,9 @@ BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
 def make_bot(name: str, seed: str | int = 0, **settings) -> Bot:
-    try:
-        cls = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown ring race bot {name!r}; known bots: {', '.join(sorted(BOTS))}") from None
-    return cls(seed=seed, **settings)
+    return make_named_bot(BOTS, "ring race", name, seed, settings)
 
 
 def play_game(game: Game, bots: Sequence[Bot]) -> Game:
     """Let `bots[seat]` make every pending decision until the game is over."""
-    views = [SeatView(game, s) for s in range(game.n)]
-    while (pending := game.pending) is not None:
-        seat = pending.seats[0]
-        game.apply(seat, bots[seat].decide(views[seat]))  # type: ignore[arg-type]
-    return game
+    return play_until_over(game, bots, SeatView)

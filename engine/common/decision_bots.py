@@ -1,0 +1,39 @@
+"""Bots for games whose `legal(seat)` lists complete decisions (Diamoniak, the ring race): the random bot,
+bots found by name, and the loop that lets bots play a game to its end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..bots.base import Bot
+
+
+class RandomBot(Bot):
+    """A uniformly random legal decision: the baseline."""
+
+    name = "random"
+
+    def decide(self, view: Any) -> Any:
+        legal = view.legal
+        return legal[self.rng.randrange(len(legal))]
+
+
+def make_named_bot(bots: Mapping[str, type[Bot]], game_title: str, name: str, seed: str | int = 0,
+                   settings: Mapping[str, Any] | None = None) -> Bot:
+    """The bot `bots[name]` with `seed` and `settings`; ValueError naming `game_title` and the known bots."""
+    try:
+        cls = bots[name]
+    except KeyError:
+        raise ValueError(f"unknown {game_title} bot {name!r}; known bots: {', '.join(sorted(bots))}") from None
+    return cls(seed=seed, **(settings or {}))
+
+
+def play_until_over(game: Any, bots: Sequence[Bot], seat_view: type) -> Any:
+    """Let `bots[seat]` make every pending decision, seeing `seat_view(game, seat)`, until the game is over."""
+    views = [seat_view(game, s) for s in range(game.n)]
+    while (pending := game.pending) is not None:
+        seat = pending.seats[0]
+        game.apply(seat, bots[seat].decide(views[seat]))
+    return game
