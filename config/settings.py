@@ -48,6 +48,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files (the website's CSS and scripts, the API docs' assets) served by the app itself under gunicorn.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -114,6 +116,8 @@ LOGIN_URL = "web:login"
 LOGIN_REDIRECT_URL = "web:home"
 LOGOUT_REDIRECT_URL = "web:home"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# WhiteNoise serves what `collectstatic` gathered into STATIC_ROOT and, without it, the apps' own static folders.
+WHITENOISE_USE_FINDERS = True
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -130,3 +130,10 @@ def test_a_user_without_a_player_gets_one(client, site, django_user_model):
     client.force_login(user)
     client.post(reverse("web:play-bots"), {"rounds": 1, "clubs": "thief", "bots": "greedy"})
     assert Player.objects.get(user=user).name == "newcomer"
+
+
+def test_the_sites_css_and_scripts_are_served_without_debug(client):
+    """WhiteNoise serves static files under gunicorn too (no CDN: everything the pages load comes from here)."""
+    for path in ("/static/web/site.css", "/static/web/match.js", "/static/web/replay.js"):
+        response = client.get(path)
+        assert response.status_code == 200, path
