@@ -19,7 +19,15 @@
 
   function swap(html) {
     var keep = chosenCards(); // cards ticked for passing survive a refresh
+    var hadFocus = root.contains(document.activeElement);
     root.innerHTML = html;
+    // Keyboard players keep their place: focus returns to the first thing they can choose now.
+    var first = hadFocus && root.querySelector("form.decision button:enabled, form.decision input:enabled");
+    if (first) first.focus({ preventScroll: true });
+    // Screen readers hear what the table asks or waits for (the table itself is redrawn, not announced).
+    var announce = document.getElementById("announce");
+    var prompt = document.getElementById("prompt");
+    if (announce && prompt) announce.textContent = prompt.textContent;
     keep.forEach(function (code) {
       var box = root.querySelector('input[name="cards"][value="' + code + '"]');
       if (box) box.checked = true;
