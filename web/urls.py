@@ -14,6 +14,7 @@ urlpatterns = [
     path("seasons/<int:pk>/", views.season, name="season"),
     path("tournaments/<int:pk>/", views.tournament, name="tournament"),
     path("tournaments/<int:pk>/start-round/", views.tournament_start_round, name="tournament-start-round"),
+    path("tournaments/<int:pk>/register/", views.tournament_register, name="tournament-register"),
     path("ladders/<int:pk>/", views.ladder, name="ladder"),
     path("players/<int:pk>/", views.player, name="player"),
     path("matches/<int:pk>/", play.match_page, name="match"),

@@ -25,7 +25,7 @@ from league.models import (
     TournamentStatus,
 )
 from league.selectors import season_standings, tournament_standings
-from league.services import advance_tournament, start_tournament
+from league.services import advance_tournament, register_players, start_tournament
 from league.services.tournaments import TournamentError
 
 from .charts import Series, rating_chart
@@ -93,10 +93,16 @@ def tournament(request, pk: int):
                            "seats": list(match.match_seats.all()) if match else []})
         rounds.append({"round": rnd, "tables": tables, "byes": rnd.byes})
     standings = tournament_standings(tournament=tournament)
+    organiser = organises(request.user, tournament.club_id)
+    candidates = []
+    if organiser and tournament.status == TournamentStatus.REGISTERING:
+        pool = tournament.club.players.all() if tournament.club else Player.objects.all()
+        candidates = pool.exclude(tournament_entries__tournament=tournament).order_by("name")[:200]
     return render(request, "web/tournament.html", {
+        "candidates": candidates,
         "tournament": tournament, "rounds": rounds, "standings": standings,
         "metric_names": _metric_names(standings), "entries": tournament.entries.select_related("player"),
-        "organiser": organises(request.user, tournament.club_id),
+        "organiser": organiser,
     })
 
 
@@ -120,6 +126,28 @@ def tournament_start_round(request, pk: int):
         messages.error(request, str(e))
     else:
         messages.success(request, f"Round {rnd.index} is seated and started." if rnd else "The tournament is over.")
+    return redirect("web:tournament", pk=pk)
+
+
+@login_required
+@require_POST
+def tournament_register(request, pk: int):
+    """The organiser's registration of club players, as the API's entries endpoint."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not organises(request.user, tournament.club_id):
+        return render(request, "web/error.html", {"message": "Only the club's organisers may register players."},
+                      status=403)
+    ids = [int(i) for i in request.POST.getlist("players") if i.isdigit()]
+    players = list(Player.objects.filter(pk__in=ids))
+    if not players:
+        messages.error(request, "Choose at least one player to register.")
+        return redirect("web:tournament", pk=pk)
+    try:
+        register_players(tournament=tournament, players=players)
+    except TournamentError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"Registered {', '.join(p.name for p in players)}.")
     return redirect("web:tournament", pk=pk)
 
 

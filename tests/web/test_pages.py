@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Match, MatchStatus, Player, Tournament
-from league.services import create_tournament, register_players
+from league.services import create_tournament
 
 from .conftest import table_with_bots
 
@@ -84,9 +84,18 @@ def test_login_and_logout_pages(client, site):
     assert "Sign in" in client.get("/").content.decode()
 
 
-def test_only_organisers_start_tournament_rounds(client, site, django_capture_on_commit_callbacks):
+def test_only_organisers_register_players_and_start_tournament_rounds(client, site,
+                                                                     django_capture_on_commit_callbacks):
     tournament = create_tournament(name="Autumn Cup", rounds=1, ruleset={"rounds": 1}, club=site["club"])
-    register_players(tournament=tournament, players=site["bots"])
+    register = reverse("web:tournament-register", args=[tournament.pk])
+    ids = [b.pk for b in site["bots"]]
+    client.force_login(site["ann"].user)
+    assert client.post(register, {"players": ids}).status_code == 403 and not tournament.entries.exists()
+    client.force_login(site["organiser"])
+    assert "Register players" in client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+    assert client.post(register, {"players": ids}).status_code == 302
+    assert sorted(tournament.entries.values_list("player_id", flat=True)) == sorted(ids)
+    client.logout()
     url = reverse("web:tournament-start-round", args=[tournament.pk])
     assert client.post(url).status_code == 302 and not tournament.tournament_rounds.exists()  # to the sign-in
     client.force_login(site["ann"].user)
