@@ -31,6 +31,7 @@ from .bots import BOTS as DIAMONDS_BOTS
 from .bots import Bot
 from .bots import play_game as diamonds_play_game
 from .common.decision_bots import make_named_bot
+from .common.referee import ranked_places
 from .game import Decision as DiamondsDecision
 from .game import Game as DiamondsGame
 from .record import FORMAT as DIAMONDS_FORMAT
@@ -80,16 +81,12 @@ class GameType:
         return self.decision.from_json(data)
 
 
-def _places(keys: Sequence[tuple]) -> list[int]:
-    return [1 + sum(k > mine for k in keys) for mine in keys]
-
-
 def _diamonds_standing(game: DiamondsGame) -> dict[str, list[int]]:
     """R-SCORE-1, R-WIN-1 per seat: a seat's place is its team's (score, then vault)."""
     r = game.result
     if r is None:
         raise ValueError("the game is not over")
-    team_places = _places(list(zip(r.score, r.vault)))
+    team_places = ranked_places(list(zip(r.score, r.vault)))
     places = [team_places[game.team_of(s)] for s in range(game.n)]
     return {"places": places, "winners": [s for s in range(game.n) if places[s] == 1]}
 

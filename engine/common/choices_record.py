@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from ..errors import IllegalDecision, InvalidRuleset
 from ..record import ReplayError, differences
+from .referee import result_json
 
 GameT = TypeVar("GameT")
 
@@ -27,9 +28,9 @@ class ChoicesRecordFormat(Generic[GameT]):
 
     `name`: the record's "format"; `ruleset`, `game`, `decision`: the game's classes (`Ruleset.from_dict`,
     `Game(ruleset, seed, seats, first_player=..., **given set-up)`, `Decision.from_json`); `setup_rule`: the
-    rule id of a record whose ruleset or set-up the game refuses; `result_json`: the result as the record
-    shows it; `given_setup`: per record field (also the game's keyword argument), the game's given value as
-    JSON, or None when the game drew it from the seed (tests and puzzles give set-ups, so their games replay).
+    rule id of a record whose ruleset or set-up the game refuses; `given_setup`: per record field (also the
+    game's keyword argument), the game's given value as JSON, or None when the game drew it from the seed
+    (tests and puzzles give set-ups; the record keeps them, so their games replay).
     """
 
     name: str
@@ -37,7 +38,6 @@ class ChoicesRecordFormat(Generic[GameT]):
     game: Callable[..., GameT]
     decision: Any
     setup_rule: str
-    result_json: Callable[[GameT], dict[str, Any]]
     given_setup: Mapping[str, Callable[[GameT], Any]]
 
     def to_record(self, game: GameT) -> dict[str, Any]:
@@ -54,7 +54,7 @@ class ChoicesRecordFormat(Generic[GameT]):
             "events": [dict(e) for e in g.events],
         }
         if g.result is not None:
-            record["result"] = self.result_json(game)
+            record["result"] = result_json(g.result)
         return record
 
     def _setup_of(self, game: GameT) -> dict[str, Any]:
@@ -102,3 +102,8 @@ class ChoicesRecordFormat(Generic[GameT]):
         game = self.from_record(record)
         derived = self.to_record(game)
         return game, derived, differences(record, derived)
+
+
+def given_deck_top(card_name: Callable[[int], str]) -> Callable[[Any], list[str] | None]:
+    """The `deck_top` set-up field: the cards a game was given to draw first, by name; None when not given."""
+    return lambda game: [card_name(c) for c in game.deck_top] if game.deck_top else None

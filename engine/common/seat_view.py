@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import Pending
+from .referee import result_json
 
 
 class SeatViewBase:
@@ -53,8 +54,7 @@ class SeatViewBase:
 class ChoicesSeatView(SeatViewBase):
     """A seat's view of a game whose `legal` lists complete decisions; `to_dict` is the JSON a client gets.
 
-    A game's view names the game (`game_name`), fills in `table_json` (what this seat may see of the table)
-    and sets `result_json` to the game's result as JSON (a function of the game, which its record shares);
+    A game's view names the game (`game_name`) and fills in `table_json` (what this seat may see of the table);
     `pending_json` may say more about the pending decision than its kind and seats.
     """
 
@@ -62,10 +62,6 @@ class ChoicesSeatView(SeatViewBase):
     game_name = ""
 
     def table_json(self) -> dict[str, Any]:
-        raise NotImplementedError
-
-    @staticmethod
-    def result_json(game: Any) -> dict[str, Any]:
         raise NotImplementedError
 
     def pending_json(self, pending: Pending) -> dict[str, Any]:
@@ -91,5 +87,5 @@ class ChoicesSeatView(SeatViewBase):
             "over": g.over,
         }
         if g.result is not None:
-            data["result"] = self.result_json(g)
+            data["result"] = result_json(g.result)
         return data

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ..common.referee import OVER, ChoicesReferee, card_places, cards_on_top, ranked_places
 from ..errors import IllegalDecision
 from ..game import Pending
 from .rules import (
@@ -51,7 +52,7 @@ from .rules import (
     parse_card,
 )
 
-TURN, DRAW_MORE, WITCH_PHASE, OVER = "turn", "draw_more", "witch", "over"
+TURN, DRAW_MORE, WITCH_PHASE = "turn", "draw_more", "witch"
 DRAW, STOP, BUY, PASS, USE_FAIRY, DISCARD = "draw", "stop", "buy", "pass", "fairy", "discard"
 DECISION_KINDS = (DRAW, STOP, BUY, PASS, USE_FAIRY, DISCARD)
 
@@ -107,54 +108,34 @@ class Result(NamedTuple):
     reason: str  # "castle" (K-WIN-1) or "turns" (the 200-turn Decision)
 
 
-class Game:
+class Game(ChoicesReferee):
     """One game of Diamoniak. Build it with a ruleset and a seed; drive it with `apply`."""
+
+    choices: list[tuple[int, Decision]]
+    result: Result | None
 
     def __init__(self, ruleset: Ruleset, seed: str, seats: Sequence[str] | None = None, *,
                  first_player: int | None = None, deck_top: Sequence[int | str] | None = None):
         """`deck_top`: the first cards to be drawn, in order (ids or names), for exact set-ups; the rest of
         the draw pile keeps the seed's order. A record keeps it, so such a game replays too."""
-        n = ruleset.players
-        self.ruleset = ruleset
-        self.n = n
-        self.seed = str(seed)
-        self.seats = list(seats) if seats is not None else [f"seat-{s}" for s in range(n)]
-        if len(self.seats) != n:
-            raise ValueError(f"{n} players need {n} seat names, got {len(self.seats)}")
-        if first_player is None:
-            first_player = random.Random(f"{self.seed}/first-player").randrange(n)  # K-SETUP-1 (Decision)
-        elif not isinstance(first_player, int) or not 0 <= first_player < n:
-            raise ValueError(f"first_player must be a seat 0..{n - 1}, not {first_player!r}")
-        self.first_player = first_player
-        self.draw_pile = list(range(CARD_COUNT))  # the top card is the last
-        random.Random(f"{self.seed}/deck").shuffle(self.draw_pile)  # K-SETUP-1
-        self.deck_top = [parse_card(c) if isinstance(c, str) else c for c in deck_top or []]
-        if self.deck_top:
-            if len(set(self.deck_top)) != len(self.deck_top) or not set(self.deck_top) <= set(self.draw_pile):
-                raise ValueError("deck_top must name distinct Diamoniak cards")
-            rest = [c for c in self.draw_pile if c not in set(self.deck_top)]
-            self.draw_pile = rest + self.deck_top[::-1]
+        super().__init__(ruleset, seed, seats, first_player)  # K-SETUP-1 (Decision): the seed draws the first player
+        n = self.n
+        draw_pile = list(range(CARD_COUNT))  # the top card is the last
+        random.Random(f"{self.seed}/deck").shuffle(draw_pile)  # K-SETUP-1
+        self.deck_top, self.draw_pile = cards_on_top(draw_pile, deck_top, parse_card, "Diamoniak")
         self.discard_pile: list[int] = []
         self.castle: list[list[int]] = [[] for _ in range(n)]
         self.side: list[list[int]] = [[] for _ in range(n)]
         self.colour: list[int | None] = [None] * n
         self.reshuffles = 0
         self.turn = 0  # turns begun before this one
-        self.seat = first_player  # whose turn it is
+        self.seat = self.first_player  # whose turn it is
         self.draws = 0  # draws in this turn
         self.phase = TURN
         self.witch_due = 0  # cards the witch still takes
         self.witch_taken = 0  # cards the current witch has taken (the fairy is an option only before the first)
-        self.move_number = 0
-        self.choices: list[tuple[int, Decision]] = []
-        self.events: list[dict[str, Any]] = []
-        self.result: Result | None = None
 
     # ---- what is pending -------------------------------------------------------------------------------
-
-    @property
-    def over(self) -> bool:
-        return self.phase == OVER
 
     @property
     def pending(self) -> Pending | None:
@@ -199,9 +180,7 @@ class Game:
 
     def apply(self, seat: int, decision: Decision) -> None:
         """Apply `decision` for `seat`, or raise IllegalDecision (naming the K- rule) and change nothing."""
-        self._check(seat, decision)
-        self.move_number += 1
-        self.choices.append((seat, decision))
+        self._take_choice(seat, decision)
         kind = decision.kind
         if kind == DRAW:
             self._draw()
@@ -286,9 +265,6 @@ class Game:
             raise IllegalDecision("K-BUY-1", f"seat {seat} builds {COLOURS[colour]} and cannot buy {_name(card)}")
 
     # ---- the flow between decisions --------------------------------------------------------------------
-
-    def _event(self, event: str, **fields: Any) -> None:
-        self.events.append({"turn": self.turn, "seat": self.seat, "event": event, **fields})
 
     def _draw(self) -> None:
         seat = self.seat
@@ -381,26 +357,19 @@ class Game:
         keys = [(castle[s], diamonds[s]) for s in range(self.n)]
         if reason == "castle":  # K-WIN-1: the first complete castle wins at once, whatever the others hold
             keys[self.seat] = (CASTLE_SIZE + 1, 0)
-        places = [1 + sum(k > keys[s] for k in keys) for s in range(self.n)]
+        places = ranked_places(keys)
         winners = [s for s in range(self.n) if places[s] == 1]
         self.result = Result(winners, castle, diamonds, places, reason)
-        self.events.append({"turn": self.turn, "seat": self.seat, "event": "end", "reason": reason,
-                            "winners": list(winners)})
+        self._event("end", reason=reason, winners=list(winners))
 
     # ---- for tests and the record ----------------------------------------------------------------------
 
     def where(self) -> dict[int, str]:
         """card -> the one place it is in; used by the conservation checks."""
-        out: dict[int, str] = {}
-        places = [("draw", self.draw_pile), ("discard", self.discard_pile)]
-        places += [(f"castle-{s}", self.castle[s]) for s in range(self.n)]
-        places += [(f"side-{s}", self.side[s]) for s in range(self.n)]
-        for name, pile in places:
-            for card in pile:
-                if card in out:
-                    raise AssertionError(f"{card_name(card)} is both in {out[card]} and {name}")
-                out[card] = name
-        return out
+        piles = [("draw", self.draw_pile), ("discard", self.discard_pile)]
+        piles += [(f"castle-{s}", self.castle[s]) for s in range(self.n)]
+        piles += [(f"side-{s}", self.side[s]) for s in range(self.n)]
+        return card_places(piles, card_name)
 
 
 def _name(card: object) -> str:

@@ -6,15 +6,13 @@ given the first cards of its draw pile (`deck_top`) keeps them in the record, so
 
 from __future__ import annotations
 
-from ..common.choices_record import ChoicesRecordFormat
+from ..common.choices_record import ChoicesRecordFormat, given_deck_top
 from .game import Decision, Game
 from .rules import Ruleset, card_name
-from .view import result_json
 
 RECORD_FORMAT: ChoicesRecordFormat[Game] = ChoicesRecordFormat(
     name="diamoniak-record/1", ruleset=Ruleset, game=Game, decision=Decision, setup_rule="K-SETUP-1",
-    result_json=result_json,
-    given_setup={"deck_top": lambda game: [card_name(c) for c in game.deck_top] if game.deck_top else None},
+    given_setup={"deck_top": given_deck_top(card_name)},
 )
 FORMAT = RECORD_FORMAT.name
 to_record = RECORD_FORMAT.to_record

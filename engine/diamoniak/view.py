@@ -11,16 +11,7 @@ from typing import Any
 
 from ..common.seat_view import ChoicesSeatView
 from ..game import Pending
-from .game import Game
 from .rules import CARD_COUNT, COLOURS, card_name, kind_of
-
-
-def result_json(g: Game) -> dict[str, Any]:
-    """The result as views and records show it."""
-    r = g.result
-    assert r is not None
-    return {"winners": list(r.winners), "castle": list(r.castle), "diamonds": list(r.diamonds),
-            "places": list(r.places), "reason": r.reason}
 
 
 class SeatView(ChoicesSeatView):
@@ -28,7 +19,6 @@ class SeatView(ChoicesSeatView):
 
     __slots__ = ()
     game_name = "diamoniak"
-    result_json = staticmethod(result_json)
 
     @property
     def colours(self) -> list[int | None]:

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ..common.referee import OVER, ChoicesReferee, card_places, cards_on_top, ranked_places
 from ..errors import IllegalDecision
 from ..game import Pending
 from .rules import (
@@ -45,7 +46,7 @@ from .rules import (
     value_of,
 )
 
-TRY, STEAL, OVER = "try", "steal", "over"
+TRY, STEAL = "try", "steal"
 DECISION_KINDS = (TRY, STEAL)
 
 
@@ -99,26 +100,19 @@ class Result(NamedTuple):
     reason: str  # "deck" or "board" (G-END-1)
 
 
-class Game:
+class Game(ChoicesReferee):
     """One ring race. Build it with a ruleset and a seed; drive it with `apply`."""
+
+    choices: list[tuple[int, Decision]]
+    result: Result | None
 
     def __init__(self, ruleset: Ruleset, seed: str, seats: Sequence[str] | None = None, *,
                  first_player: int | None = None, deck_top: Sequence[int | str] | None = None,
                  fixed: Sequence[int] | None = None):
         """For exact set-ups: `deck_top` are the first cards drawn, in order (ids or names; the rest keep the
         seed's order), `fixed` the 16 fixed positions instead of the seed's. A record keeps both."""
-        n = ruleset.players
-        self.ruleset = ruleset
-        self.n = n
-        self.seed = str(seed)
-        self.seats = list(seats) if seats is not None else [f"seat-{s}" for s in range(n)]
-        if len(self.seats) != n:
-            raise ValueError(f"{n} players need {n} seat names, got {len(self.seats)}")
-        if first_player is None:
-            first_player = random.Random(f"{self.seed}/first-player").randrange(n)
-        elif not isinstance(first_player, int) or not 0 <= first_player < n:
-            raise ValueError(f"first_player must be a seat 0..{n - 1}, not {first_player!r}")
-        self.first_player = first_player
+        super().__init__(ruleset, seed, seats, first_player)
+        n = self.n
         # G-SETUP-1: the board is spun with everyone's eyes closed
         self.fixed = frozenset(random.Random(f"{self.seed}/board").sample(range(POSITIONS), FIXED))
         self.given_fixed = sorted(fixed) if fixed is not None else None
@@ -129,32 +123,19 @@ class Game:
         self.on_board = [True] * POSITIONS  # every position holds a diamond until a loose one is taken
         self.revealed: set[int] = set()  # fixed positions everybody has seen
         self.loose_left = LOOSE
-        self.deck = list(range(CARD_COUNT))  # the top card is the last
-        random.Random(f"{self.seed}/deck").shuffle(self.deck)
-        self.deck_top = [parse_card(c) if isinstance(c, str) else c for c in deck_top or []]
-        if self.deck_top:
-            if len(set(self.deck_top)) != len(self.deck_top) or not set(self.deck_top) <= set(self.deck):
-                raise ValueError("deck_top must name distinct ring race cards")
-            rest = [c for c in self.deck if c not in set(self.deck_top)]
-            self.deck = rest + self.deck_top[::-1]
+        deck = list(range(CARD_COUNT))  # the top card is the last
+        random.Random(f"{self.seed}/deck").shuffle(deck)
+        self.deck_top, self.deck = cards_on_top(deck, deck_top, parse_card, "ring race")
         self.aside: list[int] = []
         self.rings: list[list[int]] = [[] for _ in range(n)]  # ring cards in the order drawn
         self.set_rings: list[set[int]] = [set() for _ in range(n)]  # those holding a diamond
-        self.seat = first_player
+        self.seat = self.first_player
         self.turn = 0
         self.card: int | None = None  # the card shown and waiting for its decision
         self.phase = TRY
-        self.move_number = 0
-        self.choices: list[tuple[int, Decision]] = []
-        self.events: list[dict[str, Any]] = []
-        self.result: Result | None = None
         self._start_turn()
 
     # ---- what is pending -------------------------------------------------------------------------------
-
-    @property
-    def over(self) -> bool:
-        return self.phase == OVER
 
     @property
     def pending(self) -> Pending | None:
@@ -180,9 +161,7 @@ class Game:
 
     def apply(self, seat: int, decision: Decision) -> None:
         """Apply `decision` for `seat`, or raise IllegalDecision (naming the G- rule) and change nothing."""
-        self._check(seat, decision)
-        self.move_number += 1
-        self.choices.append((seat, decision))
+        self._take_choice(seat, decision)
         if decision.kind == TRY:
             self._try(decision.value)
         else:
@@ -212,9 +191,6 @@ class Game:
                                   "diamond from another player's set ring onto an own empty ring of the same value")
 
     # ---- the flow between decisions --------------------------------------------------------------------
-
-    def _event(self, event: str, **fields: Any) -> None:
-        self.events.append({"turn": self.turn, "seat": self.seat, "event": event, **fields})
 
     def _start_turn(self) -> None:
         seat = self.seat
@@ -278,17 +254,11 @@ class Game:
 
     def where(self) -> dict[int, str]:
         """card -> the one place it is in (deck, aside, a seat's rings, or shown); for conservation checks."""
-        out: dict[int, str] = {}
-        places = [("deck", self.deck), ("aside", self.aside)]
-        places += [(f"rings-{s}", self.rings[s]) for s in range(self.n)]
+        piles = [("deck", self.deck), ("aside", self.aside)]
+        piles += [(f"rings-{s}", self.rings[s]) for s in range(self.n)]
         if self.card is not None and not is_ring(self.card):
-            places.append(("shown", [self.card]))
-        for name, pile in places:
-            for card in pile:
-                if card in out:
-                    raise AssertionError(f"{card_name(card)} is both in {out[card]} and {name}")
-                out[card] = name
-        return out
+            piles.append(("shown", [self.card]))
+        return card_places(piles, card_name)
 
 
 def final_result(rings: Sequence[Sequence[int]], set_rings: Sequence[set[int] | frozenset[int]], *,
@@ -301,5 +271,5 @@ def final_result(rings: Sequence[Sequence[int]], set_rings: Sequence[set[int] | 
               for s in range(n)]
     counts = [sum(c in set_rings[s] for c in rings[s]) for s in range(n)]
     keys = list(zip(totals, counts))
-    places = [1 + sum(k > keys[s] for k in keys) for s in range(n)]
+    places = ranked_places(keys)
     return Result(totals, counts, places, [s for s in range(n) if places[s] == 1], reason)

@@ -7,16 +7,14 @@ so it replays too.
 
 from __future__ import annotations
 
-from ..common.choices_record import ChoicesRecordFormat
+from ..common.choices_record import ChoicesRecordFormat, given_deck_top
 from .game import Decision, Game
 from .rules import Ruleset, card_name
-from .view import result_json
 
 RECORD_FORMAT: ChoicesRecordFormat[Game] = ChoicesRecordFormat(
     name="ringrace-record/1", ruleset=Ruleset, game=Game, decision=Decision, setup_rule="G-SETUP-1",
-    result_json=result_json,
     given_setup={
-        "deck_top": lambda game: [card_name(c) for c in game.deck_top] if game.deck_top else None,
+        "deck_top": given_deck_top(card_name),
         "fixed": lambda game: None if game.given_fixed is None else list(game.given_fixed),
     },
 )

@@ -9,18 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.seat_view import ChoicesSeatView
-from .game import Game
 from .rules import POSITIONS, card_name, is_ring, value_of
 
 EMPTY, FIXED_KNOWN, UNKNOWN, LOOSE_SHOWN = "empty", "fixed", "unknown", "loose"
-
-
-def result_json(g: Game) -> dict[str, Any]:
-    """The result as views and records show it."""
-    r = g.result
-    assert r is not None
-    return {"totals": list(r.totals), "set_rings": list(r.set_rings), "places": list(r.places),
-            "winners": list(r.winners), "reason": r.reason}
 
 
 class SeatView(ChoicesSeatView):
@@ -28,7 +19,6 @@ class SeatView(ChoicesSeatView):
 
     __slots__ = ()
     game_name = "ringrace"
-    result_json = staticmethod(result_json)
 
     @property
     def board(self) -> list[str]:
