@@ -8,8 +8,6 @@ that is not the caller's, 404 for an unknown match, 409 for a stale or repeated 
 
 from __future__ import annotations
 
-import time
-
 from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -27,7 +25,7 @@ from league.selectors.live import (
     public_state,
     seat_state,
     seats_of_user,
-    turns_of_user,
+    wait_for_turns,
 )
 from league.services.decisions import DecisionRefused, submit_decision
 
@@ -178,13 +176,5 @@ class MyTurnsView(APIView):
             raise ParseError("wait must be a number of seconds") from None
         if not 0 <= wait < float("inf"):
             raise ParseError("wait must be a number of seconds")
-        wait = min(wait, settings.DIAMONDS_TURNS_MAX_WAIT)
-        started = time.monotonic()
-        # Polling the indexed awaiting flags is a cheap query; a short sleep keeps an idle waiter nearly free.
-        while True:
-            turns = turns_of_user(request.user)
-            waited = time.monotonic() - started
-            if turns or waited >= wait:
-                break
-            time.sleep(min(settings.DIAMONDS_TURNS_POLL_SECONDS, wait - waited))
+        turns, waited = wait_for_turns(request.user, wait=min(wait, settings.DIAMONDS_TURNS_MAX_WAIT))
         return Response(TurnsSerializer({"turns": turns, "waited": round(waited, 3)}).data)

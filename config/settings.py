@@ -151,6 +151,8 @@ SPECTACULAR_SETTINGS = {
 # The turns long-poll (/api/v1/me/turns/?wait=N): the longest wait granted, and how often it looks again.
 DIAMONDS_TURNS_MAX_WAIT = float(os.environ.get("DIAMONDS_TURNS_MAX_WAIT", "60"))
 DIAMONDS_TURNS_POLL_SECONDS = float(os.environ.get("DIAMONDS_TURNS_POLL_SECONDS", "0.2"))
+# With REDIS_URL a waiter sleeps on pub/sub (league.turn_signals) and re-reads the database at least this often.
+DIAMONDS_TURNS_RECHECK_SECONDS = float(os.environ.get("DIAMONDS_TURNS_RECHECK_SECONDS", "5"))
 
 # ---- Celery (read by workers/__init__.py with the CELERY_ prefix) -------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()

@@ -7,16 +7,19 @@ spectator gets that view with every seat's secrets taken out. Stored passes are 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from engine import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Game, SeatView, card_str
 
+from .. import turn_signals
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, TournamentFormat
 from .games import StoredPlayError, load_match_game
 from .records import match_record
@@ -125,6 +128,40 @@ def record_is_public(match: Match) -> bool:
     return match.status == MatchStatus.FINISHED and not deal_still_in_play(match)
 
 
+def wait_for_turns(user, *, wait: float) -> tuple[list[Turn], float]:
+    """The user's turns as soon as there are any, or [] once `wait` seconds have passed; and the seconds waited.
+
+    With REDIS_URL set it sleeps on the account's pub/sub channel (league.turn_signals) and re-reads the database
+    when told, and at least every DIAMONDS_TURNS_RECHECK_SECONDS; without Redis (or if it fails) it re-reads every
+    DIAMONDS_TURNS_POLL_SECONDS."""
+    started = time.monotonic()
+    if settings.REDIS_URL and wait > 0:
+        import redis
+
+        try:
+            pubsub = turn_signals.listen(user.pk)  # before the first read, so no announcement falls in between
+        except redis.RedisError:
+            pubsub = None
+        if pubsub is not None:
+            try:
+                while True:
+                    turns = turns_of_user(user)
+                    waited = time.monotonic() - started
+                    if turns or waited >= wait:
+                        return turns, waited
+                    pubsub.get_message(timeout=min(wait - waited, settings.DIAMONDS_TURNS_RECHECK_SECONDS))
+            except redis.RedisError:
+                pass  # go on by polling the database
+            finally:
+                pubsub.close()
+    while True:
+        turns = turns_of_user(user)
+        waited = time.monotonic() - started
+        if turns or waited >= wait:
+            return turns, waited
+        time.sleep(min(settings.DIAMONDS_TURNS_POLL_SECONDS, wait - waited))
+
+
 def public_record(match: Match) -> dict[str, Any]:
     """A match's diamonds-record/1 document: whole once the match is finished; before that only what the table
     saw (no hands, no passes, no seed, no result), marked `"complete": false`."""
@@ -166,5 +203,5 @@ def matches_of_player(queryset: QuerySet[Match], player_id: int) -> QuerySet[Mat
 __all__ = [
     "Turn", "deal_still_in_play", "legal_decisions", "match_game", "matches_of_player", "overdue_match_ids",
     "public_record", "public_state", "record_is_public", "seat_state", "seats_of_user", "stalled_live_match_ids",
-    "turns_of_user",
+    "turns_of_user", "wait_for_turns",
 ]

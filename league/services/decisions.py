@@ -31,6 +31,7 @@ from engine.bots import make_bot
 from ..models import Match, MatchSeat, MatchStatus, Player
 from ..selectors.games import StoredPlayError, load_match_game
 from ..selectors.live import match_game
+from ..turn_signals import announce_turns
 from .play import bot_seed, play_bot_match
 from .progress import store_progress
 
@@ -298,6 +299,7 @@ def _store_step(match: Match, game: Game, marks, rows: list[MatchSeat], before, 
     MatchSeat.objects.filter(match=match).update(
         awaiting=Case(When(seat__in=sorted(awaited), then=Value(True)), default=Value(False))
     )
+    announce_turns(rows[s].player.user_id for s in awaited if not rows[s].awaiting)
     for ms in rows:
         ms.awaiting = ms.seat in awaited
     pending = game.pending
