@@ -7,46 +7,23 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import SUITS, Card, card_str
-from .game import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Game, Pending
+from .common.seat_view import SeatViewBase
+from .game import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Game
 
 
-class SeatView:
-    """A read-only window on a game for one seat. Fields are computed on demand (bots read only a few)."""
+class SeatView(SeatViewBase):
+    """A read-only window on a game for one seat. Fields are computed on demand (bots read only a few).
 
-    __slots__ = ("_game", "seat")
+    The seat, the decision it owes (`pending`, `my_turn`, `legal`), `move_number`, `players` and `over` come
+    from `SeatViewBase`, which the other games' views share.
+    """
 
-    def __init__(self, game: Game, seat: int):
-        if not 0 <= seat < game.n:
-            raise ValueError(f"there is no seat {seat}")
-        self._game = game
-        self.seat = seat
-
-    # the decision -------------------------------------------------------------------------------------
-    @property
-    def pending(self) -> Pending | None:
-        return self._game.pending
-
-    @property
-    def my_turn(self) -> bool:
-        p = self._game.pending
-        return p is not None and self.seat in p.seats
-
-    @property
-    def legal(self) -> list:
-        return self._game.legal(self.seat)
-
-    @property
-    def move_number(self) -> int:
-        return self._game.move_number
+    __slots__ = ()
 
     # the table ----------------------------------------------------------------------------------------
     @property
     def ruleset(self):
         return self._game.ruleset
-
-    @property
-    def players(self) -> int:
-        return self._game.n
 
     @property
     def hand(self) -> list[Card]:
@@ -113,10 +90,6 @@ class SeatView:
     @property
     def tricks_won(self) -> list[int]:
         return [self._game.tricks_won(s) for s in range(self._game.n)]
-
-    @property
-    def over(self) -> bool:
-        return self._game.over
 
     # what the whole table has seen, for bots that remember -----------------------------------------------
     @property
