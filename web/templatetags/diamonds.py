@@ -36,3 +36,9 @@ def get(mapping, key):
         return mapping[key]
     except (KeyError, IndexError, TypeError):
         return None
+
+
+@register.filter
+def words(name: str) -> str:
+    """A metric's name as words: head_to_head -> head to head."""
+    return str(name).replace("_", " ")
