@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.diamoniak import (
@@ -30,23 +29,19 @@ from engine.diamoniak import (
     to_record,
 )
 from engine.diamoniak.rules import CARD_COUNT, kind_of
-from engine.errors import IllegalDecision, InvalidRuleset
+from engine.errors import InvalidRuleset
 from engine.games import by_format, game_type
 
+from . import games_support as shared
+from .games_support import THOROUGH, do, random_games_settings
+
 DRAW, STOP, PASS, FAIRY = Decision("draw"), Decision("stop"), Decision("pass"), Decision("fairy")
-# HYPOTHESIS_PROFILE=thorough (tests/engine/conftest.py) plays many more random games, for a nightly run
-THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 MANY_GAMES = 2500 if THOROUGH else 80
 
 
 
 def new(top: list[str], players: int = 2, first: int = 0, seed: str = "k", **rules) -> Game:
     return Game(Ruleset(players, **rules), seed, first_player=first, deck_top=top)
-
-
-def do(game: Game, *decisions: Decision) -> None:
-    for d in decisions:
-        game.apply(game.seat, d)
 
 
 def _name(card: int) -> str:
@@ -71,12 +66,7 @@ def state(game: Game) -> tuple:
             game.result)
 
 
-def refused(game: Game, rule: str, seat: int, decision: object) -> None:
-    before = snapshot(game)
-    with pytest.raises(IllegalDecision) as e:
-        game.apply(seat, decision)  # type: ignore[arg-type]
-    assert e.value.rule == rule, e.value
-    assert snapshot(game) == before
+refused = shared.refusal_checker(snapshot)
 
 
 # ---- K-SETUP-1 ------------------------------------------------------------------------------------------
@@ -399,10 +389,7 @@ def test_record_of_an_illegal_choice_names_the_rule():
 
 def test_view_hides_the_draw_pile_order_only():
     game = Game(Ruleset(3), "view")
-    bots = [make_bot("random", seed=s) for s in range(3)]
-    for _ in range(25):
-        seat = game.pending.seats[0]
-        game.apply(seat, bots[seat].decide(SeatView(game, seat)))
+    shared.advance("diamoniak", game, shared.random_bots("diamoniak", 3), 25)
     views = [SeatView(game, s).to_dict() for s in range(3)]
     other = copy.deepcopy(game)
     random.Random(1).shuffle(other.draw_pile)
@@ -421,22 +408,14 @@ def test_registry_finds_diamoniak_by_name_and_format():
 
 
 def test_cli_plays_and_replays_diamoniak(tmp_path, capsys):
-    from engine.cli import main
-
-    assert main(["play", "--game", "diamoniak", "--players", "3", "--seed", "S",
-                 "--bots", "random,heuristic,random"]) == 0
-    out = capsys.readouterr().out
-    record = json.loads(out)
+    record = shared.cli_play_then_replay(tmp_path, capsys, ["--game", "diamoniak", "--players", "3", "--seed", "S",
+                                                     "--bots", "random,heuristic,random"])
     assert record["format"] == "diamoniak-record/1" and "result" in record
-    path = tmp_path / "r.json"
-    path.write_text(out, encoding="utf-8")
-    assert main(["replay", str(path)]) == 0
-    assert json.loads(capsys.readouterr().out) == record
 
 
 # ---- properties over random games -----------------------------------------------------------------------
 
-@settings(max_examples=MANY_GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@random_games_settings(MANY_GAMES)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4),
        kinds=st.lists(st.sampled_from(["random", "heuristic"]), min_size=1, max_size=4))
 def test_random_games_conserve_cards_terminate_and_replay(seed, players, kinds):
@@ -444,25 +423,19 @@ def test_random_games_conserve_cards_terminate_and_replay(seed, players, kinds):
     no colour has two owners; K-WIN-1: the game ends; the record replays to the same game."""
     game = Game(Ruleset(players), f"prop-{seed}")
     bots = [make_bot(kinds[s % len(kinds)], seed=f"{seed}/{s}") for s in range(players)]
-    moves = 0
-    while game.pending is not None:
-        seat = game.pending.seats[0]
-        legal = game.legal(seat)
-        decision = bots[seat].decide(SeatView(game, seat))
-        assert decision in legal
-        game.apply(seat, decision)
-        moves += 1
-        assert moves < 20_000
+
+    def check(game: Game) -> None:
+        assert game.move_number < 20_000
         assert sorted(game.where()) == list(range(CARD_COUNT))
         owned = [c for c in game.colour if c is not None]
         assert len(owned) == len(set(owned))
         for s in range(players):
             assert all(c // 6 == game.colour[s] for c in game.castle[s])
             assert len(game.castle[s]) <= 6
+
+    shared.play_checking_every_move("diamoniak", game, bots, check)
     assert game.over and game.turn <= 200
-    record = json.loads(json.dumps(to_record(game)))
-    again, derived, diffs = replay(record)
-    assert diffs == [] and derived == record and snapshot(again) == snapshot(game)
+    shared.assert_replays_to_the_same_game("diamoniak", game, snapshot)
 
 
 HEURISTIC_SHARE = {2: 0.8, 3: 0.8, 4: 0.7}  # fair shares: 1/2, 1/3, 1/4
@@ -471,39 +444,16 @@ HEURISTIC_SHARE = {2: 0.8, 3: 0.8, 4: 0.7}  # fair shares: 1/2, 1/3, 1/4
 @pytest.mark.parametrize("players", sorted(HEURISTIC_SHARE))
 def test_heuristic_beats_random(players):
     """The heuristic bot in one seat (rotating) against random bots wins far more than its fair share."""
-    wins = 0.0
-    for i in range(120):
-        kinds = ["random"] * players
-        kinds[i % players] = "heuristic"
-        bots = [make_bot(k, seed=f"duel-{i}/{s}") for s, k in enumerate(kinds)]
-        game = play_game(Game(Ruleset(players), f"duel-{i}"), bots)
-        if i % players in game.result.winners:
-            wins += 1 / len(game.result.winners)
-    assert wins > HEURISTIC_SHARE[players] * 120, wins
+    shared.assert_heuristic_beats_random("diamoniak", players, HEURISTIC_SHARE[players])
 
 
 UNIVERSE = [DRAW, STOP, PASS, FAIRY, Decision("shout"), *(Decision.discard(c) for c in range(CARD_COUNT)),
             *(Decision.buy(s, c) for s in range(-1, 5) for c in range(24))]
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@random_games_settings(15)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
 def test_whatever_legal_leaves_out_is_refused_with_a_K_rule_and_changes_nothing(seed, players):
     """K-TURN-1, K-WITCH-1, K-BUY-1, K-DECK-1, K-WIN-1: `legal` is exact; anything else is refused unchanged."""
-    game = Game(Ruleset(players), f"illegal-{seed}")
-    rng = random.Random(seed)
-    bots = [make_bot("random", seed=f"{seed}/{s}") for s in range(players)]
-    while True:
-        seat = game.pending.seats[0] if game.pending else 0
-        legal = game.legal(seat)
-        if rng.random() < 0.1 or game.over:
-            attempts = [(seat, d) for d in rng.sample(UNIVERSE, 8) if d not in legal]
-            attempts.append(((seat + 1) % players, rng.choice(legal or UNIVERSE)))
-            for s, d in attempts:
-                before = state(game)
-                with pytest.raises(IllegalDecision) as e:
-                    game.apply(s, d)
-                assert e.value.rule[:2] == "K-" and state(game) == before
-        if game.over:
-            break
-        game.apply(seat, bots[seat].decide(SeatView(game, seat)))
+    shared.check_what_legal_leaves_out_is_refused("diamoniak", seed, players, UNIVERSE, state, rule_prefix="K-",
+                                           probe_share=0.1)

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.errors import IllegalDecision, InvalidRuleset
+from engine.errors import InvalidRuleset
 from engine.games import by_format, game_type
 from engine.ringrace import (
     Decision,
@@ -34,24 +33,20 @@ from engine.ringrace import (
 from engine.ringrace.game import final_result
 from engine.ringrace.rules import CARD_COUNT, POSITIONS, RING_CARDS, is_ring, value_of
 
+from . import games_support as shared
+from .games_support import THOROUGH, do, random_games_settings
+
 FIXED = list(range(16))
 T = Decision.try_position
 S = Decision.steal
 RINGS_26 = [f"ring-{v}-{k}" for v in (1000, 2000, 3000) for k in range(1, 8)] + [
     f"ring-4000-{k}" for k in range(1, 6)]
-# HYPOTHESIS_PROFILE=thorough (tests/engine/conftest.py) plays many more random games, for a nightly run
-THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 MANY_GAMES = 2500 if THOROUGH else 150
 
 
 
 def new(top: list[str], players: int = 2, first: int = 0, seed: str = "g", fixed=FIXED, **rules) -> Game:
     return Game(Ruleset(players, **rules), seed, first_player=first, deck_top=top, fixed=fixed)
-
-
-def do(game: Game, *decisions: Decision) -> None:
-    for d in decisions:
-        game.apply(game.seat, d)
 
 
 def snapshot(game: Game) -> str:
@@ -70,12 +65,7 @@ def state(game: Game) -> tuple:
             game.phase, game.move_number, len(game.events), len(game.choices), game.result)
 
 
-def refused(game: Game, rule: str, seat: int, decision: object) -> None:
-    before = snapshot(game)
-    with pytest.raises(IllegalDecision) as e:
-        game.apply(seat, decision)  # type: ignore[arg-type]
-    assert e.value.rule == rule, e.value
-    assert snapshot(game) == before
+refused = shared.refusal_checker(snapshot)
 
 
 def rings_of(game: Game, seat: int) -> list[tuple[str, bool]]:
@@ -294,10 +284,7 @@ def test_record_keeps_a_given_set_up():
 
 def test_view_hides_loose_from_fixed_and_the_deck_order():
     game = Game(Ruleset(3), "hidden")
-    bots = [make_bot("random", seed=s) for s in range(3)]
-    for _ in range(15):
-        seat = game.pending.seats[0]
-        game.apply(seat, bots[seat].decide(SeatView(game, seat)))
+    shared.advance("ringrace", game, shared.random_bots("ringrace", 3), 15)
     assert not game.over
     views = [SeatView(game, s).to_dict() for s in range(3)]
     other = copy.deepcopy(game)
@@ -319,19 +306,14 @@ def test_registry_finds_the_ring_race_by_name_and_format():
 
 
 def test_cli_plays_and_replays_the_ring_race(tmp_path, capsys):
-    from engine.cli import main
-
-    assert main(["play", "--game", "ringrace", "--players", "4", "--seed", "S", "--bots", "heuristic"]) == 0
-    out = capsys.readouterr().out
-    path = tmp_path / "r.json"
-    path.write_text(out, encoding="utf-8")
-    assert main(["replay", str(path)]) == 0
-    assert json.loads(capsys.readouterr().out) == json.loads(out)
+    record = shared.cli_play_then_replay(tmp_path, capsys, ["--game", "ringrace", "--players", "4", "--seed", "S",
+                                                     "--bots", "heuristic"])
+    assert record["format"] == "ringrace-record/1"
 
 
 # ---- properties over random games -----------------------------------------------------------------------
 
-@settings(max_examples=MANY_GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@random_games_settings(MANY_GAMES)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6), debts=st.booleans(),
        kinds=st.lists(st.sampled_from(["random", "heuristic"]), min_size=1, max_size=6))
 def test_random_games_conserve_cards_and_diamonds_terminate_and_replay(seed, players, debts, kinds):
@@ -339,21 +321,18 @@ def test_random_games_conserve_cards_and_diamonds_terminate_and_replay(seed, pla
     leave; G-RING-1 / G-STEAL-1: only drawn rings hold diamonds; G-END-1: the game ends within the deck."""
     game = Game(Ruleset(players, debts=debts), f"prop-{seed}")
     bots = [make_bot(kinds[s % len(kinds)], seed=f"{seed}/{s}") for s in range(players)]
-    while game.pending is not None:
-        seat = game.pending.seats[0]
-        decision = bots[seat].decide(SeatView(game, seat))
-        assert decision in game.legal(seat)
-        game.apply(seat, decision)
+
+    def check(game: Game) -> None:
         assert game.move_number <= 49
         assert sorted(game.where()) == list(range(CARD_COUNT))
         assert game.diamonds_on_board() + sum(map(len, game.set_rings)) == 42
         assert all(game.on_board[p] for p in game.fixed) and game.revealed <= game.fixed
         assert all(game.set_rings[s] <= set(game.rings[s]) for s in range(players))
         assert game.loose_left == 26 - sum(not x for x in game.on_board)
+
+    shared.play_checking_every_move("ringrace", game, bots, check)
     assert game.over and (game.deck == [] or game.loose_left == 0)
-    record = json.loads(json.dumps(to_record(game)))
-    again, derived, diffs = replay(record)
-    assert diffs == [] and derived == record and snapshot(again) == snapshot(game)
+    shared.assert_replays_to_the_same_game("ringrace", game, snapshot)
 
 
 HEURISTIC_SHARE = {2: 0.7, 3: 0.5, 4: 0.38}  # fair shares: 1/2, 1/3, 1/4
@@ -362,42 +341,19 @@ HEURISTIC_SHARE = {2: 0.7, 3: 0.5, 4: 0.38}  # fair shares: 1/2, 1/3, 1/4
 @pytest.mark.parametrize("players", sorted(HEURISTIC_SHARE))
 def test_heuristic_beats_random(players):
     """The heuristic bot in one seat (rotating) against random bots wins far more than its fair share."""
-    wins = 0.0
-    for i in range(120):
-        kinds = ["random"] * players
-        kinds[i % players] = "heuristic"
-        bots = [make_bot(k, seed=f"duel-{i}/{s}") for s, k in enumerate(kinds)]
-        game = play_game(Game(Ruleset(players), f"duel-{i}"), bots)
-        if i % players in game.result.winners:
-            wins += 1 / len(game.result.winners)
-    assert wins > HEURISTIC_SHARE[players] * 120, wins
+    shared.assert_heuristic_beats_random("ringrace", players, HEURISTIC_SHARE[players])
 
 
 UNIVERSE = [*(T(p) for p in range(-1, 43)), *(S(v, x) for v in range(-1, 7) for x in (0, 1000, 3000, 6000, 7000)),
             Decision("draw")]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@random_games_settings(25)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6))
 def test_whatever_legal_leaves_out_is_refused_with_a_G_rule_and_changes_nothing(seed, players):
     """G-TURN-1, G-RING-1, G-STEAL-1, G-END-1: `legal` is exact; anything else is refused and changes nothing."""
-    game = Game(Ruleset(players), f"illegal-{seed}")
-    rng = random.Random(seed)
-    bots = [make_bot("random", seed=f"{seed}/{s}") for s in range(players)]
-    while True:
-        seat = game.pending.seats[0] if game.pending else 0
-        legal = game.legal(seat)
-        if rng.random() < 0.3 or game.over:
-            attempts = [(seat, d) for d in rng.sample(UNIVERSE, 8) if d not in legal]
-            attempts.append(((seat + 1) % players, rng.choice(legal or UNIVERSE)))
-            for s, d in attempts:
-                before = state(game)
-                with pytest.raises(IllegalDecision) as e:
-                    game.apply(s, d)
-                assert e.value.rule[:2] == "G-" and state(game) == before
-        if game.over:
-            break
-        game.apply(seat, bots[seat].decide(SeatView(game, seat)))
+    shared.check_what_legal_leaves_out_is_refused("ringrace", seed, players, UNIVERSE, state, rule_prefix="G-",
+                                           probe_share=0.3)
 
 
 def test_cli_refuses_flags_of_another_game_and_unknown_formats(tmp_path, capsys):
