@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
-from .bots import BOTS, make_bot, play_game
+from .bots import BOTS, Bot, make_bot, play_game
 from .errors import InvalidRuleset
 from .game import Game
 from .games import GAMES, by_format
@@ -78,18 +79,10 @@ def _play(args) -> int:
     except InvalidRuleset as e:
         print(f"diamonds play: {e}", file=sys.stderr)
         return 2
-    names = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
-    if len(names) == 1:
-        names *= ruleset.players
-    if len(names) != ruleset.players:
-        n = ruleset.players
-        print(f"diamonds play: {n} players need {n} bots, got {len(names)}", file=sys.stderr)
+    seated = _seated_bots(args, ruleset.players, make_bot)
+    if seated is None:
         return 2
-    try:
-        bots = [make_bot(name, seed=f"{args.seed}/bot-{seat}") for seat, name in enumerate(names)]
-    except ValueError as e:
-        print(f"diamonds play: {e}", file=sys.stderr)
-        return 2
+    names, bots = seated
     game = Game(ruleset, args.seed, seats=[f"{name}-{seat}" for seat, name in enumerate(names)])
     play_game(game, bots)
     print(json.dumps(to_record(game), indent=1))
@@ -115,22 +108,30 @@ def _play_other(args) -> int:
     except InvalidRuleset as e:
         print(f"diamonds play: {e}", file=sys.stderr)
         return 2
-    names = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
-    if len(names) == 1:
-        names *= ruleset.players
-    if len(names) != ruleset.players:
-        n = ruleset.players
-        print(f"diamonds play: {n} players need {n} bots, got {len(names)}", file=sys.stderr)
+    seated = _seated_bots(args, ruleset.players, kind.make_bot)
+    if seated is None:
         return 2
-    try:
-        bots = [kind.make_bot(name, seed=f"{args.seed}/bot-{seat}") for seat, name in enumerate(names)]
-    except ValueError as e:
-        print(f"diamonds play: {e}", file=sys.stderr)
-        return 2
+    names, bots = seated
     game = kind.new_game(ruleset, args.seed, seats=[f"{name}-{seat}" for seat, name in enumerate(names)])
     kind.play_game(game, bots)
     print(json.dumps(kind.to_record(game), indent=1))
     return 0
+
+
+def _seated_bots(args, players: int, make_bot: Callable[..., Bot]) -> tuple[list[str], list[Bot]] | None:
+    """The bot names of `--bots` (one name serves every seat; none means random) and one bot per seat, seeded
+    by the game's seed and the seat; None, after saying why on standard error, when they do not fit."""
+    names = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        print(f"diamonds play: {players} players need {players} bots, got {len(names)}", file=sys.stderr)
+        return None
+    try:
+        return names, [make_bot(name, seed=f"{args.seed}/bot-{seat}") for seat, name in enumerate(names)]
+    except ValueError as e:
+        print(f"diamonds play: {e}", file=sys.stderr)
+        return None
 
 
 if __name__ == "__main__":
