@@ -120,3 +120,25 @@ def test_replay_frames_follow_the_engine(site):
     assert frames[0].hands == [sorted(h, key=lambda c: (SUITS.index(c[0]), int(c[1:]))) for h in
                                record["rounds"][0]["hands"]]
     assert json.dumps(record)  # the record the page links to is plain JSON
+
+
+@pytest.mark.parametrize("players, ruleset", [(4, {"partnerships": True}), (2, {}), (5, {"perfect": True})])
+def test_other_tables_show_only_my_cards(client, site, players, ruleset):
+    """Partnerships (R-TEAM-1), two players (R-TWO-1) and Perfect Diamonds: the page works and stays secret."""
+    from league.services import create_match
+    from league.services.decisions import start_live_match
+
+    bots = site["bots"][: players - 1]
+    match = create_match(players=[site["ann"], *bots], ruleset={"players": players, "rounds": 1, **ruleset},
+                         seed=f"variant-{players}")
+    start_live_match(match=match)
+    client.force_login(site["ann"].user)
+    rng = random.Random(3)
+    for _ in range(8):  # a few of ann's decisions, looking at the page before each
+        match.refresh_from_db()
+        state = seat_state(match_game(match), 0)
+        html = client.get(reverse("web:match", args=[match.pk])).content.decode()
+        assert leaked(html, others_cards(match, 0)) == []
+        if not state["my_turn"]:
+            break
+        assert decide(client, match, form_for(state, rng)).status_code == 201
