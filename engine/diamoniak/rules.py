@@ -6,8 +6,9 @@ One int per card, as in the Diamonds engine: 0-23 are castle cards (colour = id 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
+from ..common.ruleset_dict import RulesetDict
 from ..errors import InvalidRuleset
 
 COLOURS = ("red", "blue", "green", "yellow")  # the seed does not name the four colours; these are ours
@@ -59,7 +60,7 @@ def parse_card(name: object) -> int:
 
 
 @dataclass(frozen=True)
-class Ruleset:
+class Ruleset(RulesetDict):
     """2-4 players (K-SETUP-1); `max_turns` is the turn limit of the K-WIN-1 Decision."""
 
     players: int
@@ -70,15 +71,3 @@ class Ruleset:
             raise InvalidRuleset(f"K-SETUP-1: Diamoniak is for 2 to 4 players, not {self.players!r}")
         if not isinstance(self.max_turns, int) or self.max_turns < 1:
             raise InvalidRuleset(f"max_turns must be a positive integer, not {self.max_turns!r}")
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Ruleset:
-        unknown = set(data) - {"players", "max_turns"}
-        if unknown:
-            raise InvalidRuleset(f"unknown ruleset fields: {sorted(unknown)}")
-        if "players" not in data:
-            raise InvalidRuleset("a ruleset needs 'players'")
-        return cls(**data)

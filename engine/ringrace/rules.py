@@ -7,8 +7,9 @@ steal cards. A card's name is what records and views show: "ring-3000-2", "steal
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
+from ..common.ruleset_dict import RulesetDict
 from ..errors import InvalidRuleset
 
 POSITIONS = 42  # G-SETUP-1
@@ -46,7 +47,7 @@ def parse_card(name: object) -> int:
 
 
 @dataclass(frozen=True)
-class Ruleset:
+class Ruleset(RulesetDict):
     """2-6 players (G-SETUP-1, Decision); `debts`: an empty ring scores minus its value (G-SCORE-1 variant)."""
 
     players: int
@@ -57,15 +58,3 @@ class Ruleset:
             raise InvalidRuleset(f"G-SETUP-1: the ring race is for 2 to 6 players, not {self.players!r}")
         if not isinstance(self.debts, bool):
             raise InvalidRuleset(f"debts is true or false, not {self.debts!r}")
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Ruleset:
-        unknown = set(data) - {"players", "debts"}
-        if unknown:
-            raise InvalidRuleset(f"unknown ruleset fields: {sorted(unknown)}")
-        if "players" not in data:
-            raise InvalidRuleset("a ruleset needs 'players'")
-        return cls(**data)
