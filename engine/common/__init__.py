@@ -1,6 +1,10 @@
-"""What the newer games (Diamoniak, the ring race) share, written once: the choices record, the seat view's
-decision part, the bots over complete `legal` decisions, and the referee's table set-up and bookkeeping.
+"""What the newer games (Diamoniak, the ring race) share, written once; each game keeps its own rules,
+decisions, table view and heuristic bot. For games where one seat decides at a time and `legal(seat)` lists
+complete decisions:
 
-Each game keeps its own rules, decisions, views and bots; these modules hold only the logic that is the same
-for every game of that shape (one seat decides at a time and `legal(seat)` lists complete decisions).
+- `choices_record`: a record format made of choices, its export, replay and check;
+- `seat_view`: the seat view's base (also Diamonds') and the JSON frame of a seat's view;
+- `decision_bots`: the random bot, bots by name, the loop that plays a game to its end;
+- `referee`: the table set-up (seats, first player, given cards on top), choices, events, places, result JSON;
+- `ruleset_dict`: a dataclass ruleset to and from its dict.
 """
