@@ -5,7 +5,7 @@ from .club_admin import ClubAdmin
 from .ladder import Ladder, RatingModel
 from .ladder_entry import LadderEntry
 from .league import League
-from .match import Match, MatchStatus
+from .match import DeadlineAction, Match, MatchStatus
 from .match_round import MatchRound
 from .match_seat import MatchSeat
 from .player import Player
@@ -20,7 +20,7 @@ from .tournament_round import RoundStatus, TournamentRound
 from .trick import Trick
 
 __all__ = [
-    "Club", "ClubAdmin", "Ladder", "LadderEntry", "League", "Match", "MatchRound", "MatchSeat", "MatchStatus", "Player",
-    "Rating", "RatingHistory", "RatingModel", "ResultCorrection", "RoundStatus", "Season", "SuitAction", "Tournament",
-    "TournamentEntry", "TournamentFormat", "TournamentRound", "TournamentStatus", "Trick",
+    "Club", "ClubAdmin", "DeadlineAction", "Ladder", "LadderEntry", "League", "Match", "MatchRound", "MatchSeat",
+    "MatchStatus", "Player", "Rating", "RatingHistory", "RatingModel", "ResultCorrection", "RoundStatus", "Season",
+    "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat", "TournamentRound", "TournamentStatus", "Trick",
 ]

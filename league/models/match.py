@@ -15,6 +15,13 @@ class MatchStatus(models.TextChoices):
     FAILED = "failed", "failed"
 
 
+class DeadlineAction(models.TextChoices):
+    """What an overdue decision costs the late seat (league.services.decisions.play_overdue)."""
+
+    FALLBACK = "fallback", "the fallback bot makes the overdue decision"
+    FORFEIT = "forfeit", "the seat forfeits; the fallback bot plays it to the end"
+
+
 class Match(models.Model):
     game = models.CharField(max_length=20, default="diamonds", help_text="Which game's engine plays it.")
     club = models.ForeignKey("league.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
@@ -39,10 +46,13 @@ class Match(models.Model):
     claimed_by = models.CharField(max_length=200, blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     # Live play (league.services.decisions): how long a person or an external bot may take over a decision, and
-    # when the pending one is overdue; then workers.tasks.enforce_turn_deadlines plays it with `deadline_fallback`.
+    # when the pending one is overdue; then workers.tasks.enforce_turn_deadlines plays it with `deadline_fallback`,
+    # once (`deadline_action` fallback) or, the seat having forfeited, for the rest of the match (forfeit).
     turn_deadline_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="None: no deadline.")
     deadline_fallback = models.CharField(max_length=40, default="random", help_text="The engine bot that plays an "
                                          "overdue decision (random or greedy).")
+    deadline_action = models.CharField(max_length=10, choices=DeadlineAction.choices,
+                                       default=DeadlineAction.FALLBACK)
     deadline_at = models.DateTimeField(null=True, blank=True, help_text="When the pending decision is overdue.")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -1,6 +1,8 @@
 """Who sat where in a match, and how that seat finished.
 
-In partnership play the score, vault and showroom are the team's (the record's result is per team).
+In partnership play the score, vault and showroom are the team's (the record's result is per team). A seat that
+forfeited (league.services.decisions, a missed turn deadline under `deadline_action` forfeit) keeps its score as the
+game gave it; its `placement` is the table's last (its team's, with partnerships).
 """
 
 from django.db import models
@@ -19,6 +21,9 @@ class MatchSeat(models.Model):
     # Set by live play (league.services.decisions) while the match waits for this seat's decision, so the API
     # finds a player's turns without replaying games. Engine bot seats are never awaited.
     awaiting = models.BooleanField(default=False)
+    forfeited = models.BooleanField(default=False, help_text="Missed a turn deadline that forfeits: placed last.")
+    forfeited_at_move = models.PositiveIntegerField(null=True, blank=True,
+                                                    help_text="The move number whose decision it missed.")
 
     class Meta:
         ordering = ["match", "seat"]

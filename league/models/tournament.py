@@ -4,10 +4,13 @@
 size (a field that does not divide into full tables mixes in tables one smaller). `match_points` maps the number of
 competitors at a table to {place: points} (JSON keys are strings), plus an optional "bye" value; empty means the
 standings default (competitors minus place). `tiebreaks` is the standings precedence (metric names of
-league.standings); empty means the default for the format.
+league.standings); empty means the default for the format. `turn_deadline_seconds`, `deadline_action` and
+`deadline_fallback` are copied onto every table's Match when a round is seated (see Match for what they do).
 """
 
 from django.db import models
+
+from .match import DeadlineAction
 
 
 class TournamentFormat(models.TextChoices):
@@ -40,6 +43,13 @@ class Tournament(models.Model):
     auto_advance = models.BooleanField(
         default=True, help_text="Seat and start the next round as soon as one closes (else the organiser does).")
     rated = models.BooleanField(default=True, help_text="Its matches update the players' global ratings.")
+    turn_deadline_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="How long a seat may take over a decision; none: no deadline.")
+    deadline_action = models.CharField(max_length=10, choices=DeadlineAction.choices,
+                                       default=DeadlineAction.FALLBACK,
+                                       help_text="What a missed deadline costs: one bot decision, or a forfeit.")
+    deadline_fallback = models.CharField(max_length=40, default="random",
+                                         help_text="The engine bot that plays for a late seat (random or greedy).")
     status = models.CharField(max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING)
     seed = models.CharField(max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
