@@ -8,7 +8,8 @@ competition ranking (1, 2, 2, 4).
 Decisions:
 - Placement at a table follows R-WIN-1: higher score (2 x vault + showroom, R-SCORE-1) first, then more in
   the vault; equal score and vault share the place. An entry may carry its own `placement` (a service that
-  records a forfeit puts that player last whatever the score); it is then used as given.
+  records a forfeit puts that player last whatever the score); it is then used as given. `forfeit_places` is how
+  the league's services place a table with forfeits: those who played on by R-WIN-1, then every forfeit last.
 - Match points come from a points table per number of competitors at the table (default: competitors minus
   the place, so 3-2-1-0 for four players and 1-0 for two teams). Competitors sharing a place share the points
   of the places they cover, averaged (two tied first of four get (3 + 2) / 2 = 2.5 each), so a table hands out
@@ -129,6 +130,17 @@ def table_places(entries: Sequence[Entry]) -> list[int]:
         raise ValueError("give a placement for every entry of a match or for none")
     keys = [(e.score, e.vault) for e in entries]
     return [1 + sum(1 for other in keys if other > k) for k in keys]
+
+
+def forfeit_places(keys: Sequence[tuple[int, int]], forfeited: Sequence[bool]) -> list[int]:
+    """Places at a table where some competitors forfeited (a missed turn deadline that forfeits).
+
+    `keys` are the (score, vault) of each competitor, `forfeited` whether it forfeited. Those who did not are placed
+    among themselves by R-WIN-1, competition-style; every forfeit comes after them, whatever its score, sharing the
+    place after the last of them (so a single forfeit earns exactly the table's last-place match points, and
+    several share the last places' points as any tie does). With no forfeit this is R-WIN-1 itself."""
+    playing = [k for k, f in zip(keys, forfeited) if not f]
+    return [len(playing) + 1 if f else 1 + sum(1 for other in playing if other > k) for k, f in zip(keys, forfeited)]
 
 
 def default_points(competitors: int, place: int) -> int:

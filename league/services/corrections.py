@@ -1,7 +1,8 @@
 """An organiser corrects a finished match's result; the correction is kept with the result before and after.
 
 Winners and placements follow from the corrected scores and vaults by R-WIN-1 (highest score, then vault; ties
-share), so a correction cannot make them disagree with its own numbers.
+share), so a correction cannot make them disagree with its own numbers; a team with a forfeited seat stays last
+(league.standings.forfeit_places).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from ..models import Match, MatchSeat, MatchStatus, ResultCorrection
+from ..standings import forfeit_places
 
 
 class CorrectionError(ValueError):
@@ -46,13 +48,15 @@ def correct_result(
     best = max(key)
     after = {"score": list(score), "vault": list(vault), "showroom": list(showroom),
              "winners": [t for t in range(teams) if key[t] == best]}
-    placement = [1 + sum(1 for u in range(teams) if key[u] > key[t]) for t in range(teams)]
     before = match.result
     rows = list(MatchSeat.objects.filter(match=match))
+    lost = {row.team for row in rows if row.forfeited}
+    placement = forfeit_places(key, [t in lost for t in range(teams)])
     for row in rows:
         t = row.team
         row.score, row.vault, row.showroom = score[t], vault[t], showroom[t]
-        row.placement, row.is_winner = placement[t], t in after["winners"]
+        row.placement = placement[t]
+        row.is_winner = placement[t] == 1 if lost else t in after["winners"]
     MatchSeat.objects.bulk_update(rows, ["score", "vault", "showroom", "placement", "is_winner"])
     Match.objects.filter(pk=match.pk).update(result=after)
     return ResultCorrection.objects.create(match=match, corrected_by=user, reason=reason, before=before, after=after)

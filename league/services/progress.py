@@ -14,6 +14,7 @@ transaction (a savepoint inside the caller's).
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -22,6 +23,7 @@ from engine import PASS_CARDS, SUITS, Game, card_str
 
 from ..models import Match, MatchRound, MatchSeat, MatchStatus, SuitAction, Trick
 from ..selectors.games import RoundMark, StoredMarks
+from ..standings import forfeit_places
 
 
 def _cards(cards) -> list[str]:
@@ -45,9 +47,11 @@ def _passes(game: Game, index: int) -> list | None:
     return None
 
 
-def store_progress(*, match: Match, game: Game, marks: StoredMarks, extra: dict | None = None) -> int:
+def store_progress(*, match: Match, game: Game, marks: StoredMarks, extra: dict | None = None,
+                   forfeited: Collection[int] = ()) -> int:
     """Write everything `game` holds beyond `marks` (and update `marks`), atomically. Returns the number of tricks
-    completed by this write. `extra` adds fields to the match row's update (a lease renewal)."""
+    completed by this write. `extra` adds fields to the match row's update (a lease renewal). `forfeited` are the
+    seats that forfeited (league.services.decisions): when the game ends their teams are placed last."""
     new_rounds: list[dict] = []
     round_updates: list[dict] = []
     new_tricks: list[dict] = []
@@ -102,7 +106,7 @@ def store_progress(*, match: Match, game: Game, marks: StoredMarks, extra: dict 
     seats = None
     if game.result is not None:
         fields.update(status=MatchStatus.FINISHED, result=game.result._asdict(), finished_at=now)
-        seats = _seat_results(game)
+        seats = _seat_results(game, forfeited)
     if not trick_updates and connection.vendor == "postgresql" and not connection.in_atomic_block:
         _write_in_one_statement(match.pk, new_rounds, round_updates, new_tricks, new_actions, seats, fields)
     else:
@@ -112,17 +116,20 @@ def store_progress(*, match: Match, game: Game, marks: StoredMarks, extra: dict 
     return completed
 
 
-def _seat_results(game: Game) -> list[dict]:
+def _seat_results(game: Game, forfeited: Collection[int] = ()) -> list[dict]:
     result = game.result
     teams = len(result.score)
-    # Competition ranking by (score, vault), the order R-WIN-1 decides by: tied teams share a placement.
+    # Competition ranking by (score, vault), the order R-WIN-1 decides by: tied teams share a placement. A team
+    # with a forfeited seat goes last; the record's result (and its winners) stays the game's own.
     key = [(result.score[t], result.vault[t]) for t in range(teams)]
-    placement = [1 + sum(1 for u in range(teams) if key[u] > key[t]) for t in range(teams)]
+    lost = {game.team_of(s) for s in forfeited}
+    placement = forfeit_places(key, [t in lost for t in range(teams)])
     out = []
     for seat in range(game.n):
         t = game.team_of(seat)
+        winner = t in result.winners if not lost else placement[t] == 1
         out.append({"seat": seat, "team": t, "score": result.score[t], "vault": result.vault[t],
-                    "showroom": result.showroom[t], "placement": placement[t], "is_winner": t in result.winners})
+                    "showroom": result.showroom[t], "placement": placement[t], "is_winner": winner})
     return out
 
 
