@@ -32,6 +32,7 @@ from league.scheduling import History, Round, Table, TableShape
 
 from ..models import (
     Club,
+    DeadlineAction,
     Match,
     MatchStatus,
     Player,
@@ -44,6 +45,7 @@ from ..models import (
     TournamentStatus,
 )
 from ..standings import METRICS
+from .decisions import FALLBACK_BOTS
 from .matches import create_match
 from .ratings import apply_match_ratings, match_is_rated
 
@@ -74,9 +76,13 @@ def create_tournament(
     auto_advance: bool = True,
     rated: bool = True,
     seed: str | None = None,
+    turn_deadline_seconds: int | None = None,
+    deadline_action: str = DeadlineAction.FALLBACK,
+    deadline_fallback: str = "random",
 ) -> Tournament:
     """A tournament open for registration. Raises ValueError for a format, table size, ruleset or tie-break the
-    engine or the standings do not know."""
+    engine or the standings do not know, and for a turn deadline under a second, an unknown deadline action or a
+    fallback bot that is not one of the fast ones (league.services.decisions.FALLBACK_BOTS)."""
     ruleset = {k: v for k, v in dict(ruleset or {}).items() if k != "players"}
     if format not in TournamentFormat.values:
         raise ValueError(f"format must be one of {', '.join(TournamentFormat.values)}, not {format!r}")
@@ -88,10 +94,17 @@ def create_tournament(
     unknown = [m for m in tiebreaks if m not in METRICS]
     if unknown:
         raise ValueError(f"unknown tie-breaks {unknown}; known: {', '.join(sorted(METRICS))}")
+    if turn_deadline_seconds is not None and turn_deadline_seconds < 1:
+        raise ValueError("a turn deadline is at least one second")
+    if deadline_action not in DeadlineAction.values:
+        raise ValueError(f"deadline_action must be one of {', '.join(DeadlineAction.values)}, not {deadline_action!r}")
+    if deadline_fallback not in FALLBACK_BOTS:
+        raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
     return Tournament.objects.create(
         name=name, rounds=rounds, table_size=table_size, format=format, ruleset=ruleset, club=club, season=season,
         match_points=dict(match_points or {}), tiebreaks=list(tiebreaks), auto_advance=auto_advance, rated=rated,
-        seed=seed if seed is not None else secrets.token_hex(8),
+        seed=seed if seed is not None else secrets.token_hex(8), turn_deadline_seconds=turn_deadline_seconds,
+        deadline_action=deadline_action, deadline_fallback=deadline_fallback,
     )
 
 
@@ -230,7 +243,11 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
     stored = []
     for table in plan.tables:
         match = _table_match(tournament, table, players)
-        Match.objects.filter(pk=match.pk).update(tournament_round=rnd, table_number=table.number)
+        # The tournament's deadline goes onto each table, where live play and the beat task look for it
+        # (league.services.decisions): the first awaited decision starts the clock.
+        Match.objects.filter(pk=match.pk).update(
+            tournament_round=rnd, table_number=table.number, turn_deadline_seconds=tournament.turn_deadline_seconds,
+            deadline_action=tournament.deadline_action, deadline_fallback=tournament.deadline_fallback)
         stored.append({"number": table.number, "units": list(table.units), "seats": list(table.seats),
                        "deal_id": table.deal_id, "seed": table.seed, "group": table.group,
                        "rotation": table.rotation, "match": match.pk})
