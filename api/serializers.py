@@ -75,7 +75,7 @@ class MatchSeatSerializer(serializers.ModelSerializer):
     class Meta:
         model = MatchSeat
         fields = ["seat", "player", "name", "kind", "team", "score", "vault", "showroom", "placement", "is_winner",
-                  "awaiting"]
+                  "awaiting", "forfeited", "forfeited_at_move"]
 
     def get_kind(self, ms: MatchSeat) -> str:
         return player_kind(ms.player)
@@ -90,7 +90,8 @@ class MatchSerializer(serializers.ModelSerializer):
         model = Match
         fields = ["id", "game", "club", "status", "move_number", "ruleset", "seed", "seats", "first_dealer",
                   "seat_players", "result", "error", "tournament", "tournament_round", "table_number", "ladder",
-                  "turn_deadline_seconds", "deadline_fallback", "deadline_at", "created_at", "started_at",
+                  "turn_deadline_seconds", "deadline_fallback", "deadline_action", "deadline_at", "created_at",
+                  "started_at",
                   "updated_at", "finished_at"]
 
     def get_tournament(self, match: Match) -> int | None:
@@ -170,10 +171,18 @@ class TurnsSerializer(serializers.Serializer):
 
 
 class TournamentSerializer(serializers.ModelSerializer):
+    turn_deadline_seconds = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1,
+        help_text="Seconds per decision at every table; null (the default): no deadline.")
+    deadline_fallback = serializers.ChoiceField(
+        choices=["random", "greedy"], required=False,
+        help_text="The engine bot that plays for a late seat (once, or to the end after a forfeit).")
+
     class Meta:
         model = Tournament
         fields = ["id", "name", "club", "season", "game", "ruleset", "format", "rounds", "table_size", "match_points",
-                  "tiebreaks", "auto_advance", "rated", "status", "created_at", "started_at", "finished_at"]
+                  "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds", "deadline_action",
+                  "deadline_fallback", "status", "created_at", "started_at", "finished_at"]
 
 
 class TournamentRoundSerializer(serializers.ModelSerializer):

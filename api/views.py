@@ -391,7 +391,8 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         club = data.get("club")
         _require_organiser(request, club.pk if club else None)
         fields = {k: data[k] for k in ("name", "rounds", "table_size", "format", "ruleset", "club", "season",
-                                       "match_points", "tiebreaks", "auto_advance", "rated") if k in data}
+                                       "match_points", "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds",
+                                       "deadline_action", "deadline_fallback") if k in data}
         try:
             tournament = create_tournament(**fields)
         except ValueError as e:

@@ -47,7 +47,8 @@ class TournamentRoundInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "season", "format", "rounds", "table_size", "status", "auto_advance", "created_at"]
+    list_display = ["name", "club", "season", "format", "rounds", "table_size", "status", "auto_advance",
+                    "turn_deadline_seconds", "deadline_action", "created_at"]
     list_filter = ["status", "format", "club", "season"]
     search_fields = ["name", "seed"]
     readonly_fields = ["created_at", "started_at", "finished_at"]
