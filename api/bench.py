@@ -2,13 +2,19 @@
 
     python -m api.bench                       # SQLite in a scratch file
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/diamonds python -m api.bench --clients 8
+    DATABASE_URL=... python -m api.bench --finished-matches 10000 --clients 50   # the issue's scale
 
 Sets up a scratch database (a temporary SQLite file, or `<name>_apibench` beside DATABASE_URL's, dropped afterwards
 unless --keep) with a finished tournament of engine bots (for standings) and live matches between external bots
 (for decisions), starts gunicorn on 127.0.0.1 in a second process, and from this process sends, with --clients
 threads on keep-alive connections:
 - `--reads` GET /api/v1/tournaments/{id}/standings/ requests;
-- every decision of `--matches` matches (each client plays whole matches: GET legal/, then POST decisions/).
+- every decision of `--matches` matches (each client plays whole matches of its own: GET legal/, then POST
+  decisions/; the POST's answer names the next awaited seat). By default there is one match per client.
+With `--finished-matches N` the standings are those of a tournament of N stored finished matches: `--templates`
+matches are played by engine bots through the ordinary storage path, and the N matches are bulk-inserted as copies
+of their rows (rounds, tricks, Suit Actions, seat results) at tournament tables of `--entrants` players, with
+INSERT ... SELECT, so setting up 10,000 matches takes seconds rather than the hours playing them would.
 Prints requests per second and the p50/p95/p99 latency of each kind. Tasks run in the server process (no broker)
 and the rate limits are lifted for the run. Every request loop is bounded; nothing leaves the machine.
 """
@@ -38,12 +44,26 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=4, help="concurrent client threads")
     parser.add_argument("--reads", type=int, default=400, help="standings requests")
-    parser.add_argument("--matches", type=int, default=8, help="live matches of 4 external bots to play out")
-    parser.add_argument("--entrants", type=int, default=16, help="players in the standings' tournament")
+    parser.add_argument("--read-clients", type=int, default=None,
+                        help="concurrent standings readers (default: --clients)")
+    parser.add_argument("--matches", type=int, default=None,
+                        help="live matches of 4 external bots to play out (default: one per client, at least 8)")
+    parser.add_argument("--entrants", type=int, default=None,
+                        help="players in the standings' tournament (default 16; 64 with --finished-matches)")
+    parser.add_argument("--finished-matches", type=int, default=0,
+                        help="bulk-store this many finished matches in the standings' tournament")
+    parser.add_argument("--templates", type=int, default=24,
+                        help="real bot matches whose rows the bulk-stored matches copy")
     parser.add_argument("--server-workers", type=int, default=2)
     parser.add_argument("--server-threads", type=int, default=4)
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args(argv)
+    if args.read_clients is None:
+        args.read_clients = args.clients
+    if args.matches is None:
+        args.matches = max(8, args.clients)
+    if args.entrants is None:
+        args.entrants = 64 if args.finished_matches else 16
 
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="0",
                DIAMONDS_WRITE_RATE="1000000/min", DIAMONDS_DECISION_RATE="1000000/min", DJANGO_LOG_LEVEL="ERROR")
@@ -102,15 +122,120 @@ def _setup(args) -> tuple[int, list[tuple[str, str]]]:
     from workers import app
 
     app.conf.task_always_eager = True
-    players = [create_bot_player(name=f"bench-bot-{i}", kind="random") for i in range(args.entrants)]
-    t = create_tournament(name="bench cup", rounds=3, table_size=4, seed="bench")
-    register_players(tournament=t, players=players)
-    start_tournament(tournament=t)
+    started = time.perf_counter()
+    if args.finished_matches:
+        tournament_id = _bulk_tournament(args.finished_matches, args.entrants, args.templates)
+    else:
+        players = [create_bot_player(name=f"bench-bot-{i}", kind="random") for i in range(args.entrants)]
+        t = create_tournament(name="bench cup", rounds=3, table_size=4, seed="bench")
+        register_players(tournament=t, players=players)
+        start_tournament(tournament=t)
+        tournament_id = t.pk
+    print(f"setup: standings tournament {tournament_id} stored in {time.perf_counter() - started:.1f} s")
     bots = []
     for i in range(4 * args.matches):
         player = create_external_bot(name=f"bench-ext-{i}")
         bots.append((player.name, issue_token(player.user)))
-    return t.pk, bots
+    return tournament_id, bots
+
+
+def _bulk_tournament(total: int, entrants: int, templates: int) -> int:
+    """A finished tournament of `total` stored matches at tables of four, ready for its standings; returns its id.
+
+    Playing 10,000 matches would take hours, so `templates` real matches are played by engine bots and stored the
+    ordinary way, and every tournament table is a copy of one of them: the match row, its seats' results (with the
+    table's players in the seats) and its rounds, tricks and Suit Actions, copied inside the database."""
+
+
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from league.models import Match, MatchRound, MatchSeat, MatchStatus, SuitAction, TournamentRound, Trick
+    from league.models.tournament import TournamentStatus
+    from league.models.tournament_round import RoundStatus
+    from league.services import create_bot_player, create_match
+    from league.services.play import play_bot_match
+    from league.services.tournaments import create_tournament, register_players
+
+    if entrants < 4 or entrants % 4:
+        raise SystemExit("--entrants must be a multiple of 4 with --finished-matches")
+    table_bots = [create_bot_player(name=f"bench-template-{i}", kind="random") for i in range(4)]
+    played = []
+    for k in range(templates):
+        m = create_match(players=table_bots, ruleset={"players": 4}, seed=f"bench-template/{k}")
+        play_bot_match(match_id=m.pk)
+        m.refresh_from_db()
+        if m.status != MatchStatus.FINISHED:
+            raise SystemExit(f"template match {m.pk} did not finish: {m.status} {m.error}")
+        played.append((m, list(MatchSeat.objects.filter(match=m).order_by("seat"))))
+
+    players = [create_bot_player(name=f"bench-entrant-{i}", kind="random") for i in range(entrants)]
+    per_round = entrants // 4
+    rounds = -(-total // per_round)
+    t = create_tournament(name="bench big cup", rounds=rounds, table_size=4, seed="bench-big", rated=False)
+    register_players(tournament=t, players=players)
+    rng = random.Random("bench-big")
+    now = timezone.now()
+    seat_fields = ("team", "score", "vault", "showroom", "placement", "is_winner")
+    with transaction.atomic():
+        seatings, round_rows = [], []
+        for r in range(rounds):
+            order = list(players)
+            rng.shuffle(order)
+            tables = [order[4 * j:4 * j + 4] for j in range(min(per_round, total - r * per_round))]
+            seatings.append(tables)
+            round_rows.append(TournamentRound(
+                tournament=t, index=r + 1, status=RoundStatus.CLOSED, started_at=now, closed_at=now, byes=[],
+                tables=[{"number": j + 1, "units": [p.pk for p in ps], "seats": [p.pk for p in ps], "deal_id": None,
+                         "seed": f"bench-big/{r}/{j}", "group": None, "rotation": 0} for j, ps in enumerate(tables)],
+            ))
+        round_rows = TournamentRound.objects.bulk_create(round_rows, batch_size=500)
+        matches, sources, seats_of = [], [], []
+        for rnd, tables in zip(round_rows, seatings):
+            for j, ps in enumerate(tables):
+                source = len(matches) % len(played)
+                template, _ = played[source]
+                matches.append(Match(
+                    game=template.game, ruleset=template.ruleset, seed=template.seed, seats=[p.name for p in ps],
+                    first_dealer=template.first_dealer, status=MatchStatus.FINISHED, move_number=template.move_number,
+                    result=template.result, tournament_round=rnd, table_number=j + 1, ratings_applied=True,
+                    started_at=now, finished_at=now,
+                ))
+                sources.append(source)
+                seats_of.append(ps)
+        matches = Match.objects.bulk_create(matches, batch_size=2000)
+        seat_rows = []
+        copies: dict[int, list[int]] = {}
+        for m, source, ps in zip(matches, sources, seats_of):
+            template, template_seats = played[source]
+            copies.setdefault(template.pk, []).append(m.pk)
+            for ts, p in zip(template_seats, ps):
+                seat_rows.append(MatchSeat(match=m, seat=ts.seat, player=p,
+                                           **{f: getattr(ts, f) for f in seat_fields}))
+        MatchSeat.objects.bulk_create(seat_rows, batch_size=5000)
+        # The play rows are copied by the database itself: one INSERT ... SELECT per template, table and chunk.
+        q = connection.ops.quote_name
+        with connection.cursor() as cursor:
+            for model in (MatchRound, Trick, SuitAction):
+                columns = [f.column for f in model._meta.concrete_fields if f.name not in ("id", "match")]
+                listed = ", ".join(q(c) for c in columns)
+                picked = ", ".join(f"src.{q(c)}" for c in columns)
+                table = q(model._meta.db_table)
+                for template_id, ids in copies.items():
+                    for start in range(0, len(ids), 1000):
+                        chunk = ids[start:start + 1000]
+                        cursor.execute(
+                            f"INSERT INTO {table} ({q('match_id')}, {listed}) SELECT dst.{q('id')}, {picked} "
+                            f"FROM {table} src, {q(Match._meta.db_table)} dst "
+                            f"WHERE src.{q('match_id')} = %s AND dst.{q('id')} IN ({', '.join(['%s'] * len(chunk))})",
+                            [template_id, *chunk],
+                        )
+        t.status, t.started_at, t.finished_at = TournamentStatus.FINISHED, now, now
+        t.save(update_fields=["status", "started_at", "finished_at"])
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")  # fresh statistics, as autovacuum would give a table this size soon enough
+    return t.pk
 
 
 def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]]) -> int:
@@ -121,12 +246,19 @@ def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]]) -> in
     # Standings reads.
     latencies: list[float] = []
     errors: list[str] = []
-    per_client = _split(args.reads, args.clients)
+    per_client = _split(args.reads, args.read_clients)
     url = f"/api/v1/tournaments/{tournament_id}/standings/"
+    for _ in range(args.server_workers * 2):
+        # The first read in each server process computes the table (then cached until a result changes); with no
+        # way to pick the process, a few reads warm them, and the first one's time is the computation's.
+        t0 = time.perf_counter()
+        cold: list[float] = []
+        _reads(port, url, 1, cold, errors)
+        print(f"standings read (warm-up): {(time.perf_counter() - t0) * 1000:.1f} ms")
     started = time.perf_counter()
-    _threads(args.clients, lambda i: _reads(port, url, per_client[i], latencies, errors))
+    _threads(args.read_clients, lambda i: _reads(port, url, per_client[i], latencies, errors))
     elapsed = time.perf_counter() - started
-    _report("standings reads", latencies, elapsed, errors)
+    _report(f"standings reads ({args.read_clients} clients)", latencies, elapsed, errors)
 
     # Decisions: each client plays whole matches of four external bots.
     tokens = dict(bots)
@@ -169,11 +301,13 @@ def _play(port: int, matches: list[tuple[int, list[str]]], post_lat, legal_lat, 
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     rng = random.Random(1)
     for match_id, tokens in matches:
+        # The spectator's state says whose turn it is first; after that each POST's answer says it.
+        status, state = _call(conn, "GET", f"/api/v1/matches/{match_id}/state/", None, None)
+        over, pending = state["over"], state["pending"]
         for _ in range(2000):  # a 4-player match is under 200 decisions; the bound only stops a runaway loop
-            status, state = _call(conn, "GET", f"/api/v1/matches/{match_id}/state/", None, None)
-            if state["over"]:
+            if over:
                 break
-            seat = state["pending"]["seats"][0]
+            seat = pending["seats"][0]
             t0 = time.perf_counter()
             status, legal = _call(conn, "GET", f"/api/v1/matches/{match_id}/legal/", tokens[seat], None)
             legal_lat.append(time.perf_counter() - t0)
@@ -189,6 +323,7 @@ def _play(port: int, matches: list[tuple[int, list[str]]], post_lat, legal_lat, 
             if status != 201:
                 errors.append(f"POST decision: {status} {body}")
                 return
+            over, pending = body["over"], body["pending"]
     conn.close()
 
 
