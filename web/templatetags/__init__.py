@@ -1,0 +1,1 @@
+"""Template tags of the website (web/templatetags/diamonds.py: cards and suits)."""
