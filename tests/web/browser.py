@@ -100,4 +100,7 @@ def shoot(page, name: str) -> None:
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
         page.screenshot(path=str(SCREENSHOTS / f"{name}-{label}.png"), full_page=True)
+        # Usable at that width: nothing sticks out sideways (wide tables scroll inside their own box).
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"{name} is {overflow}px wider than a {label} screen"
     page.set_viewport_size(DESKTOP)
