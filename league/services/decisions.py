@@ -11,6 +11,17 @@ A match with people (or external bots) at the table is played one decision at a 
   never interleave.
 - `play_overdue` plays an overdue pending decision with the match's fallback bot (workers.tasks.enforce_turn_deadlines).
 
+What a missed deadline costs is the match's `deadline_action` (a tournament copies its own onto every table):
+- "fallback": the fallback bot makes the overdue decision only; the seat's next decision is its own again.
+- "forfeit": the late seat forfeits. Decision: the game is not stopped or cut short. From then on the fallback bot
+  makes every decision of that seat, so the other seats' game goes on to its natural end and the stored record
+  stays a complete, legal diamonds-record/1 game (its result is the game's own score). The seat is recorded as
+  forfeited (`MatchSeat.forfeited`, with `forfeited_at_move`, the move number whose decision it missed), its owner's
+  later decisions are refused, and when the game ends the league places it, its team with partnerships, last at
+  the table whatever its score (league.standings.forfeit_places), so it earns the table's last-place match points.
+Both are idempotent: the step that plays an overdue decision sets the next deadline (or none) in the same
+transaction, so a second run of the beat task finds nothing overdue; a seat forfeits once.
+
 After each step the seats whose decision is awaited are flagged (`MatchSeat.awaiting`, read by the turns long-poll)
 and the turn deadline is set. Passes stay secret until the exchange: they are stored on the round row, which only
 league.selectors.live and league.selectors.records read, and both hide them.
@@ -28,7 +39,7 @@ from django.utils import timezone
 from engine import PASS_CARDS, Decision, Game, IllegalDecision, SeatView
 from engine.bots import make_bot
 
-from ..models import Match, MatchSeat, MatchStatus, Player
+from ..models import DeadlineAction, Match, MatchSeat, MatchStatus, Player
 from ..selectors.games import StoredPlayError, load_match_game
 from ..selectors.live import match_game
 from ..turn_signals import announce_turns
@@ -70,6 +81,10 @@ class StaleMove(DecisionRefused):
 
 class MatchNotInPlay(DecisionRefused):
     status, code = 409, "not_in_play"
+
+
+class SeatForfeited(DecisionRefused):
+    status, code = 409, "forfeited"
 
 
 @dataclass
@@ -130,6 +145,9 @@ def submit_decision(
             raise NotYourSeat(f"{player.name} has no seat{'' if seat is None else f' {seat}'} at match {match.pk}")
         if rows[seat].player.is_engine_bot:
             raise NotYourSeat(f"seat {seat} is played by the engine bot {rows[seat].player.bot_kind!r}")
+        if rows[seat].forfeited:
+            raise SeatForfeited(f"seat {seat} forfeited at move {rows[seat].forfeited_at_move}: the fallback bot "
+                                "plays it to the end")
         try:
             game, marks = load_match_game(match)
         except StoredPlayError as e:
@@ -175,6 +193,21 @@ def advance_match(*, match_id: int) -> AdvanceOutcome:
     return _advance(match_id, overdue=False, plan=_plan(match_id))
 
 
+def _fallback_kind(match: Match) -> str:
+    # An organiser may only have picked a fast bot (set_turn_deadline checks), but a row edited by hand could hold
+    # anything: a timer-driven worker never thinks for long.
+    return match.deadline_fallback if match.deadline_fallback in FALLBACK_BOTS else "random"
+
+
+def _bot_seats(match: Match, rows) -> dict[int, tuple[str, dict]]:
+    """The seats the workers play, with their bot kind and settings: engine bots, and seats that forfeited (played
+    by the match's fallback bot)."""
+    bots = {ms.seat: (ms.player.bot_kind, dict(ms.player.bot_settings or {})) for ms in rows
+            if ms.player.is_engine_bot}
+    bots.update({ms.seat: (_fallback_kind(match), {}) for ms in rows if ms.forfeited and ms.seat not in bots})
+    return bots
+
+
 def _bot_decision(match: Match, kind: str, settings: dict, seat: int, game: Game) -> Decision:
     """What the engine bot at `seat` decides now: seeded by the match state alone (as play_bot_match does)."""
     bot = make_bot(kind, seed=bot_seed(match, seat, game.move_number), **settings)
@@ -191,8 +224,7 @@ def _plan(match_id: int) -> tuple[int, list[tuple[int, Decision]]] | None:
     match = Match.objects.filter(pk=match_id, status__in=(MatchStatus.PENDING, MatchStatus.RUNNING)).first()
     if match is None:
         return None
-    bots = {ms.seat: (ms.player.bot_kind, dict(ms.player.bot_settings or {}))
-            for ms in MatchSeat.objects.filter(match=match).select_related("player") if ms.player.is_engine_bot}
+    bots = _bot_seats(match, MatchSeat.objects.filter(match=match).select_related("player"))
     if not bots:
         return None
     try:
@@ -213,7 +245,8 @@ def _plan(match_id: int) -> tuple[int, list[tuple[int, Decision]]] | None:
 
 def play_overdue(*, match_id: int, now=None) -> AdvanceOutcome:
     """If the match's pending decision is past its deadline, let the fallback bot make it for the late seats, then
-    play on to the next person's turn."""
+    play on to the next person's turn. Under `deadline_action` forfeit the late seats first forfeit (see the module
+    docstring) and the fallback bot keeps playing them."""
     return _advance(match_id, overdue=True, now=now)
 
 
@@ -233,11 +266,14 @@ def _advance(match_id: int, *, overdue: bool, now=None, plan=None) -> AdvanceOut
     except StoredPlayError as e:
         return _fail(match, str(e))
     before = game.pending
-    bots = {ms.seat: (ms.player.bot_kind, dict(ms.player.bot_settings or {})) for ms in rows
-            if ms.player.is_engine_bot}
+    bots = _bot_seats(match, rows)
     late = set()
     if overdue and before is not None:
         late = {s for s in before.seats if s not in bots}
+    if late and match.deadline_action == DeadlineAction.FORFEIT:
+        _forfeit(match, rows, late, game.move_number)
+        bots = _bot_seats(match, rows)
+        late = set()
     decisions = 0
     try:
         if plan is not None and plan[0] == game.move_number and not late:
@@ -249,9 +285,7 @@ def _advance(match_id: int, *, overdue: bool, now=None, plan=None) -> AdvanceOut
             if not todo:
                 break
             for seat in todo:
-                kind, settings = bots.get(seat) or (match.deadline_fallback, {})
-                if seat in late and kind not in FALLBACK_BOTS:
-                    kind = "random"
+                kind, settings = bots.get(seat) or (_fallback_kind(match), {})
                 game.apply(seat, _bot_decision(match, kind, settings, seat, game))
                 decisions += 1
             late.clear()  # the fallback makes only the overdue decision; the seat's next one is its own again
@@ -259,8 +293,21 @@ def _advance(match_id: int, *, overdue: bool, now=None, plan=None) -> AdvanceOut
         return _fail(match, f"{type(e).__name__}: {e}")
     if decisions or _awaiting_stale(rows, game):
         _store_step(match, game, marks, rows, before, now=now, force_deadline=overdue)
+    elif overdue:
+        # Nothing left to play for the late seats (none awaited any more): the stale deadline goes, so the beat task
+        # does not come back to this match every time.
+        Match.objects.filter(pk=match.pk).update(deadline_at=None)
     status = "finished" if game.over else ("played" if decisions else "waiting")
     return AdvanceOutcome(match_id, status, decisions, game.move_number)
+
+
+def _forfeit(match: Match, rows: list[MatchSeat], seats: set[int], move_number: int) -> None:
+    """Record that `seats` forfeited at `move_number`, in the caller's transaction (rows updated in place too)."""
+    MatchSeat.objects.filter(match=match, seat__in=sorted(seats), forfeited=False).update(
+        forfeited=True, forfeited_at_move=move_number)
+    for ms in rows:
+        if ms.seat in seats and not ms.forfeited:
+            ms.forfeited, ms.forfeited_at_move = True, move_number
 
 
 def _locked_match(match_id: int) -> Match | None:
@@ -279,11 +326,11 @@ def _awaiting_stale(rows: list[MatchSeat], game: Game) -> bool:
 
 
 def _awaited(rows: list[MatchSeat], game: Game) -> set[int]:
-    """The seats of people and external bots the game is waiting on."""
+    """The seats of people and external bots the game is waiting on (a seat that forfeited is the workers' to play)."""
     pending = game.pending
     if pending is None:
         return set()
-    return {s for s in pending.seats if not rows[s].player.is_engine_bot}
+    return {s for s in pending.seats if not rows[s].player.is_engine_bot and not rows[s].forfeited}
 
 
 def _store_step(match: Match, game: Game, marks, rows: list[MatchSeat], before, *, now=None,
@@ -295,7 +342,8 @@ def _store_step(match: Match, game: Game, marks, rows: list[MatchSeat], before, 
     extra: dict = {"deadline_at": _deadline(match, game, awaited, before, now, force_deadline)}
     if match.status == MatchStatus.PENDING:
         extra.update(status=MatchStatus.RUNNING, started_at=now)
-    store_progress(match=match, game=game, marks=marks, extra=extra)
+    store_progress(match=match, game=game, marks=marks, extra=extra,
+                   forfeited=[ms.seat for ms in rows if ms.forfeited])
     MatchSeat.objects.filter(match=match).update(
         awaiting=Case(When(seat__in=sorted(awaited), then=Value(True)), default=Value(False))
     )
