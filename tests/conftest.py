@@ -3,6 +3,8 @@
 With REDIS_URL set (as in CI's PostgreSQL run) Celery would send every task to Redis, where no worker listens
 during an ordinary test; running them in-process keeps such tests the same as in the embedded (SQLite) run.
 Tests marked `workers` start real worker processes and send their tasks to them.
+Each test starts with an empty cache of rebuilt games (league.selectors.games.GAME_CACHE), so no test depends on
+what an earlier one left in the process.
 """
 
 from __future__ import annotations
@@ -23,3 +25,12 @@ def _tasks_in_process_unless_real_workers(request):
         yield
     finally:
         app.conf.task_always_eager = eager
+
+
+@pytest.fixture(autouse=True)
+def _empty_game_cache():
+    from league.selectors.games import GAME_CACHE
+
+    GAME_CACHE.clear()
+    yield
+    GAME_CACHE.clear()

@@ -4,11 +4,23 @@ This is how a resumed worker continues a match and how a person's decision is ap
 choices (deals, pass counts, passes, plays, clubs targets), the engine re-derives everything else, and what it
 derives must agree with the stored rows. Alongside the game comes `StoredMarks`, a note of how much of the game
 is already stored, so the writer (league.services.progress) stores only what is new.
+
+Replaying a whole match for every decision is the main cost of live play, so each process keeps the games it has
+rebuilt or stepped in a small LRU (`GAME_CACHE`), keyed by match and move number. Stored play is never rewritten
+and every stored step moves the match's move number on in the same transaction, so the game a running match's row
+points at (its id and move number) is always the same game: a cached copy can only go unused, never be wrong.
+Entries are private snapshots; callers get a clone (Game.clone) they may change as they like.
 """
 
 from __future__ import annotations
 
+import copy
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import transaction
 
 from engine import CLUBS_TARGET, Game, IllegalDecision, Ruleset, parse_card, parse_cards
 
@@ -39,8 +51,84 @@ class StoredMarks:
     rounds: list[RoundMark] = field(default_factory=list)
 
 
-def load_match_game(match: Match) -> tuple[Game, StoredMarks]:
-    """The match's game as its stored rows leave it, and the marks of what is stored. Raises StoredPlayError."""
+class GameCache:
+    """A process's most recently used running games, by (match id, move number), as private snapshots.
+
+    An entry also holds the match's seed and creation time, so a reused id (a test database rolled back, say)
+    never finds another match's game."""
+
+    def __init__(self, size: int | None = None):
+        self._size = size
+        self._entries: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()  # gunicorn threads share the process's cache
+
+    @property
+    def size(self) -> int:
+        if self._size is not None:
+            return self._size
+        return settings.DIAMONDS_GAME_CACHE_SIZE
+
+    @staticmethod
+    def _tag(match: Match) -> tuple:
+        return (match.seed, match.created_at)
+
+    def get(self, match: Match) -> tuple[Game, StoredMarks] | None:
+        """A clone of the game the running match's row points at, with its marks, or None."""
+        if match.status != MatchStatus.RUNNING or not self.size:
+            return None
+        key = (match.pk, match.move_number)
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None or entry[0] != self._tag(match):
+                return None
+            self._entries.move_to_end(key)
+        _, game, marks = entry
+        return game.clone(), copy.deepcopy(marks)
+
+    def put(self, match: Match, game: Game, marks: StoredMarks) -> None:
+        """Keep a snapshot of `game` (as stored: `marks` must describe all of it) for the match at its move."""
+        size = self.size
+        if not size or game.over:
+            return  # a finished match takes no more decisions
+        entry = (self._tag(match), game.clone(), copy.deepcopy(marks))
+        with self._lock:
+            self._entries[(match.pk, game.move_number)] = entry
+            self._entries.move_to_end((match.pk, game.move_number))
+            while len(self._entries) > size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+GAME_CACHE = GameCache()
+
+
+def load_match_game(match: Match, *, cached: bool = False) -> tuple[Game, StoredMarks]:
+    """The match's game as its stored rows leave it, and the marks of what is stored. Raises StoredPlayError.
+
+    With `cached`, `match` must be the row as read under the caller's lock or in its snapshot: the game comes from
+    GAME_CACHE when it is there. Once the caller's transaction commits (at once outside one), the game is kept in
+    GAME_CACHE as it then is, if `match` (which league.services.progress updates as it stores) says it is stored
+    up to the game's move: so a step stored and committed is kept, and nothing rolled back or left unstored is."""
+    hit = GAME_CACHE.get(match) if cached else None
+    game, marks = hit if hit is not None else _rebuild(match)
+    if cached:
+        loaded_at = game.move_number
+
+        def keep() -> None:
+            if hit is not None and game.move_number == loaded_at:
+                return  # the cache holds this very state already
+            if match.status == MatchStatus.RUNNING and match.move_number == game.move_number:
+                GAME_CACHE.put(match, game, marks)
+
+        transaction.on_commit(keep)
+    return game, marks
+
+
+def _rebuild(match: Match) -> tuple[Game, StoredMarks]:
+    """Read the match's rows and replay them (what load_match_game does without the cache)."""
     if match.status == MatchStatus.PENDING:
         # Nothing is stored before a match leaves `pending` (services mark it running first): no rows to read.
         return replay_stored(match, [], {}), StoredMarks()

@@ -7,6 +7,7 @@ spectator gets that view with every seat's secrets taken out. Stored passes are 
 
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import dataclass
 from datetime import timedelta
@@ -21,7 +22,7 @@ from engine import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Game, SeatView, c
 
 from .. import turn_signals
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, TournamentFormat
-from .games import StoredPlayError, load_match_game
+from .games import GAME_CACHE, StoredPlayError, load_match_game
 from .records import match_record
 
 # The SeatView fields that belong to the seat alone (its hand, vault, passes and options).
@@ -41,7 +42,15 @@ def match_game(match: Match) -> Game:
 
     The rows are read by several queries while decisions are being stored; without one snapshot a read could see
     a trick from before a write and its Suit Actions from after it. SQLite's transaction is one snapshot; on
-    PostgreSQL that takes REPEATABLE READ (the default READ COMMITTED snapshots each statement)."""
+    PostgreSQL that takes REPEATABLE READ (the default READ COMMITTED snapshots each statement).
+
+    A running match's game may already be in this process's GAME_CACHE at its current move number: then the only
+    read is that of the row's status and move number (one statement), not of its play. `match` may be a row read a
+    while ago, so the move number is always read afresh: the game returned is the one stored now."""
+    if GAME_CACHE.size:
+        hit = GAME_CACHE.get(_as_stored_now(match))
+        if hit is not None:
+            return hit[0]
     outermost = not connection.in_atomic_block
     for attempt in range(3):
         try:
@@ -49,13 +58,24 @@ def match_game(match: Match) -> Game:
                 if connection.vendor == "postgresql" and outermost:
                     with connection.cursor() as cursor:
                         cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                game, _ = load_match_game(match)
+                # Read in the snapshot, the move number names the rows read next, so the game may be cached by it.
+                current = _as_stored_now(match) if GAME_CACHE.size else match
+                game, _ = load_match_game(current, cached=True)
             return game
         except StoredPlayError:
             if attempt == 2:
                 raise
             match.refresh_from_db()  # a write landed between reads (inside a caller's transaction): read again
     raise AssertionError("unreachable")
+
+
+def _as_stored_now(match: Match) -> Match:
+    """A copy of `match` with the status and move number its row holds now (the caller's object is left as is)."""
+    row = Match.objects.filter(pk=match.pk).values_list("status", "move_number").first()
+    current = copy.copy(match)
+    if row is not None:
+        current.status, current.move_number = row
+    return current
 
 
 def seat_state(game: Game, seat: int) -> dict[str, Any]:

@@ -149,7 +149,8 @@ def submit_decision(
             raise SeatForfeited(f"seat {seat} forfeited at move {rows[seat].forfeited_at_move}: the fallback bot "
                                 "plays it to the end")
         try:
-            game, marks = load_match_game(match)
+            # The locked row names the stored state, so a cached game at its move number is that state.
+            game, marks = load_match_game(match, cached=True)
         except StoredPlayError as e:
             raise MatchNotInPlay(f"match {match.pk} cannot be loaded: {e}") from None
         if not move_is_current(game, seat, move_number):
@@ -262,7 +263,7 @@ def _advance(match_id: int, *, overdue: bool, now=None, plan=None) -> AdvanceOut
         return AdvanceOutcome(match_id, "not_overdue", move_number=match.move_number)
     rows = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
     try:
-        game, marks = load_match_game(match)
+        game, marks = load_match_game(match, cached=True)
     except StoredPlayError as e:
         return _fail(match, str(e))
     before = game.pending
