@@ -14,6 +14,7 @@ from .support import ALL_RULESETS, TOTAL_CRYSTALS, bots_for, game_after_pass
 
 @pytest.mark.parametrize("name", sorted(ALL_RULESETS))
 def test_R_SETUP_1_three_points_each_in_the_showroom_and_empty_vaults(name):
+    """R-SETUP-1: 3 points per player in the showroom (6 in a team's), vaults empty."""
     ruleset = ALL_RULESETS[name]
     game = Game(ruleset, "setup")
     n = ruleset.players
@@ -47,6 +48,7 @@ def test_R_SETUP_2_first_dealer_is_drawn_from_the_seed_deterministically():
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_R_SETUP_3_thief_starts_left_of_the_first_dealer(players):
+    """R-SETUP-3: the Thief starts in front of the player left of the first dealer."""
     for dealer in range(players):
         game = Game(Ruleset(players), "thief", first_dealer=dealer)
         assert game.thief == (dealer + 1) % players
@@ -57,6 +59,7 @@ def test_R_SETUP_3_thief_starts_left_of_the_first_dealer(players):
 
 @pytest.mark.parametrize("name", ["2p", "3p-choose", "4p-partners", "6p-partners"])
 def test_R_SETUP_3_no_thief_in_choose_mode(name):
+    """R-SETUP-3 is for thief mode only."""
     assert Game(ALL_RULESETS[name], "no-thief").thief is None
 
 

@@ -59,6 +59,7 @@ def test_R_TEAM_2_each_player_passes_to_their_partner(players):
 
 
 def test_R_TEAM_3_partners_won_cards_are_added_together_for_majorities():
+    """R-TEAM-3: for R-END-2 the partners' won cards are added together."""
     game = partners()
     play(game, "S9", "S1", "S2", "H1", "C1", "C9", "C2", "H2")
     assert game.pending.kind == "clubs_target"  # seat 1 won the clubs trick
@@ -79,6 +80,7 @@ def test_R_TEAM_3_partners_won_cards_are_added_together_for_majorities():
 
 
 def test_R_TEAM_4_a_player_who_won_no_trick_earns_two_diamonds_for_the_team():
+    """R-TEAM-4: no trick won earns two diamonds actions even if the partner won tricks."""
     game = partners()
     play(game, "S9", "S1", "S2", "H1", "C1", "C9", "C2", "H2")
     game.choose_clubs_target(1, 2)
