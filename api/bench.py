@@ -34,7 +34,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+
+from config.scratch_database import create_scratch_database, drop_scratch_database
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     base_url = os.environ.get("DATABASE_URL", "")
     scratch_dir = None
     if base_url:
-        env["DATABASE_URL"] = _scratch_postgres(base_url)
+        env["DATABASE_URL"] = create_scratch_database(base_url, "apibench")
     else:
         scratch_dir = tempfile.mkdtemp(prefix="diamonds-apibench-")
         env["DIAMONDS_DB_PATH"] = str(Path(scratch_dir) / "bench.sqlite3")
@@ -106,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
 
         connections.close_all()
         if base_url and not args.keep:
-            _drop_postgres(base_url, env["DATABASE_URL"])
+            drop_scratch_database(env["DATABASE_URL"])
         if scratch_dir and not args.keep:
             for f in Path(scratch_dir).iterdir():
                 f.unlink()
@@ -379,26 +380,6 @@ def _wait_for_port(port: int, server: subprocess.Popen) -> None:
         except OSError:
             time.sleep(0.1)
     raise SystemExit("the server did not start within 60 s")
-
-
-def _scratch_postgres(base_url: str) -> str:
-    import psycopg
-
-    parts = urlsplit(base_url)
-    name = parts.path.lstrip("/") + "_apibench"
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return urlunsplit(parts._replace(path="/" + name))
-
-
-def _drop_postgres(base_url: str, bench_url: str) -> None:
-    import psycopg
-
-    parts = urlsplit(base_url)
-    name = urlsplit(bench_url).path.lstrip("/")
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

@@ -20,7 +20,8 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+
+from config.scratch_database import create_scratch_database, drop_scratch_database
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = ["league_match", "league_matchseat", "league_matchround", "league_trick", "league_suitaction"]
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     if not base_url or not redis_url or not base_url.startswith(("postgres://", "postgresql://")):
         print("the benchmark needs DATABASE_URL (PostgreSQL) and REDIS_URL: it measures real workers", file=sys.stderr)
         return 2
-    bench_url = _scratch_database(base_url)
+    bench_url = create_scratch_database(base_url, "bench")
     os.environ["DATABASE_URL"] = bench_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
 
         connections.close_all()
         if not args.keep:
-            _drop_database(base_url, bench_url)
+            drop_scratch_database(bench_url)
 
 
 def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
@@ -160,26 +161,6 @@ def _row_bytes(connection, ids: list[int]) -> dict[str, int]:
 def _one(cursor, sql: str, params: list) -> int:
     cursor.execute(sql, params)
     return int(cursor.fetchone()[0])
-
-
-def _scratch_database(base_url: str) -> str:
-    import psycopg
-
-    parts = urlsplit(base_url)
-    name = parts.path.lstrip("/") + "_bench"
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return urlunsplit(parts._replace(path="/" + name))
-
-
-def _drop_database(base_url: str, bench_url: str) -> None:
-    import psycopg
-
-    parts = urlsplit(base_url)
-    name = urlsplit(bench_url).path.lstrip("/")
-    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 if __name__ == "__main__":
