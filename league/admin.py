@@ -28,7 +28,7 @@ class MatchSeatInline(admin.TabularInline):
     model = MatchSeat
     extra = 0
     raw_id_fields = ["player"]
-    fields = ["seat", "player", "team", "score", "vault", "showroom", "placement", "is_winner", "forfeited",
+    fields = ["seat", "player", "team", "score", "tiebreak", "showroom", "placement", "is_winner", "forfeited",
               "forfeited_at_move"]
 
 
@@ -60,7 +60,7 @@ class MatchAdmin(admin.ModelAdmin):
 
 @admin.register(MatchSeat)
 class MatchSeatAdmin(admin.ModelAdmin):
-    list_display = ["match", "seat", "player", "team", "score", "vault", "showroom", "placement", "is_winner",
+    list_display = ["match", "seat", "player", "team", "score", "tiebreak", "showroom", "placement", "is_winner",
                     "forfeited"]
     list_filter = ["is_winner", "placement", "match__status"]
     search_fields = ["player__name"]

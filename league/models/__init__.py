@@ -6,6 +6,7 @@ from .ladder import Ladder, RatingModel
 from .ladder_entry import LadderEntry
 from .league import League
 from .match import DeadlineAction, Match, MatchStatus
+from .match_choice import MatchChoice
 from .match_round import MatchRound
 from .match_seat import MatchSeat
 from .player import Player
@@ -20,7 +21,8 @@ from .tournament_round import RoundStatus, TournamentRound
 from .trick import Trick
 
 __all__ = [
-    "Club", "ClubAdmin", "DeadlineAction", "Ladder", "LadderEntry", "League", "Match", "MatchRound", "MatchSeat",
-    "MatchStatus", "Player", "Rating", "RatingHistory", "RatingModel", "ResultCorrection", "RoundStatus", "Season",
-    "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat", "TournamentRound", "TournamentStatus", "Trick",
+    "Club", "ClubAdmin", "DeadlineAction", "Ladder", "LadderEntry", "League", "Match", "MatchChoice", "MatchRound",
+    "MatchSeat", "MatchStatus", "Player", "Rating", "RatingHistory", "RatingModel", "ResultCorrection", "RoundStatus",
+    "Season", "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat", "TournamentRound", "TournamentStatus",
+    "Trick",
 ]

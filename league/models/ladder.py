@@ -15,6 +15,7 @@ class RatingModel(models.TextChoices):
 class Ladder(models.Model):
     club = models.ForeignKey("league.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="ladders")
     name = models.CharField(max_length=100, unique=True)
+    game = models.CharField(max_length=20, default="diamonds", help_text="Which game its tables play (engine.games).")
     ruleset = models.JSONField(default=dict, blank=True, help_text="Engine ruleset fields, without players.")
     table_size = models.PositiveSmallIntegerField(default=4)
     active = models.BooleanField(default=True)

@@ -1,5 +1,6 @@
 """Who sat where in a match, and how that seat finished.
 
+`score` and `tiebreak` are the game's own (engine.games names them per game: Diamonds' score and vault).
 In partnership play the score, vault and showroom are the team's (the record's result is per team). A seat that
 forfeited (league.services.decisions, a missed turn deadline under `deadline_action` forfeit) keeps its score as the
 game gave it; its `placement` is the table's last (its team's, with partnerships).
@@ -14,7 +15,10 @@ class MatchSeat(models.Model):
     player = models.ForeignKey("league.Player", on_delete=models.PROTECT, related_name="match_seats")
     team = models.PositiveSmallIntegerField(help_text="The team index (the seat itself without partnerships).")
     score = models.IntegerField(null=True, blank=True)
-    vault = models.IntegerField(null=True, blank=True)
+    tiebreak = models.IntegerField(
+        null=True, blank=True,
+        help_text="The game's tie-break after the score: Diamonds' vault, Diamoniak's diamond cards, the ring "
+                  "race's set rings (engine.games: GameType.standing).")
     showroom = models.IntegerField(null=True, blank=True)
     placement = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 for first; ties share.")
     is_winner = models.BooleanField(default=False)

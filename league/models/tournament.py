@@ -31,7 +31,7 @@ class Tournament(models.Model):
     season = models.ForeignKey("league.Season", null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="tournaments")
     name = models.CharField(max_length=100)
-    game = models.CharField(max_length=20, default="diamonds")
+    game = models.CharField(max_length=20, default="diamonds", help_text="Which game every table plays (engine.games).")
     ruleset = models.JSONField(default=dict, blank=True,
                                help_text="Engine ruleset fields for every table (partnerships, perfect, clubs...), "
                                          "without players.")
