@@ -1,5 +1,8 @@
 """`python -m engine.bench`: how fast the engine plays, measured the way the league uses it.
 
+`--game diamoniak` or `--game ringrace` measures another game of engine.games the same way (random bots through
+its own `play_game`; player counts outside the game's range are skipped).
+
 Random-bot games go through the public bots API (`play_game` with `RandomBot`, one `SeatView` per seat) on
 an ordinary logging `Game`, so every event is recorded exactly as for a real game. The search bot's figure
 is playouts per second while it plays 4-player games against greedy bots.
@@ -33,6 +36,22 @@ def random_games_per_second(players: int, seconds: float, seed: str = "bench") -
             return games / elapsed, games
 
 
+def other_game_per_second(name: str, players: int, seconds: float, seed: str = "bench") -> tuple[float, int]:
+    """Complete random-bot games per second of another game of engine.games, measured as for Diamonds."""
+    from .games import game_type
+
+    kind = game_type(name)
+    games = 0
+    start = time.process_time()
+    while True:
+        game = kind.new_game(players, f"{seed}/{name}/{players}/{games}")
+        kind.play_game(game, [kind.make_bot("random", seed=f"{seed}/{games}/{s}") for s in range(players)])
+        games += 1
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return games / elapsed, games
+
+
 def search_playouts_per_second(seconds: float, seed: str = "bench") -> tuple[float, int]:
     """Playouts per second of the search bot (seat 0) in 4-player games against greedy bots."""
     done = 0
@@ -55,8 +74,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--players", default="2,4,6", help="player counts for the random-bot games")
     parser.add_argument("--no-search", action="store_true", help="skip the search bot's playouts")
+    parser.add_argument("--game", default="diamonds", help="diamonds, diamoniak or ringrace")
     args = parser.parse_args(argv)
     print(f"Python {sys.version.split()[0]}, one process")
+    if args.game != "diamonds":
+        from .games import game_type
+
+        kind = game_type(args.game)
+        for players in (int(p) for p in args.players.split(",")):
+            if not kind.min_players <= players <= kind.max_players:
+                print(f"{kind.title} is for {kind.min_players}-{kind.max_players} players: {players} skipped")
+                continue
+            rate, games = other_game_per_second(args.game, players, args.seconds)
+            print(f"{kind.title}, random bots, {players} players: {rate:8.0f} complete games/s  ({games} games)")
+        return 0
     for players in (int(p) for p in args.players.split(",")):
         rate, games = random_games_per_second(players, args.seconds)
         print(f"random bots, {players} players: {rate:8.0f} complete games/s  ({games} games, events recorded)")
