@@ -1,5 +1,7 @@
 """The engine's benchmark entry point runs every game of engine.games (its figures are printed, never asserted)."""
 
+import pytest
+
 from engine import bench
 
 
@@ -13,7 +15,5 @@ def test_bench_measures_each_game_and_skips_player_counts_outside_its_range(caps
 
 
 def test_bench_refuses_an_unknown_game():
-    import pytest
-
     with pytest.raises(ValueError, match="unknown game"):
         bench.main(["--seconds", "0.01", "--game", "chess"])
