@@ -6,6 +6,11 @@ takes `apply(seat, decision)` or refuses with `IllegalDecision(rule, message)` c
 `over` with a `result`; a `SeatView(game, seat)` with `to_dict()`; a `Decision` with `to_json`/`from_json`;
 a record format with `to_record`, `from_record` and `replay`; and bots (`decide(view) -> Decision`).
 
+`standing(game)` gives a finished game's result in one shape for every game: per seat its `places` (1 = best,
+ties share), its `score` and its `tiebreak` (named by `score_label`/`tiebreak_label`), and the `winners`.
+`new_game(..., first_seat=s)` seats the first to act (Diamonds' first dealer, the newer games' first player;
+`first_seat_of(game)` reads it back). `type_of(game)` finds the GameType of a game object.
+
     from engine.games import game_type, by_format
     kind = game_type("diamoniak")
     game = kind.new_game({"players": 3}, seed="night/1", seats=["ann", "bob", "cy"])
@@ -61,6 +66,13 @@ class GameType:
     bots: Mapping[str, type[Bot]]
     play_game: Callable[[Any, Sequence[Bot]], Any]
     standing: Callable[[Any], dict[str, list[int]]]
+    # What standing's `score` and `tiebreak` are in this game's own words (Diamonds: "score" and "vault").
+    score_label: str
+    tiebreak_label: str
+    # The Game's keyword for the seat that acts first: Diamonds' first dealer, the newer games' first player.
+    first_seat_keyword: str
+    # Whether legal(seat) lists complete decisions (the newer games) or Diamonds' options of the pending kind.
+    legal_is_complete: bool
 
     def make_ruleset(self, ruleset: Any) -> Any:
         """A ruleset from a dict (as stored), an int (players) or a ruleset of this game (returned as is)."""
@@ -70,8 +82,16 @@ class GameType:
             return self.ruleset(ruleset)
         return self.ruleset.from_dict(dict(ruleset))
 
-    def new_game(self, ruleset: Any, seed: str, seats: Sequence[str] | None = None) -> Any:
-        return self.game(self.make_ruleset(ruleset), seed, seats)
+    def new_game(self, ruleset: Any, seed: str, seats: Sequence[str] | None = None, *,
+                 first_seat: int | None = None) -> Any:
+        """A fresh game; `first_seat` (None: drawn from the seed) is the first dealer or first player."""
+        if first_seat is None:
+            return self.game(self.make_ruleset(ruleset), seed, seats)
+        return self.game(self.make_ruleset(ruleset), seed, seats, **{self.first_seat_keyword: first_seat})
+
+    def first_seat_of(self, game: Any) -> int:
+        """The seat that acted first in `game` (what new_game's `first_seat` sets)."""
+        return getattr(game, self.first_seat_keyword)
 
     def make_bot(self, name: str, seed: str | int = 0, **settings) -> Bot:
         return make_named_bot(self.bots, self.name, name, seed, settings)
@@ -82,20 +102,34 @@ class GameType:
 
 
 def _diamonds_standing(game: DiamondsGame) -> dict[str, list[int]]:
-    """R-SCORE-1, R-WIN-1 per seat: a seat's place is its team's (score, then vault)."""
+    """R-SCORE-1, R-WIN-1 per seat: a seat's place, score and vault are its team's (score, then vault)."""
     r = game.result
     if r is None:
         raise ValueError("the game is not over")
     team_places = ranked_places(list(zip(r.score, r.vault)))
-    places = [team_places[game.team_of(s)] for s in range(game.n)]
-    return {"places": places, "winners": [s for s in range(game.n) if places[s] == 1]}
+    teams = [game.team_of(s) for s in range(game.n)]
+    places = [team_places[t] for t in teams]
+    return {"places": places, "winners": [s for s in range(game.n) if places[s] == 1],
+            "score": [r.score[t] for t in teams], "tiebreak": [r.vault[t] for t in teams]}
 
 
-def _standing_of_places(game: Any) -> dict[str, list[int]]:
+def _diamoniak_standing(game: Any) -> dict[str, list[int]]:
+    """K-WIN-1: places as the referee gives them (the first to complete a castle is first, whatever the others
+    hold); score is the castle's size, tiebreak the diamond cards (the order after a game cut short by turns)."""
     r = game.result
     if r is None:
         raise ValueError("the game is not over")
-    return {"places": list(r.places), "winners": list(r.winners)}
+    return {"places": list(r.places), "winners": list(r.winners), "score": list(r.castle),
+            "tiebreak": list(r.diamonds)}
+
+
+def _ringrace_standing(game: Any) -> dict[str, list[int]]:
+    """G-SCORE-1: places by dollars, then set rings; score is the dollars, tiebreak the set rings."""
+    r = game.result
+    if r is None:
+        raise ValueError("the game is not over")
+    return {"places": list(r.places), "winners": list(r.winners), "score": list(r.totals),
+            "tiebreak": list(r.set_rings)}
 
 
 GAMES: dict[str, GameType] = {
@@ -104,18 +138,22 @@ GAMES: dict[str, GameType] = {
         ruleset=DiamondsRuleset, game=DiamondsGame, view=DiamondsSeatView, decision=DiamondsDecision,
         to_record=diamonds_to_record, from_record=diamonds_from_record, replay=diamonds_replay,
         bots=DIAMONDS_BOTS, play_game=diamonds_play_game, standing=_diamonds_standing,
+        score_label="score", tiebreak_label="vault", first_seat_keyword="first_dealer", legal_is_complete=False,
     ),
     "diamoniak": GameType(
         name="diamoniak", title="Diamoniak", record_format=diamoniak.FORMAT, min_players=2, max_players=4,
         ruleset=diamoniak.Ruleset, game=diamoniak.Game, view=diamoniak.SeatView, decision=diamoniak.Decision,
         to_record=diamoniak.to_record, from_record=diamoniak.from_record, replay=diamoniak.replay,
-        bots=diamoniak.BOTS, play_game=diamoniak.play_game, standing=_standing_of_places,
+        bots=diamoniak.BOTS, play_game=diamoniak.play_game, standing=_diamoniak_standing,
+        score_label="castle cards", tiebreak_label="diamond cards", first_seat_keyword="first_player",
+        legal_is_complete=True,
     ),
     "ringrace": GameType(
         name="ringrace", title="The ring-card diamond race", record_format=ringrace.FORMAT, min_players=2,
         max_players=6, ruleset=ringrace.Ruleset, game=ringrace.Game, view=ringrace.SeatView,
         decision=ringrace.Decision, to_record=ringrace.to_record, from_record=ringrace.from_record,
-        replay=ringrace.replay, bots=ringrace.BOTS, play_game=ringrace.play_game, standing=_standing_of_places,
+        replay=ringrace.replay, bots=ringrace.BOTS, play_game=ringrace.play_game, standing=_ringrace_standing,
+        score_label="dollars", tiebreak_label="set rings", first_seat_keyword="first_player", legal_is_complete=True,
     ),
 }
 
@@ -127,6 +165,14 @@ def game_type(name: str) -> GameType:
         return GAMES[name]
     except KeyError:
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}") from None
+
+
+def type_of(game: Any) -> GameType:
+    """The GameType of a game object (ValueError for anything else)."""
+    for kind in GAMES.values():
+        if isinstance(game, kind.game):
+            return kind
+    raise ValueError(f"{type(game).__name__} is not a game of engine.games")
 
 
 def by_format(record_format: str | None) -> GameType:
@@ -144,4 +190,4 @@ def make_bot(game: str, name: str, seed: str | int = 0, **settings) -> Bot:
     return game_type(game).make_bot(name, seed, **settings)
 
 
-__all__ = ["GAMES", "GameType", "by_format", "game_type", "make_bot"]
+__all__ = ["GAMES", "GameType", "by_format", "game_type", "make_bot", "type_of"]

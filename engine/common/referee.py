@@ -8,6 +8,7 @@ turn a result into JSON.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -47,6 +48,12 @@ class ChoicesReferee:
     @property
     def over(self) -> bool:
         return self.phase == OVER
+
+    def clone(self):
+        """An independent copy of the game as it stands (the league caches live games and hands out clones).
+
+        A deep copy: the state is small lists, sets and frozen decisions. The ruleset is frozen, so it is shared."""
+        return copy.deepcopy(self, {id(self.ruleset): self.ruleset})
 
     def _check(self, seat: int, decision: object) -> None:
         """Raise IllegalDecision (naming the rule) unless `seat` may make `decision` now."""

@@ -302,7 +302,8 @@ def test_registry_finds_the_ring_race_by_name_and_format():
     assert by_format("ringrace-record/1") is kind and set(kind.bots) == {"random", "heuristic"}
     game = kind.new_game({"players": 5, "debts": True}, "reg")
     kind.play_game(game, [kind.make_bot("heuristic", seed=s) for s in range(5)])
-    assert kind.standing(game) == {"places": game.result.places, "winners": game.result.winners}
+    assert kind.standing(game) == {"places": game.result.places, "winners": game.result.winners,
+                                   "score": game.result.totals, "tiebreak": game.result.set_rings}
 
 
 def test_cli_plays_and_replays_the_ring_race(tmp_path, capsys):
