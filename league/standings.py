@@ -5,19 +5,27 @@ ranked by a list of *metrics* taken in a configurable precedence, as Tabbycat ra
 first metric, ties separated by the next, and so on; those still tied on every metric share the place, with
 competition ranking (1, 2, 2, 4).
 
+Every game gives each competitor a *score* and a *tie-break* (engine.games): Diamonds' score (2 x vault +
+showroom, R-SCORE-1) and vault; Diamoniak's castle size and diamond cards; the ring race's dollars (G-SCORE-1)
+and set rings. Nothing here depends on which game it was: the tie-break is one number, higher better.
+
 Decisions:
-- Placement at a table follows R-WIN-1: higher score (2 x vault + showroom, R-SCORE-1) first, then more in
-  the vault; equal score and vault share the place. An entry may carry its own `placement` (a service that
-  records a forfeit puts that player last whatever the score); it is then used as given. `forfeit_places` is how
-  the league's services place a table with forfeits: those who played on by R-WIN-1, then every forfeit last.
+- Placement at a table, unless given: higher score first, then the higher tie-break; equal score and tie-break
+  share the place. For Diamonds that is R-WIN-1 (score, then vault). An entry may carry its own `placement`, and
+  when every entry of a match has one it is used as given: the league stores each game's own places (Diamoniak's
+  first complete castle is placed 1st at once, K-WIN-1), and a service that records a forfeit puts that player
+  last whatever the score. `forfeit_places` is how the league's services place a table with forfeits: those who
+  played on by score and tie-break, then every forfeit last.
 - Match points come from a points table per number of competitors at the table (default: competitors minus
   the place, so 3-2-1-0 for four players and 1-0 for two teams). Competitors sharing a place share the points
   of the places they cover, averaged (two tied first of four get (3 + 2) / 2 = 2.5 each), so a table hands out
   the same total whatever the ties; `ties="higher"` gives them all the better place's points instead. Values
   are exact `Fraction`s, so thirds compare equal where they should.
-- Default precedence: match points, total game score, total vault, wins (first places, shared ones count),
-  head-to-head, opponents' match points. Head-to-head looks only at the matches between the competitors still
-  tied when it is reached: +1 for each of them one finished above, -1 for each one finished below.
+- Default precedence: match points, total game score, total tie-break (Diamonds: vault), wins (first places,
+  shared ones count), head-to-head, opponents' match points. Head-to-head looks only at the matches between the
+  competitors still tied when it is reached: +1 for each of them one finished above, -1 for each one finished below.
+- The tie-break metric is named "tiebreak"; "vault", its name from when only Diamonds was played, stays an alias
+  of it, so tie-break orders stored then (Tournament.tiebreaks) still read.
 """
 
 from __future__ import annotations
@@ -32,14 +40,14 @@ Number = int | Fraction
 
 @dataclass(frozen=True)
 class Entry:
-    """One competitor's result in one match, as the engine's `Result` gives it (R-SCORE-1: score = 2 x vault
-    + showroom; a showroom given is checked against it). `seat` is the seat, or a team's seats (needed for
-    duplicate play only). `placement` is optional: see `table_places`. The winners of a match are the entries
-    placed 1 (R-WIN-1: a tie for the win is shared)."""
+    """One competitor's result in one match, as the game gives it: `score` and `tiebreak` (Diamonds: score and
+    vault). `showroom` is Diamonds' only (R-SCORE-1: score = 2 x vault + showroom; a showroom given is checked
+    against it). `seat` is the seat, or a team's seats (needed for duplicate play only). `placement` is optional:
+    see `table_places`. The winners of a match are the entries placed 1 (a tie for the win is shared)."""
 
     competitor: Competitor
     score: int
-    vault: int
+    tiebreak: int
     showroom: int | None = None
     seat: int | tuple[int, ...] | None = None
     placement: int | None = None
@@ -59,7 +67,7 @@ class MatchResult:
 
 Metric = Callable[["Tally", Sequence[Competitor]], Mapping[Competitor, Number]]
 
-DEFAULT_PRECEDENCE = ("points", "score", "vault", "wins", "head_to_head", "opponent_points")
+DEFAULT_PRECEDENCE = ("points", "score", "tiebreak", "wins", "head_to_head", "opponent_points")
 
 
 @dataclass(frozen=True)
@@ -79,9 +87,9 @@ class StandingsConfig:
     def __post_init__(self) -> None:
         if self.ties not in ("average", "higher"):
             raise ValueError(f"ties must be 'average' or 'higher', not {self.ties!r}")
-        for m in (*self.precedence, *self.extra):
-            if isinstance(m, str) and m not in METRICS:
-                raise ValueError(f"unknown metric {m!r}: expected one of {', '.join(sorted(METRICS))}")
+        # Aliases become the metric's name here, so a standing's metrics are keyed by one name whatever was stored.
+        object.__setattr__(self, "precedence", tuple(canonical_metrics(self.precedence)))
+        object.__setattr__(self, "extra", tuple(canonical_metrics(self.extra)))
 
 
 @dataclass(frozen=True)
@@ -122,23 +130,24 @@ class Standing:
 
 
 def table_places(entries: Sequence[Entry]) -> list[int]:
-    """R-WIN-1 places for one table, competition-style (1, 1, 3): score, then vault; an entry's own
-    `placement`, when every entry has one, is used as given."""
+    """Places for one table, competition-style (1, 1, 3): score, then tie-break (R-WIN-1 for Diamonds); the
+    entries' own `placement`, when every entry has one, is used as given."""
     if entries and all(e.placement is not None for e in entries):
         return [int(e.placement) for e in entries if e.placement is not None]
     if any(e.placement is not None for e in entries):
         raise ValueError("give a placement for every entry of a match or for none")
-    keys = [(e.score, e.vault) for e in entries]
+    keys = [(e.score, e.tiebreak) for e in entries]
     return [1 + sum(1 for other in keys if other > k) for k in keys]
 
 
 def forfeit_places(keys: Sequence[tuple[int, int]], forfeited: Sequence[bool]) -> list[int]:
     """Places at a table where some competitors forfeited (a missed turn deadline that forfeits).
 
-    `keys` are the (score, vault) of each competitor, `forfeited` whether it forfeited. Those who did not are placed
-    among themselves by R-WIN-1, competition-style; every forfeit comes after them, whatever its score, sharing the
-    place after the last of them (so a single forfeit earns exactly the table's last-place match points, and
-    several share the last places' points as any tie does). With no forfeit this is R-WIN-1 itself."""
+    `keys` are the (score, tie-break) of each competitor, `forfeited` whether it forfeited. Those who did not are
+    placed among themselves by score then tie-break (R-WIN-1 for Diamonds), competition-style; every forfeit comes
+    after them, whatever its score, sharing the place after the last of them (so a single forfeit earns exactly the
+    table's last-place match points, and several share the last places' points as any tie does). With no forfeit
+    this is the plain order."""
     playing = [k for k, f in zip(keys, forfeited) if not f]
     return [len(playing) + 1 if f else 1 + sum(1 for other in playing if other > k) for k, f in zip(keys, forfeited)]
 
@@ -179,13 +188,13 @@ def _merge_entries(entries: Sequence[Entry], team_of: Mapping[Hashable, Competit
         seats = () if e.seat is None else (e.seat if isinstance(e.seat, tuple) else (e.seat,))
         if comp in merged:
             prev = merged[comp]
-            if (prev.score, prev.vault, prev.placement) != (e.score, e.vault, e.placement):
+            if (prev.score, prev.tiebreak, prev.placement) != (e.score, e.tiebreak, e.placement):
                 raise ValueError(f"partners of {comp!r} disagree on the team's result in one match")
             prev_seats = prev.seat if isinstance(prev.seat, tuple) else ()
-            merged[comp] = Entry(comp, prev.score, prev.vault, prev.showroom, tuple(sorted(prev_seats + seats)),
+            merged[comp] = Entry(comp, prev.score, prev.tiebreak, prev.showroom, tuple(sorted(prev_seats + seats)),
                                  prev.placement)
         else:
-            merged[comp] = Entry(comp, e.score, e.vault, e.showroom, seats or None, e.placement)
+            merged[comp] = Entry(comp, e.score, e.tiebreak, e.showroom, seats or None, e.placement)
     return list(merged.values())
 
 
@@ -205,9 +214,10 @@ def tally(
         by_comp.setdefault(c, [])
     for result in results:
         for e in result.entries:
-            if e.showroom is not None and e.score != 2 * e.vault + e.showroom:
+            # Only Diamonds entries carry a showroom; their tie-break is the vault.
+            if e.showroom is not None and e.score != 2 * e.tiebreak + e.showroom:
                 raise ValueError(f"R-SCORE-1: {e.competitor!r} in match {result.match_id!r} has score {e.score}, "
-                                 f"not 2 x {e.vault} + {e.showroom}")
+                                 f"not 2 x {e.tiebreak} + {e.showroom}")
         entries = _merge_entries(result.entries, team_of)
         if len(entries) < 2:
             raise ValueError(f"match {result.match_id!r} needs at least two competitors")
@@ -234,9 +244,10 @@ def metric_score(t: Tally, group: Sequence[Competitor]) -> dict[Competitor, Numb
     return {c: sum(pl.entry.score for _, pl in t.by_competitor[c]) for c in group}
 
 
-def metric_vault(t: Tally, group: Sequence[Competitor]) -> dict[Competitor, Number]:
-    """The vault tie-break of R-WIN-1, over the whole event: total points in vault."""
-    return {c: sum(pl.entry.vault for _, pl in t.by_competitor[c]) for c in group}
+def metric_tiebreak(t: Tally, group: Sequence[Competitor]) -> dict[Competitor, Number]:
+    """The game's tie-break over the whole event: its total (Diamonds: points in vault, R-WIN-1; Diamoniak: diamond
+    cards; the ring race: set rings)."""
+    return {c: sum(pl.entry.tiebreak for _, pl in t.by_competitor[c]) for c in group}
 
 
 def metric_wins(t: Tally, group: Sequence[Competitor]) -> dict[Competitor, Number]:
@@ -323,7 +334,7 @@ def metric_games(t: Tally, group: Sequence[Competitor]) -> dict[Competitor, Numb
 METRICS: dict[str, Metric] = {
     "points": metric_points,
     "score": metric_score,
-    "vault": metric_vault,
+    "tiebreak": metric_tiebreak,
     "wins": metric_wins,
     "average_points": metric_average_points,
     "opponent_points": metric_opponent_points,
@@ -332,8 +343,25 @@ METRICS: dict[str, Metric] = {
     "duplicate": metric_duplicate,
     "games": metric_games,
 }
+# Old names of metrics, still accepted wherever a metric is named (a tie-break order stored before other games).
+TIEBREAK_METRIC = "tiebreak"
+METRIC_ALIASES = {"vault": TIEBREAK_METRIC}
 # Metrics whose value depends on who else is still tied: computed within each tie, never over the field.
 GROUP_METRICS = {metric_head_to_head}
+
+
+def canonical_metrics(names: Iterable[str | Metric]) -> list[str | Metric]:
+    """Metric names with aliases replaced by the metric's name (metric functions pass through); ValueError for a
+    name that is neither."""
+    out: list[str | Metric] = []
+    for m in names:
+        if isinstance(m, str):
+            m = METRIC_ALIASES.get(m, m)
+            if m not in METRICS:
+                known = ", ".join(sorted((*METRICS, *METRIC_ALIASES)))
+                raise ValueError(f"unknown metric {m!r}: expected one of {known}")
+        out.append(m)
+    return out
 
 
 def _metric(m: str | Metric) -> tuple[str, Metric]:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from .algebraic import AFFINE_ORDERS, affine_plane_rounds, round_robin_pairs
 from .model import History, Round, Schedule, Table, Unit
 from .quality import measure
-from .sizes import TableShape, table_sizes
+from .sizes import MAX_PLAYERS, TableShape, table_sizes
 
 # Extra cost of seating a pair that already met c times: 4**c grows fast enough that one third meeting
 # costs more than several second ones, which keeps the most-times-met figure as low as it can be.
@@ -465,13 +465,15 @@ def seat_round(
     partnership: bool = False,
     teams: Mapping[Unit, Sequence[Hashable]] | None = None,
     attempts: int | None = None,
+    max_players: int = MAX_PLAYERS,
 ) -> Round:
     """Seat one round of the fixed format, given what earlier rounds did (`history`, not modified).
 
     `units` are player ids, or team ids with `partnership=True` (then `teams[team]` gives the two players;
-    without `teams` a team id must itself be a pair of player ids). `table_size` counts players.
+    without `teams` a team id must itself be a pair of player ids). `table_size` counts players; no table seats
+    more than `max_players` (the game's most, see TableShape.for_table_size).
     """
-    shape = TableShape.for_table_size(table_size, partnership=partnership)
+    shape = TableShape.for_table_size(table_size, partnership=partnership, max_players=max_players)
     history = history if history is not None else History()
     rng = random.Random(f"{seed}/round-{number}")
     _check_units(units)
@@ -517,16 +519,17 @@ def fixed_schedule(
     seed: object = 0,
     partnership: bool = False,
     teams: Mapping[Unit, Sequence[Hashable]] | None = None,
+    max_players: int = MAX_PLAYERS,
 ) -> Schedule:
     """Seat every round up front: everyone plays every round (byes only when nothing fits), opponents and
-    seats spread as evenly as the field allows.
+    seats spread as evenly as the field allows. No table seats more than `max_players`.
 
     Small fields get several complete tries and keep the best (fewest repeat meetings first), since there a
     choice in round 1 can decide whether round 5 can avoid repeats.
     """
     if rounds < 0:
         raise ValueError("rounds must be >= 0")
-    shape = TableShape.for_table_size(table_size, partnership=partnership)
+    shape = TableShape.for_table_size(table_size, partnership=partnership, max_players=max_players)
     _check_units(units)
     if partnership:
         for u in units:
@@ -569,7 +572,7 @@ def _one_fixed_schedule(
                               rng=random.Random(f"{rng_seed}/round-{number}"), seed=seed, teams=teams)
         else:
             rnd = seat_round(units, number=number, table_size=schedule.table_size, history=history, seed=rng_seed,
-                             partnership=partnership, teams=teams)
+                             partnership=partnership, teams=teams, max_players=shape.max_units * shape.players_per_unit)
             rnd = _reseed(rnd, seed)
         history.record(rnd)
         schedule.rounds.append(rnd)

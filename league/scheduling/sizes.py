@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 6  # R-ROUNDS-1: the engine plays 2 to 6 at a table
+# R-ROUNDS-1: Diamonds plays 2 to 6 at a table (so does the ring race, G-SETUP-1; Diamoniak at most 4, given as
+# max_players)
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
 PARTNERSHIP_SIZES = (4, 6)  # R-TEAM-1: 2 or 3 teams of 2
 
 
@@ -23,15 +25,20 @@ class TableShape:
     players_per_unit: int  # 1, or 2 for partnerships
 
     @classmethod
-    def for_table_size(cls, table_size: int, *, partnership: bool = False) -> TableShape:
-        """`table_size` is in players, as the engine's `Ruleset.players`."""
+    def for_table_size(cls, table_size: int, *, partnership: bool = False,
+                       max_players: int = MAX_PLAYERS) -> TableShape:
+        """`table_size` is in players, as the engine's `Ruleset.players`. `max_players` is the most the game seats
+        at a table (engine.games: Diamoniak 4), so a field that does not divide never gets a table one larger
+        than the game allows."""
+        if not MIN_PLAYERS <= max_players <= MAX_PLAYERS:
+            raise ValueError(f"max_players is {MIN_PLAYERS} to {MAX_PLAYERS}, not {max_players}")
         if partnership:
             if table_size not in PARTNERSHIP_SIZES:
                 raise ValueError(f"R-TEAM-1: partnership tables seat 4 or 6 players, not {table_size}")
             return cls(target=table_size // 2, min_units=2, max_units=3, players_per_unit=2)
-        if not MIN_PLAYERS <= table_size <= MAX_PLAYERS:
-            raise ValueError(f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, not {table_size}")
-        return cls(target=table_size, min_units=MIN_PLAYERS, max_units=MAX_PLAYERS, players_per_unit=1)
+        if not MIN_PLAYERS <= table_size <= max_players:
+            raise ValueError(f"a table seats {MIN_PLAYERS} to {max_players} players, not {table_size}")
+        return cls(target=table_size, min_units=MIN_PLAYERS, max_units=max_players, players_per_unit=1)
 
 
 def _split(m: int, t: int, shape: TableShape) -> list[int] | None:

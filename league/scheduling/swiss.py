@@ -15,7 +15,7 @@ from collections.abc import Hashable, Mapping, Sequence
 
 from .model import History, Round, Unit
 from .seating import _EMPTY, _check_units, _cost, build_round, team_members
-from .sizes import TableShape, table_sizes
+from .sizes import MAX_PLAYERS, TableShape, table_sizes
 
 # By default a repeat meeting outweighs any displacement in rank: rematches first, then ranks close, as in
 # Swiss chess where a rematch is never allowed.
@@ -33,15 +33,16 @@ def swiss_round(
     teams: Mapping[Unit, Sequence[Hashable]] | None = None,
     window: int | None = None,
     max_shift: int | None = None,
+    max_players: int = MAX_PLAYERS,
 ) -> Round:
     """Seat round `number` from `standings` (every active unit once, best first).
 
     `window`: how far below a table's opener to look for a unit it has not met (default three tables'
     worth). `max_shift`: None (the default) avoids every repeat meeting that can be avoided, however far a
     unit must move from its rank's table; a number accepts a repeat rather than moving a unit more than about
-    that many tables away. `history` is not modified.
+    that many tables away. `history` is not modified. No table seats more than `max_players` (the game's most).
     """
-    shape = TableShape.for_table_size(table_size, partnership=partnership)
+    shape = TableShape.for_table_size(table_size, partnership=partnership, max_players=max_players)
     history = history if history is not None else History()
     _check_units(standings)
     if partnership:

@@ -1,4 +1,7 @@
-"""Standings, pure Python: R-WIN-1 places at a table, match points with ties, each tie-break level, shared places."""
+"""Standings, pure Python: R-WIN-1 places at a table, match points with ties, each tie-break level, shared places.
+
+Diamonds entries here (E: score and vault, R-SCORE-1's showroom derived); the other games' entries carry no
+showroom, their tie-break (Diamoniak's diamond cards, the ring race's set rings) and often their own placement."""
 
 from __future__ import annotations
 
@@ -102,7 +105,7 @@ def test_the_vault_breaks_a_points_and_score_tie():
     results = [match(E("a", 20, 5), E("x", 10, 3)), match(E("b", 20, 8), E("y", 10, 3))]
     st = compute_standings(results)
     assert ranks(st)["b"] == 1 and ranks(st)["a"] == 2
-    assert st[0].metrics["vault"] == 8
+    assert st[0].metrics["tiebreak"] == 8
 
 
 def test_wins_break_a_tie_on_points_score_and_vault():
@@ -114,8 +117,8 @@ def test_wins_break_a_tie_on_points_score_and_vault():
     ]
     st = {s.competitor: s for s in compute_standings(results)}
     a, b = st["a"], st["b"]
-    assert (a.metrics["points"], a.metrics["score"], a.metrics["vault"]) == (3, 35, 11)
-    assert (b.metrics["points"], b.metrics["score"], b.metrics["vault"]) == (3, 35, 11)
+    assert (a.metrics["points"], a.metrics["score"], a.metrics["tiebreak"]) == (3, 35, 11)
+    assert (b.metrics["points"], b.metrics["score"], b.metrics["tiebreak"]) == (3, 35, 11)
     assert a.metrics["wins"] == 1 and b.metrics["wins"] == 0
     assert a.rank < b.rank
 
@@ -144,7 +147,7 @@ def test_head_to_head_looks_only_at_matches_between_the_tied():
     st = {s.competitor: s for s in compute_standings(more)}
     assert st["a"].metrics["points"] == st["b"].metrics["points"]
     assert st["a"].metrics["score"] == st["b"].metrics["score"]
-    assert st["a"].metrics["vault"] == st["b"].metrics["vault"]
+    assert st["a"].metrics["tiebreak"] == st["b"].metrics["tiebreak"]
     assert st["a"].metrics["head_to_head"] == 1 and st["b"].metrics["head_to_head"] == -1
     assert st["a"].rank < st["b"].rank
 
@@ -210,7 +213,7 @@ def test_a_custom_precedence_and_a_custom_metric():
 def test_extra_metrics_are_shown_not_used():
     st = compute_standings([match(E("a", 20, 1), E("b", 10, 5))],
                            config=StandingsConfig(precedence=("points",), extra=("games", "vault")))
-    assert st[0].competitor == "a" and st[0].metrics == {"points": 1, "games": 1, "vault": 1}
+    assert st[0].competitor == "a" and st[0].metrics == {"points": 1, "games": 1, "tiebreak": 1}
 
 
 def test_entrants_without_games_and_byes():
@@ -223,8 +226,41 @@ def test_entrants_without_games_and_byes():
     assert {s.competitor: s.metrics["points"] for s in st} == {"a": 1, "d": 1, "b": 0, "c": 0}
 
 
-def test_default_precedence_is_points_score_vault_then_further_tie_breaks():
-    assert DEFAULT_PRECEDENCE[:3] == ("points", "score", "vault")
+def test_default_precedence_is_points_score_tiebreak_then_further_tie_breaks():
+    assert DEFAULT_PRECEDENCE[:3] == ("points", "score", "tiebreak")
+
+
+def test_vault_is_an_alias_of_the_tiebreak_metric():
+    """A tie-break order stored before other games named the tie-break "vault": it still ranks, under one name."""
+    results = [match(E("a", 20, 1), E("b", 10, 5))]
+    old = compute_standings(results, config=StandingsConfig(precedence=("vault", "points")))
+    new = compute_standings(results, config=StandingsConfig(precedence=("tiebreak", "points")))
+    assert [(s.competitor, s.metrics) for s in old] == [(s.competitor, s.metrics) for s in new]
+    assert [s.competitor for s in old] == ["b", "a"] and set(old[0].metrics) == {"tiebreak", "points"}
+
+
+def test_k_win_1_a_given_placement_outranks_score_and_tiebreak():
+    """K-WIN-1: Diamoniak's first complete castle wins at once; the stored placement says so and is used as given,
+    with no showroom check (only Diamonds entries carry one)."""
+    finished = Entry("ann", 6, 0, placement=1)
+    rich = Entry("bob", 5, 9, placement=2)
+    assert table_places([finished, rich]) == [1, 2]
+    st = compute_standings([match(finished, rich)])
+    assert [s.competitor for s in st] == ["ann", "bob"] and st[1].metrics["tiebreak"] == 9
+
+
+def test_g_score_1_set_rings_break_a_tie_on_dollars():
+    """G-SCORE-1: the ring race's highest total wins, ties broken by the number of set rings; over an event the
+    total of set rings separates players equal on points and dollars."""
+    results = [
+        match(Entry("ann", 9000, 3), Entry("x", 4000, 2)),  # ann wins on dollars
+        match(Entry("bob", 9000, 4), Entry("y", 4000, 1)),  # bob too, with one more set ring
+    ]
+    st = compute_standings(results)
+    assert [s.competitor for s in st][:2] == ["bob", "ann"]
+    assert (st[0].metrics["points"], st[0].metrics["score"]) == (st[1].metrics["points"], st[1].metrics["score"])
+    # at one table, equal dollars are separated by set rings and equal both share the place
+    assert table_places([Entry("p", 5000, 2), Entry("q", 5000, 3), Entry("r", 5000, 2)]) == [2, 1, 2]
 
 
 # ---- partnerships ------------------------------------------------------------------------------------------
