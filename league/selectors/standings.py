@@ -4,6 +4,17 @@ functions of league.standings.
 Competitors are players, or partnerships (their team number) in a partnership tournament. In duplicate play the
 match's engine seats are the deal's hands (league.services.tournaments seats rotated tables so), so every table of
 a deal group is given rotation 0 and players who held the same hand are compared directly.
+
+Every game's seats carry a score and a tie-break (MatchSeat.tiebreak: Diamonds' vault, Diamoniak's diamond cards,
+the ring race's set rings) and the game's own placement, which the ranking uses as stored. A row's `metrics` are
+keyed by column name: the metric names of league.standings, except that the tie-break metric is shown under the
+game's label (`tiebreak_column`), so the API's JSON and CSV header and the website say "vault" for Diamonds and
+what the tie-break is for the other games.
+
+Seasons: match points, scores and tie-breaks of different games do not add up (a castle is not dollars), so a
+season is ranked one game at a time: `season_standings(season=..., game=...)` over the season's tournaments of that
+game; without a game, the first of the season's games in engine.games order (Diamonds first). `season_games`
+lists them, for a page that shows each.
 """
 
 from __future__ import annotations
@@ -13,16 +24,32 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from engine.games import GAMES, game_type
+
 from ..models import MatchSeat, MatchStatus, Player, Season, Tournament, TournamentEntry, TournamentFormat
-from ..standings import DEFAULT_PRECEDENCE, Entry, MatchResult, Standing, StandingsConfig, compute_standings
+from ..standings import (
+    DEFAULT_PRECEDENCE,
+    TIEBREAK_METRIC,
+    Entry,
+    MatchResult,
+    Standing,
+    StandingsConfig,
+    compute_standings,
+)
 
 # Duplicate play ranks on the comparison with those who held the same cards first.
-DUPLICATE_PRECEDENCE = ("duplicate", "points", "score", "vault", "wins")
+DUPLICATE_PRECEDENCE = ("duplicate", "points", "score", TIEBREAK_METRIC, "wins")
+
+
+def tiebreak_column(game: str) -> str:
+    """The name a standings table gives the game's tie-break metric (engine.games: GameType.tiebreak_label)."""
+    return game_type(game).tiebreak_label
 
 
 @dataclass(frozen=True)
 class StandingRow:
-    """One line of a standings table: the pure Standing with the names of the players behind the competitor."""
+    """One line of a standings table: the pure Standing with the names of the players behind the competitor;
+    `metrics` keyed by column name (the tie-break under the game's label, see the module docstring)."""
 
     rank: int
     shared: bool
@@ -59,7 +86,7 @@ def _results(seat_rows, deal_of: dict[tuple[int, int], str] | None = None) -> li
     results = []
     for match_id, rows in by_match.items():
         match = rows[0].match
-        entries = [Entry(r.player_id, r.score, r.vault, r.showroom, r.seat, r.placement) for r in rows]
+        entries = [Entry(r.player_id, r.score, r.tiebreak, r.showroom, r.seat, r.placement) for r in rows]
         deal_id = None
         if deal_of is not None and match.tournament_round_id is not None:
             deal_id = deal_of.get((match.tournament_round_id, match.table_number))
@@ -117,14 +144,26 @@ def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
     team_of = {pid: unit for unit, pids in members.items() for pid in pids} if tournament.partnerships else None
     standings = compute_standings(tournament_results(tournament), config=standings_config(tournament),
                                   team_of=team_of, competitors=units, byes=tournament_byes(tournament))
-    return _rows(standings, members)
+    return _rows(standings, members, tournament.game)
 
 
-def season_standings(*, season: Season, config: StandingsConfig | None = None) -> list[StandingRow]:
-    """The players of a season ranked over every finished match of its tournaments (default points and
-    precedence unless `config` is given); byes count as in each tournament. Partnership tables count each partner
-    with the team's result at a table of players."""
-    tournaments = list(Tournament.objects.filter(season=season))
+def season_games(season: Season) -> list[str]:
+    """The games the season's tournaments play, in engine.games order."""
+    played = set(Tournament.objects.filter(season=season).values_list("game", flat=True))
+    return [name for name in GAMES if name in played]
+
+
+def season_standings(*, season: Season, game: str | None = None,
+                     config: StandingsConfig | None = None) -> list[StandingRow]:
+    """The players of a season ranked over every finished match of its tournaments of `game` (by default the first
+    of `season_games`: see the module docstring), with default points and precedence unless `config` is given;
+    byes count as in each tournament. Partnership tables count each partner with the team's result at a table of
+    players."""
+    if game is None:
+        games = season_games(season)
+        game = games[0] if games else "diamonds"
+    game_type(game)  # an unknown game is an error, not an empty table
+    tournaments = list(Tournament.objects.filter(season=season, game=game))
     byes: Counter = Counter()
     players: set[int] = set()
     for t in tournaments:
@@ -135,17 +174,20 @@ def season_standings(*, season: Season, config: StandingsConfig | None = None) -
                 byes[pid] += count
     if config is None and tournaments:
         config = StandingsConfig(bye_points=standings_config(tournaments[0]).bye_points)
-    results = _results(_finished_seats(match__tournament_round__tournament__season=season))
+    results = _results(_finished_seats(match__tournament_round__tournament__season=season,
+                                       match__tournament_round__tournament__game=game))
     standings = compute_standings(results, config=config, competitors=sorted(players), byes=byes)
-    return _rows(standings, {pid: (pid,) for pid in players})
+    return _rows(standings, {pid: (pid,) for pid in players}, game)
 
 
-def _rows(standings: list[Standing], members: dict[Hashable, tuple[int, ...]]) -> list[StandingRow]:
+def _rows(standings: list[Standing], members: dict[Hashable, tuple[int, ...]], game: str) -> list[StandingRow]:
     ids = {pid for s in standings for pid in members.get(s.competitor, (s.competitor,))}
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    column = tiebreak_column(game)
     rows = []
     for s in standings:
         pids = members.get(s.competitor, (s.competitor,))
+        metrics = {column if name == TIEBREAK_METRIC else name: value for name, value in s.metrics.items()}
         rows.append(StandingRow(s.rank, s.shared, s.competitor, " & ".join(names.get(p, str(p)) for p in pids),
-                                tuple(pids), s.games, s.metrics))
+                                tuple(pids), s.games, metrics))
     return rows

@@ -5,6 +5,9 @@ entries who are not at a table already, and sends the matches to the workers. Ra
 Seating: the free players sorted by their ladder ordinal (best first; unrated players at the model's starting
 ordinal) are cut into consecutive full tables, so a table holds neighbours in the rating order; players left over
 wait for the next tick. Seat order at a table is drawn from the tick's seed.
+
+A ladder is of one game (Ladder.game): its tables are that game's matches, of its table size within the game's
+players, and its ratings are its own (per ladder, so per game).
 """
 
 from __future__ import annotations
@@ -18,25 +21,30 @@ from django.db import transaction
 from ..models import Club, Ladder, LadderEntry, Match, MatchSeat, MatchStatus, Player, Rating, RatingModel
 from .matches import create_match
 from .ratings import initial_ordinal
-from .tournaments import table_ruleset
+from .tournaments import check_entrants_can_play, competition_game, table_ruleset
 
 
 @transaction.atomic
 def create_ladder(
-    *, name: str, table_size: int = 4, ruleset: dict | None = None, rating_model: str = RatingModel.PLACKETT_LUCE,
-    club: Club | None = None, max_tables_per_tick: int = 50,
+    *, name: str, game: str = "diamonds", table_size: int = 4, ruleset: dict | None = None,
+    rating_model: str = RatingModel.PLACKETT_LUCE, club: Club | None = None, max_tables_per_tick: int = 50,
 ) -> Ladder:
+    """A ladder of `game`. ValueError for a game, table size (outside the game's players), ruleset or rating model
+    that is not known."""
     ruleset = {k: v for k, v in dict(ruleset or {}).items() if k != "players"}
-    table_ruleset(ruleset, table_size)  # the engine refuses what it cannot play
+    kind = competition_game(game, table_size, ruleset)
     if rating_model not in RatingModel.values:
         raise ValueError(f"unknown rating model {rating_model!r}; known: {', '.join(RatingModel.values)}")
-    return Ladder.objects.create(name=name, table_size=table_size, ruleset=ruleset, rating_model=rating_model,
-                                 club=club, max_tables_per_tick=max_tables_per_tick)
+    return Ladder.objects.create(name=name, game=kind.name, table_size=table_size, ruleset=ruleset,
+                                 rating_model=rating_model, club=club, max_tables_per_tick=max_tables_per_tick)
 
 
 @transaction.atomic
 def join_ladder(*, ladder: Ladder, players: Iterable[Player]) -> list[LadderEntry]:
-    """Put players in the pool (again, if they had left)."""
+    """Put players in the pool (again, if they had left). An engine bot must have a bot of the ladder's game
+    (ValueError naming the game's bots)."""
+    players = list(players)
+    check_entrants_can_play(ladder.game, players)
     out = []
     for p in players:
         entry, _ = LadderEntry.objects.update_or_create(ladder=ladder, player=p, defaults={"active": True})
@@ -78,12 +86,13 @@ def seat_ladder_tables(*, ladder: Ladder, seed: str | None = None) -> list[Match
     order = sorted(free, key=lambda pid: (-ordinal.get(pid, start), jitter[pid]))
     tables = [order[i:i + n] for i in range(0, len(order) - n + 1, n)][: ladder.max_tables_per_tick]
     players = Player.objects.in_bulk([pid for t in tables for pid in t])
-    ruleset = table_ruleset(ladder.ruleset, n)
+    ruleset = table_ruleset(ladder.ruleset, n, ladder.game)
     matches = []
     for table in tables:
         rng.shuffle(table)
         match = create_match(players=[players[pid] for pid in table], ruleset=ruleset,
-                             seed=f"ladder-{ladder.pk}/{rng.getrandbits(64):016x}", club=ladder.club)
+                             seed=f"ladder-{ladder.pk}/{rng.getrandbits(64):016x}", club=ladder.club,
+                             game=ladder.game)
         matches.append(match)
     Match.objects.filter(pk__in=[m.pk for m in matches]).update(ladder=ladder)
     for m in matches:

@@ -1,7 +1,9 @@
 """Ratings: the one place that turns a finished match into OpenSkill rating updates.
 
 Every rated match updates the ratings of its players in one context, the match's ladder or (for rated tournament
-matches) the global context, and writes one RatingHistory row per player. Ranks come from the stored placements
+matches) the global context of the match's game (Rating.game: skill at one game says little about another, so a
+player has a global rating per game; a ladder is of one game and its ratings are its own), and writes one
+RatingHistory row per player. Ranks come from the stored placements
 (R-WIN-1; tied players share a rank); at partnership tables the teams are the OpenSkill teams. Applying a match's
 ratings is guarded twice: the match row is locked and carries `ratings_applied`, and RatingHistory is unique per
 player and match, so a task delivered again cannot rate a match twice.
@@ -46,23 +48,28 @@ def match_is_rated(match: Match) -> bool:
     return False
 
 
-def _ratings_for_update(players: list[Player], ladder: Ladder | None) -> dict[int, Rating]:
-    """The players' rating rows in the context, created at the model's defaults where missing, locked (in player
-    order, so that two matches sharing players lock in the same order)."""
+def _ratings_for_update(players: list[Player], ladder: Ladder | None, game: str) -> dict[int, Rating]:
+    """The players' rating rows in the context (the ladder, or the global context of `game`), created at the
+    model's defaults where missing, locked (in player order, so that two matches sharing players lock in the same
+    order)."""
     model = context_model(ladder)
     ids = sorted(p.pk for p in players)
-    rows = {r.player_id: r for r in Rating.objects.select_for_update().filter(player_id__in=ids, ladder=ladder)
-            .order_by("player_id")}
+    context = {"ladder": ladder} if ladder is not None else {"ladder": None, "game": game}
+
+    def locked() -> dict[int, Rating]:
+        return {r.player_id: r for r in Rating.objects.select_for_update().filter(player_id__in=ids, **context)
+                .order_by("player_id")}
+
+    rows = locked()
     missing = [pid for pid in ids if pid not in rows]
     if missing:
         fresh = model.rating()
         Rating.objects.bulk_create(
-            [Rating(player_id=pid, ladder=ladder, mu=fresh.mu, sigma=fresh.sigma, ordinal=fresh.ordinal())
+            [Rating(player_id=pid, ladder=ladder, game=game, mu=fresh.mu, sigma=fresh.sigma, ordinal=fresh.ordinal())
              for pid in missing],
             ignore_conflicts=True,  # a concurrent first match of the same player created it meanwhile
         )
-        rows = {r.player_id: r for r in Rating.objects.select_for_update().filter(player_id__in=ids, ladder=ladder)
-                .order_by("player_id")}
+        rows = locked()
     return rows
 
 
@@ -80,7 +87,8 @@ def apply_match_ratings(*, match_id: int) -> bool:
         return False
     ladder = match.ladder
     model = context_model(ladder)
-    rows = _ratings_for_update([s.player for s in seats], ladder)
+    # A ladder's match is of the ladder's game, so match.game names the rows' game in both contexts.
+    rows = _ratings_for_update([s.player for s in seats], ladder, match.game)
 
     # OpenSkill teams: one per team index (a seat on its own without partnerships), ranked by placement.
     teams: dict[int, list[MatchSeat]] = {}

@@ -1,6 +1,11 @@
 """Tournaments: create one, register its field, seat its rounds with league.scheduling, start them on the workers,
 and move on when a round's last match ends (`on_match_finished`).
 
+A tournament is of one game (Tournament.game, a name of engine.games): its tables seat between the game's
+min_players and max_players, its ruleset is the game's, its engine-bot entrants play with a bot the game has, and
+every table's Match is of that game. Duplicate play deals the same cards at every table of a deal group; it is
+Diamonds' only (the newer games' decks are not dealt in hands to rotate).
+
 Seating loads the stored rounds into a scheduling `History`, calls the pure seating function of the format and
 creates one Match per table. Duplicate tables of a deal group share the group's seed, so the engine deals them the
 same hands seat for seat; the group's rotation is applied by seating the players rotated instead of the cards
@@ -26,7 +31,8 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from engine import Game, Ruleset
+from engine import Game
+from engine.games import GameType, game_type
 from league import scheduling
 from league.scheduling import History, Round, Table, TableShape
 
@@ -44,7 +50,7 @@ from ..models import (
     TournamentRound,
     TournamentStatus,
 )
-from ..standings import METRICS
+from ..standings import canonical_metrics
 from .decisions import FALLBACK_BOTS
 from .matches import create_match
 from .ratings import apply_match_ratings, match_is_rated
@@ -56,9 +62,31 @@ class TournamentError(ValueError):
     """An operation the tournament's state does not allow (registering once it runs, seating past the last round)."""
 
 
-def table_ruleset(base: dict, players: int) -> Ruleset:
-    """The engine ruleset of a table of `players` from the tournament's shared fields."""
-    return Ruleset.from_dict({**{k: v for k, v in base.items() if k != "players"}, "players": players})
+def table_ruleset(base: dict, players: int, game: str = "diamonds"):
+    """The `game`'s engine ruleset of a table of `players` from the competition's shared fields (ValueError,
+    the engine's InvalidRuleset for Diamonds, when the game cannot play it)."""
+    return game_type(game).make_ruleset({**{k: v for k, v in base.items() if k != "players"}, "players": players})
+
+
+def competition_game(game: str, table_size: int, ruleset: dict) -> GameType:
+    """Check that `game` is one of engine.games and can seat tables of `table_size` with the shared `ruleset`
+    (ValueError naming what is wrong); returns its GameType. Shared by tournaments and ladders."""
+    kind = game_type(game)
+    if not kind.min_players <= table_size <= kind.max_players:
+        raise ValueError(f"{kind.title} seats {kind.min_players} to {kind.max_players} players at a table, "
+                         f"not {table_size}")
+    table_ruleset(ruleset, table_size, game)  # the game refuses a ruleset it cannot play
+    return kind
+
+
+def check_entrants_can_play(game: str, players: Iterable[Player]) -> None:
+    """An engine bot plays only a game that has its bot kind (search is Diamonds', heuristic the newer games');
+    people and external bots play any game. ValueError naming the players and the game's bots."""
+    kind = game_type(game)
+    wrong = [p for p in players if p.is_engine_bot and p.bot_kind not in kind.bots]
+    if wrong:
+        names = ", ".join(f"{p.name} ({p.bot_kind})" for p in wrong)
+        raise TournamentError(f"{kind.title} has no bot for {names}; its bots are {', '.join(sorted(kind.bots))}")
 
 
 @transaction.atomic
@@ -66,6 +94,7 @@ def create_tournament(
     *,
     name: str,
     rounds: int,
+    game: str = "diamonds",
     table_size: int = 4,
     format: str = TournamentFormat.FIXED,
     ruleset: dict | None = None,
@@ -80,31 +109,34 @@ def create_tournament(
     deadline_action: str = DeadlineAction.FALLBACK,
     deadline_fallback: str = "random",
 ) -> Tournament:
-    """A tournament open for registration. Raises ValueError for a format, table size, ruleset or tie-break the
-    engine or the standings do not know, and for a turn deadline under a second, an unknown deadline action or a
+    """A tournament of `game` open for registration. Raises ValueError for a game, format, table size, ruleset or
+    tie-break the engine or the standings do not know (a table size outside the game's players, the duplicate
+    format for a game other than Diamonds), and for a turn deadline under a second, an unknown deadline action or a
     fallback bot that is not one of the fast ones (league.services.decisions.FALLBACK_BOTS)."""
     ruleset = {k: v for k, v in dict(ruleset or {}).items() if k != "players"}
     if format not in TournamentFormat.values:
         raise ValueError(f"format must be one of {', '.join(TournamentFormat.values)}, not {format!r}")
     if rounds < 1:
         raise ValueError("a tournament needs at least one round")
+    kind = competition_game(game, table_size, ruleset)
+    if format == TournamentFormat.DUPLICATE and kind.name != "diamonds":
+        raise ValueError(f"the duplicate format deals the same Diamonds hands at every table of a group; "
+                         f"{kind.title} tournaments are fixed or Swiss")
     partnerships = bool(ruleset.get("partnerships"))
-    TableShape.for_table_size(table_size, partnership=partnerships)
-    table_ruleset(ruleset, table_size)  # the engine refuses a ruleset it cannot play
-    unknown = [m for m in tiebreaks if m not in METRICS]
-    if unknown:
-        raise ValueError(f"unknown tie-breaks {unknown}; known: {', '.join(sorted(METRICS))}")
+    TableShape.for_table_size(table_size, partnership=partnerships, max_players=kind.max_players)
+    tiebreaks = canonical_metrics(tiebreaks)  # ValueError naming the known ones; "vault" stored as "tiebreak"
     if turn_deadline_seconds is not None and turn_deadline_seconds < 1:
         raise ValueError("a turn deadline is at least one second")
     if deadline_action not in DeadlineAction.values:
         raise ValueError(f"deadline_action must be one of {', '.join(DeadlineAction.values)}, not {deadline_action!r}")
-    if deadline_fallback not in FALLBACK_BOTS:
+    if deadline_fallback not in FALLBACK_BOTS:  # names for every game (decisions.FALLBACK_BOT_OF_GAME)
         raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
     return Tournament.objects.create(
-        name=name, rounds=rounds, table_size=table_size, format=format, ruleset=ruleset, club=club, season=season,
-        match_points=dict(match_points or {}), tiebreaks=list(tiebreaks), auto_advance=auto_advance, rated=rated,
-        seed=seed if seed is not None else secrets.token_hex(8), turn_deadline_seconds=turn_deadline_seconds,
-        deadline_action=deadline_action, deadline_fallback=deadline_fallback,
+        name=name, game=kind.name, rounds=rounds, table_size=table_size, format=format, ruleset=ruleset, club=club,
+        season=season, match_points=dict(match_points or {}), tiebreaks=list(tiebreaks), auto_advance=auto_advance,
+        rated=rated, seed=seed if seed is not None else secrets.token_hex(8),
+        turn_deadline_seconds=turn_deadline_seconds, deadline_action=deadline_action,
+        deadline_fallback=deadline_fallback,
     )
 
 
@@ -121,6 +153,8 @@ def register_players(*, tournament: Tournament, players: Iterable[Player]) -> li
     tournament = _open_for_registration(tournament)
     if tournament.partnerships:
         raise TournamentError("a partnership tournament registers teams (register_team)")
+    players = list(players)
+    check_entrants_can_play(tournament.game, players)
     return TournamentEntry.objects.bulk_create(TournamentEntry(tournament=tournament, player=p) for p in players)
 
 
@@ -136,6 +170,7 @@ def register_team(*, tournament: Tournament, players: Sequence[Player]) -> list[
         raise TournamentError("teams are for partnership tournaments")
     if len(players) != 2 or players[0].pk == players[1].pk:
         raise TournamentError("a team is two different players")
+    check_entrants_can_play(tournament.game, players)
     last = TournamentEntry.objects.filter(tournament=tournament).order_by("-team").values_list("team", flat=True)
     team = (last.first() or 0) + 1
     return TournamentEntry.objects.bulk_create(TournamentEntry(tournament=tournament, player=p, team=team)
@@ -176,33 +211,36 @@ def _swiss_order(tournament: Tournament, units: list, number: int) -> list:
     return sorted(units, key=lambda u: (rank.get(u, len(units) + 1), jitter[u]))
 
 
-def _plan_round(tournament: Tournament, rounds: list[TournamentRound], units: list, teams: dict | None) -> Round:
+def _plan_round(tournament: Tournament, rounds: list[TournamentRound], units: list, teams: dict | None,
+                max_players: int) -> Round:
     """The next round's seating. Fixed and duplicate rounds come from the whole schedule seated up front (it can
     use exact constructions and look at every round, so it repeats fewer meetings than seating round by round);
     it is recomputed, identically, for each round as long as the field is the one every earlier round seated.
-    After a withdrawal, and in Swiss, a round is seated on its own from the history of the stored rounds."""
+    After a withdrawal, and in Swiss, a round is seated on its own from the history of the stored rounds. No table
+    seats more than the game's `max_players`."""
     number = len(rounds) + 1
     stored = [_stored_round(r) for r in rounds]
     same_field = all({*r.units(), *r.byes} == set(units) for r in stored)
     if tournament.format != TournamentFormat.SWISS and same_field:
         whole = dict(rounds=tournament.rounds, table_size=tournament.table_size, seed=tournament.seed,
                      partnership=tournament.partnerships, teams=teams)
-        if tournament.format == TournamentFormat.DUPLICATE:
+        if tournament.format == TournamentFormat.DUPLICATE:  # Diamonds only, which seats up to the default 6
             return scheduling.duplicate_schedule(units, **whole).rounds[number - 1]
-        return scheduling.fixed_schedule(units, **whole).rounds[number - 1]
+        return scheduling.fixed_schedule(units, **whole, max_players=max_players).rounds[number - 1]
     common = dict(number=number, table_size=tournament.table_size, history=History.from_rounds(stored),
                   seed=tournament.seed, partnership=tournament.partnerships, teams=teams)
-    if tournament.format == TournamentFormat.SWISS:
-        return scheduling.swiss_round(_swiss_order(tournament, units, number), **common)
     if tournament.format == TournamentFormat.DUPLICATE:
         return scheduling.duplicate_round(units, **common)
+    common["max_players"] = max_players
+    if tournament.format == TournamentFormat.SWISS:
+        return scheduling.swiss_round(_swiss_order(tournament, units, number), **common)
     return scheduling.seat_round(units, **common)
 
 
 def _table_match(tournament: Tournament, table: Table, players: dict[int, Player]) -> Match:
     """The table's match: in duplicate play seated rotated as the module docstring says."""
     n = table.size
-    ruleset = table_ruleset(tournament.ruleset, n)
+    ruleset = table_ruleset(tournament.ruleset, n, tournament.game)
     seated = [players[pid] for pid in table.seats]
     first_dealer = None
     if tournament.format == TournamentFormat.DUPLICATE and table.rotation:
@@ -210,7 +248,7 @@ def _table_match(tournament: Tournament, table: Table, players: dict[int, Player
         seated = [seated[(q + r) % n] for q in range(n)]
         first_dealer = (Game(ruleset, table.seed).first_dealer - r) % n
     return create_match(players=seated, ruleset=ruleset, seed=table.seed, first_dealer=first_dealer,
-                        club=tournament.club)
+                        club=tournament.club, game=tournament.game)
 
 
 @transaction.atomic
@@ -235,10 +273,12 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
         units = list(teams)
     else:
         units = list(players)
-    shape = TableShape.for_table_size(tournament.table_size, partnership=tournament.partnerships)
+    max_players = game_type(tournament.game).max_players
+    shape = TableShape.for_table_size(tournament.table_size, partnership=tournament.partnerships,
+                                      max_players=max_players)
     if len(units) < shape.min_units:
         raise TournamentError(f"{tournament} needs at least {shape.min_units} entrants to seat a table")
-    plan = _plan_round(tournament, rounds, units, teams)
+    plan = _plan_round(tournament, rounds, units, teams, max_players)
     rnd = TournamentRound.objects.create(tournament=tournament, index=plan.number, byes=list(plan.byes))
     stored = []
     for table in plan.tables:
