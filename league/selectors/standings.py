@@ -7,9 +7,10 @@ a deal group is given rotation 0 and players who held the same hand are compared
 
 Every game's seats carry a score and a tie-break (MatchSeat.tiebreak: Diamonds' vault, Diamoniak's diamond cards,
 the ring race's set rings) and the game's own placement, which the ranking uses as stored. A row's `metrics` are
-keyed by column name: the metric names of league.standings, except that the tie-break metric is shown under the
-game's label (`tiebreak_column`), so the API's JSON and CSV header and the website say "vault" for Diamonds and
-what the tie-break is for the other games.
+keyed by column name: the metric names of league.standings, except that the score and tie-break metrics are shown
+under the game's labels (`metric_columns`: engine.games' score_label and tiebreak_label), so the API's JSON and CSV
+header and the website say "score" and "vault" for Diamonds, "castle cards" and "diamond cards" for Diamoniak,
+"dollars" and "set rings" for the ring race.
 
 Seasons: match points, scores and tie-breaks of different games do not add up (a castle is not dollars), so a
 season is ranked one game at a time: `season_standings(season=..., game=...)` over the season's tournaments of that
@@ -41,9 +42,10 @@ from ..standings import (
 DUPLICATE_PRECEDENCE = ("duplicate", "points", "score", TIEBREAK_METRIC, "wins")
 
 
-def tiebreak_column(game: str) -> str:
-    """The name a standings table gives the game's tie-break metric (engine.games: GameType.tiebreak_label)."""
-    return game_type(game).tiebreak_label
+def metric_columns(game: str) -> dict[str, str]:
+    """The names a standings table of `game` gives its score and tie-break metrics (engine.games' labels)."""
+    kind = game_type(game)
+    return {"score": kind.score_label, TIEBREAK_METRIC: kind.tiebreak_label}
 
 
 @dataclass(frozen=True)
@@ -183,11 +185,11 @@ def season_standings(*, season: Season, game: str | None = None,
 def _rows(standings: list[Standing], members: dict[Hashable, tuple[int, ...]], game: str) -> list[StandingRow]:
     ids = {pid for s in standings for pid in members.get(s.competitor, (s.competitor,))}
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
-    column = tiebreak_column(game)
+    columns = metric_columns(game)
     rows = []
     for s in standings:
         pids = members.get(s.competitor, (s.competitor,))
-        metrics = {column if name == TIEBREAK_METRIC else name: value for name, value in s.metrics.items()}
+        metrics = {columns.get(name, name): value for name, value in s.metrics.items()}
         rows.append(StandingRow(s.rank, s.shared, s.competitor, " & ".join(names.get(p, str(p)) for p in pids),
                                 tuple(pids), s.games, metrics))
     return rows

@@ -1,6 +1,10 @@
 """`python manage.py run_tournament`: a bot tournament played through the workers, timed, with its standings.
 
     python manage.py run_tournament --players 240 --rounds 5 --table-size 4 --bots random,greedy
+    python manage.py run_tournament --game diamoniak --players 24 --rounds 3 --table-size 3   # heuristic,random bots
+
+`--game` is a name of engine.games (diamonds by default); without `--bots` the players are the game's own bots
+(`DEFAULT_BOTS`), and the table size must be one the game seats (Diamoniak 2 to 4).
 
 Embedded (no REDIS_URL) the tasks run in this process, so starting the first round plays the whole tournament
 while a second thread watches the database for the progress bar. With DATABASE_URL and REDIS_URL set the matches
@@ -21,11 +25,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from engine.games import GAMES, game_type
 from league.models import Match, MatchStatus, Player, Tournament, TournamentStatus
 from league.scheduling import FORMATS, TableShape, table_sizes
 from league.selectors.standings import tournament_standings
 from league.services import create_bot_player
 from league.services.tournaments import create_tournament, register_players, register_team, start_tournament
+
+# Bots a tournament of each game is played by when --bots is not given: Diamonds' fast ones (search is slow at 240
+# players), and what the newer games have.
+DEFAULT_BOTS = {"diamonds": "random,greedy", "diamoniak": "heuristic,random", "ringrace": "heuristic,random"}
 
 
 class Command(BaseCommand):
@@ -33,11 +42,13 @@ class Command(BaseCommand):
     club = None  # the club that holds the tournament, if any
 
     def add_arguments(self, parser):
+        parser.add_argument("--game", choices=list(GAMES), default="diamonds", help="which game every table plays")
         parser.add_argument("--players", type=int, default=240)
         parser.add_argument("--rounds", type=int, default=5)
         parser.add_argument("--table-size", type=int, default=4)
         parser.add_argument("--format", choices=FORMATS, default="fixed")
-        parser.add_argument("--bots", default="random,greedy", help="bot kinds, given to the players in turn")
+        parser.add_argument("--bots", default=None,
+                            help="bot kinds, given to the players in turn (default: the game's, see DEFAULT_BOTS)")
         parser.add_argument("--partnerships", action="store_true", help="players in fixed pairs of partners")
         parser.add_argument("--seed", default=None)
         parser.add_argument("--name", default=None)
@@ -47,22 +58,35 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         # Wide enough for the standings when the output is a file or a pipe.
         console = Console(width=None if sys.stdout.isatty() else 140)
-        kinds = [k.strip() for k in options["bots"].split(",") if k.strip()]
+        game = game_type(options["game"])
+        kinds = [k.strip() for k in (options["bots"] or DEFAULT_BOTS[game.name]).split(",") if k.strip()]
         n, rounds, size = options["players"], options["rounds"], options["table_size"]
         partnerships = options["partnerships"]
+        unknown = [k for k in kinds if k not in game.bots]
+        if unknown:
+            raise CommandError(f"{game.title} has no bot {', '.join(unknown)}; its bots are "
+                               f"{', '.join(sorted(game.bots))}")
         try:
-            shape = TableShape.for_table_size(size, partnership=partnerships)
+            if not game.min_players <= size <= game.max_players:
+                raise ValueError(f"{game.title} seats {game.min_players} to {game.max_players} players at a table, "
+                                 f"not {size}")
+            shape = TableShape.for_table_size(size, partnership=partnerships, max_players=game.max_players)
         except ValueError as e:
             raise CommandError(str(e)) from None
         if not kinds or n < 2 or (partnerships and n % 2):
             raise CommandError("give at least one bot kind and enough players (an even number with partners)")
         setup_started = time.perf_counter()
         players = self._bots(n, kinds)
-        name = options["name"] or f"{options['format']} bot tournament {time.strftime('%Y-%m-%d %H:%M:%S')}"
-        tournament = create_tournament(
-            name=name, rounds=rounds, table_size=size, format=options["format"], seed=options["seed"],
-            ruleset={"partnerships": True} if partnerships else {}, auto_advance=True, club=self.club,
-        )
+        name = options["name"] or (f"{game.title} {options['format']} bot tournament "
+                                   f"{time.strftime('%Y-%m-%d %H:%M:%S')}")
+        try:
+            tournament = create_tournament(
+                name=name, game=game.name, rounds=rounds, table_size=size, format=options["format"],
+                seed=options["seed"], ruleset={"partnerships": True} if partnerships else {}, auto_advance=True,
+                club=self.club,
+            )
+        except ValueError as e:  # e.g. the duplicate format or partnerships for a game other than Diamonds
+            raise CommandError(str(e)) from None
         if partnerships:
             for i in range(0, n, 2):
                 register_team(tournament=tournament, players=players[i:i + 2])
@@ -72,7 +96,7 @@ class Command(BaseCommand):
         total = len(tables) * rounds
         eager = settings.CELERY_TASK_ALWAYS_EAGER
         where = "in this process (eager)" if eager else "by the workers"
-        console.print(f"{name}: {n} players ({', '.join(kinds)}), {rounds} rounds, tables of {size}, "
+        console.print(f"{name}: {game.title}, {n} players ({', '.join(kinds)}), {rounds} rounds, tables of {size}, "
                       f"{total} matches, played {where} on {connection.vendor}; setup "
                       f"{time.perf_counter() - setup_started:.1f} s")
 
