@@ -1,9 +1,11 @@
 """The match page: a live table (the viewer's own seat only), the decisions a signed-in player makes by clicking,
-a table against three bots, and a finished game's replay.
+a table against three bots, and a finished game's replay, for every game the engine has.
 
 What a page shows of a match is the engine's SeatView of the viewer's seat, or the public view for a spectator
 (league.selectors.live), exactly what the API's state endpoint sends; decisions go through the same service as the
 API's decisions endpoint (league.services.decisions.submit_decision), so the rules and the secrecy live there.
+How a game looks (its table, its buttons' decision JSON, its replay) is its presenter's (web.games), found by the
+match's `game`.
 """
 
 from __future__ import annotations
@@ -33,10 +35,8 @@ from league.selectors.live import (
 from league.services import create_bot_player, create_match, create_person_player
 from league.services.decisions import DecisionRefused, start_live_match, submit_decision
 
-from .replay import replay_frames
-from .table import build_table
-
-BOT_KINDS = (("greedy", "greedy (quick, plays for tricks)"), ("random", "random (any legal move)"))
+from .games import PRESENTERS, presenter_for
+from .games.base import number_or_text
 
 
 def _viewer_seat(match: Match, user) -> MatchSeat | None:
@@ -50,10 +50,11 @@ def _forbidden(request, message: str):
 
 
 def _table_context(match: Match, seat: MatchSeat | None) -> dict:
+    presenter = presenter_for(match.game)
     game = match_game(match)
     state = seat_state(game, seat.seat) if seat is not None else public_state(game)
-    return {"match": match, "table": build_table(state, list(match.seats)), "seat": seat,
-            "move_number": state["move_number"]}
+    return {"match": match, "presenter": presenter, "table": presenter.build_table(state, list(match.seats)),
+            "seat": seat, "move_number": state["move_number"]}
 
 
 def match_page(request, pk: int):
@@ -80,28 +81,8 @@ def match_live(request, pk: int):
     if request.GET.get("move") != str(match.move_number) or request.GET.get("status") != match.status:
         context = _table_context(match, seat)
         data["move_number"] = context["move_number"]
-        data["html"] = render_to_string("web/_table.html", context, request=request)
+        data["html"] = render_to_string(context["presenter"].table_template, context, request=request)
     return JsonResponse(data)
-
-
-def _decision_json(post) -> dict:
-    kind = post.get("kind")
-    if kind == "pass_count":
-        return {"kind": kind, "count": _int(post.get("count"))}
-    if kind == "pass_cards":
-        return {"kind": kind, "cards": post.getlist("cards")}
-    if kind == "play":
-        return {"kind": kind, "card": post.get("card")}
-    if kind == "clubs_target":
-        return {"kind": kind, "target": _int(post.get("target"))}
-    return {"kind": kind}
-
-
-def _int(value):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return value
 
 
 @login_required
@@ -117,8 +98,9 @@ def match_decide(request, pk: int):
         error, status = "You have no seat at this table.", 403
     else:
         try:
-            submit_decision(match=match, player=seat.player, move_number=_int(request.POST.get("move_number")),
-                            decision_json=_decision_json(request.POST), seat=seat.seat)
+            submit_decision(match=match, player=seat.player,
+                            move_number=number_or_text(request.POST.get("move_number")),
+                            decision_json=presenter_for(match.game).decision_json(request.POST), seat=seat.seat)
         except DecisionRefused as e:
             error, status = e.message + (f" ({e.rule})" if e.rule else ""), e.status
         except Match.DoesNotExist:
@@ -135,19 +117,41 @@ def match_replay(request, pk: int):
     if not record_is_public(match):
         raise Http404("a match can be replayed once it is over (and its round, for a duplicate table)")
     record = public_record(match)
+    presenter = presenter_for(match.game)
     return render(request, "web/replay.html", {
-        "match": match, "frames": replay_frames(record), "names": list(match.seats),
-        "teams": record.get("teams"),
+        "match": match, "presenter": presenter, "frames": presenter.replay_frames(record),
+        "names": list(match.seats), "teams": record.get("teams"),
     })
 
 
+# The bots a visitor may sit with: the quick ones (Diamonds' search bot thinks for seconds per card).
+BOT_LABELS = {"greedy": "greedy (Diamonds: quick, plays for tricks)",
+              "heuristic": "heuristic (Diamoniak and the ring race: plays sensibly)",
+              "random": "random (any legal move, any game)"}
+
+
 class BotTableForm(forms.Form):
-    rounds = forms.TypedChoiceField(choices=[(1, "1 round (quick)"), (0, "a full game")], coerce=int, initial=1)
+    # Not required: the home page's one-click button (and older links) mean Diamonds.
+    game = forms.ChoiceField(choices=[(p.name, f"{p.title}: {p.blurb}") for p in PRESENTERS.values()],
+                             initial="diamonds", required=False, widget=forms.RadioSelect)
+    rounds = forms.TypedChoiceField(choices=[(1, "1 round (quick)"), (0, "a full game")], coerce=int, initial=1,
+                                    label="Rounds (Diamonds)")
     clubs = forms.ChoiceField(choices=[("thief", "the Thief (second edition)"),
-                                       ("choose", "choose whom to rob (first edition)")], initial="thief")
-    bots = forms.ChoiceField(choices=BOT_KINDS, initial="greedy")
+                                       ("choose", "choose whom to rob (first edition)")], initial="thief",
+                              label="Clubs (Diamonds)")
+    bots = forms.ChoiceField(choices=[("", "the game's usual bot"), *BOT_LABELS.items()], required=False)
     seed = forms.CharField(required=False, max_length=100,
                            help_text="Optional: the same seed deals the same cards (for practice).")
+
+    def clean(self):
+        data = super().clean()
+        data["game"] = data.get("game") or "diamonds"
+        presenter = presenter_for(data["game"])
+        data["bots"] = data.get("bots") or presenter.default_bot
+        if data["bots"] not in presenter.bot_kinds:
+            self.add_error("bots", f"{presenter.title} has no {data['bots']} bot; its bots are "
+                                   f"{' and '.join(presenter.bot_kinds)}.")
+        return data
 
 
 def _person_player(user) -> Player:
@@ -176,16 +180,16 @@ def _house_bots(kind: str) -> list[Player]:
 
 @login_required
 def play_bots(request):
-    """A table of four: the signed-in person and three bots. The bots play at once (a worker, or in-process)."""
+    """A table of four at the game the visitor chose: the signed-in person and three bots. The bots play at once
+    (a worker, or in-process)."""
     form = BotTableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        ruleset = {"players": 4, "clubs": data["clubs"]}
-        if data["rounds"]:
-            ruleset["rounds"] = data["rounds"]
+        presenter = presenter_for(data["game"])
         with transaction.atomic():
             players = [_person_player(request.user), *_house_bots(data["bots"])]
-            match = create_match(players=players, ruleset=ruleset, seed=data["seed"] or None)
+            match = create_match(players=players, ruleset=presenter.bot_table_ruleset(data), game=presenter.name,
+                                 seed=data["seed"] or None)
             start_live_match(match=match)
         messages.success(request, "Your table is ready: you sit at the bottom.")
         return redirect(reverse("web:match", kwargs={"pk": match.pk}))

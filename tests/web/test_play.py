@@ -103,14 +103,14 @@ def test_a_person_plays_a_whole_game_by_the_pages_forms(client, site):
     html = client.get(reverse("web:match", args=[match.pk])).content.decode()
     assert "Final result" in html and "★ winner" in html
     for row in match.match_seats.all():
-        assert f"<td>{row.score}</td><td>{row.vault}</td><td>{row.showroom}</td>" in html
+        assert f"<td>{row.score}</td><td>{row.tiebreak}</td><td>{row.showroom}</td>" in html
     replay = client.get(reverse("web:match-replay", args=[match.pk])).content.decode()
     assert replay.count('class="frame"') == 2 + 10  # the deal, the pass, ten tricks
 
 
 def test_replay_frames_follow_the_engine(site):
     from league.selectors.live import public_record
-    from web.replay import replay_frames
+    from web.games.diamonds_replay import replay_frames
 
     match = Match.objects.filter(status=MatchStatus.FINISHED).first()
     record = public_record(match)

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine import card_str, from_record
 
-from .table import action_line
+from .diamonds_table import action_line
 
 
 @dataclass

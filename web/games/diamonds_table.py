@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import face, suit_name
+from ..cards import face, suit_name
 
 CAUSES = {"offsuit": "an off-suit card", "trick": "winning the trick", "majority": "the most cards at the round's end",
           "no_trick": "winning no trick"}

@@ -1,0 +1,65 @@
+"""What the website needs from one game's presentation: `GamePresenter`, one instance per game (web.games).
+
+The views never branch on the game: they look its presenter up by the match's `game` and ask it for the table
+(built from the engine view's dict the selectors give), the template that draws it, the decision JSON a posted
+form means, and the replay's frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import QueryDict
+
+from engine.games import GameType, game_type
+
+
+@dataclass(frozen=True)
+class GamePresenter:
+    name: str  # the engine's game name (engine.games.GAMES), which a match stores in `game`
+    table_template: str  # draws `table` (what build_table returns) inside the live page's <div class="table-view">
+    replay_template: str  # draws the replay's `frames`
+    # (a seat's or the public view's dict, the seat names) -> the object table_template draws
+    build_table: Callable[[dict[str, Any], list[str]], Any]
+    decision_json: Callable[[QueryDict], Any]  # a posted decision form -> the game's decision JSON
+    replay_frames: Callable[[dict[str, Any]], list[Any]]  # a finished match's record -> the replay's steps
+    replay_step: str  # what one replay step is, in words: "trick", "turn"
+    default_bot: str  # the house bots' kind when the visitor does not choose one
+    # the "play against bots" form's cleaned data -> the ruleset of a table of four at this game
+    bot_table_ruleset: Callable[[dict[str, Any]], dict[str, Any]]
+    blurb: str  # one line on what the game is, for the page where a visitor picks one
+
+    @property
+    def kind(self) -> GameType:
+        return game_type(self.name)
+
+    @property
+    def title(self) -> str:
+        return self.kind.title
+
+    @property
+    def score_label(self) -> str:
+        return self.kind.score_label
+
+    @property
+    def tiebreak_label(self) -> str:
+        return self.kind.tiebreak_label
+
+    @property
+    def bot_kinds(self) -> list[str]:
+        return sorted(self.kind.bots)
+
+
+def table_of_four(form_data: dict[str, Any]) -> dict[str, Any]:
+    """The ruleset of a table against bots at a game with no options on that form: four players, else its defaults."""
+    return {"players": 4}
+
+
+def number_or_text(value):
+    """A number from a form, or the text as posted, so the decisions service refuses it with its own reason."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return value

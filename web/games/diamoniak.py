@@ -1,0 +1,225 @@
+"""Diamoniak on the website (OTHER-GAMES.md, K- rules): the table drawn from a seat's view dict, the buttons of its
+legal decisions, and the replay turn by turn.
+
+Everything on a Diamoniak table is face up but the draw pile, which the view gives only as a size: so the page
+shows every castle, side pile and the discard pile, and the draw pile as a number. Witches only ever lie in the
+draw or the discard pile, so how many are still to come is public too (8 less those discarded).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.diamoniak.rules import CASTLE_SIZE, FAIRY_CARDS, PRICE, WITCH_CARDS, WITCH_TOLL
+
+from .base import GamePresenter, table_of_four
+from .choices import (
+    ButtonGroup,
+    DecisionButton,
+    ResultRow,
+    decision_button,
+    decision_from_post,
+    grouped,
+    replay_by_turns,
+    result_rows,
+    waiting_for,
+)
+
+LOG_LENGTH = 12  # events shown on the live table, newest first (the replay has them all)
+
+
+@dataclass
+class CardChip:
+    name: str  # the engine's card name: "red-3", "diamond-7", "witch-2", "fairy-1"
+    kind: str  # "castle", "diamond", "witch" or "fairy"
+    colour: str  # a castle card's colour, else ""
+
+
+def chip(name: str) -> CardChip:
+    head = name.rsplit("-", 1)[0]
+    if head in ("diamond", "witch", "fairy"):
+        return CardChip(name, head, "")
+    return CardChip(name, "castle", head)
+
+
+@dataclass
+class CastleSeat:
+    seat: int
+    name: str
+    colour: str | None  # the castle's colour once the seat has one (K-CASTLE-1)
+    castle: list[CardChip]
+    side_castle_cards: list[CardChip]  # castle cards of other colours in the side pile: what others may buy
+    diamonds: int
+    fairies: list[CardChip]
+    awaited: bool
+    viewer: bool
+
+    @property
+    def castle_size(self) -> int:
+        return len(self.castle)
+
+
+@dataclass
+class DiamoniakTable:
+    state: dict[str, Any]
+    seats: list[CastleSeat]
+    me: CastleSeat | None
+    others: list[CastleSeat]
+    prompt: str
+    decision: str  # the pending kind the viewer owes ("" when none): the form's data-kind
+    groups: list[ButtonGroup] = field(default_factory=list)
+    draw_size: int = 0
+    discard_size: int = 0
+    discard_top: CardChip | None = None
+    witches_to_come: int = 0
+    fairies_to_come: int = 0
+    turn: int = 0
+    max_turns: int = 0
+    log: list[str] = field(default_factory=list)
+    result: list[ResultRow] | None = None
+    ending: str = ""
+    castle_target: int = CASTLE_SIZE
+    witch_toll: int = WITCH_TOLL
+
+
+def build_table(state: dict[str, Any], names: list[str]) -> DiamoniakTable:
+    n = len(state["seats"])
+    viewer = state.get("seat")
+    over = state["over"]
+    awaited = set((state.get("pending") or {}).get("seats") or [])
+    seats = []
+    for s in range(n):
+        colour = state["colours"][s]
+        side = [chip(c) for c in state["sides"][s]]
+        seats.append(CastleSeat(
+            seat=s, name=names[s], colour=colour, castle=[chip(c) for c in state["castles"][s]],
+            side_castle_cards=[c for c in side if c.kind == "castle"],
+            diamonds=sum(c.kind == "diamond" for c in side), fairies=[c for c in side if c.kind == "fairy"],
+            awaited=s in awaited and not over, viewer=s == viewer,
+        ))
+    discard = [chip(c) for c in state["discard_pile"]]
+    fairies_out = sum(len(s.fairies) for s in seats) + sum(c.kind == "fairy" for c in discard)
+    me = seats[viewer] if viewer is not None else None
+    start = viewer + 1 if viewer is not None else 0
+    table = DiamoniakTable(
+        state=state, seats=seats, me=me, others=[seats[(start + i) % n] for i in range(n) if (start + i) % n != viewer],
+        prompt="", decision="", draw_size=state["draw_size"], discard_size=len(discard),
+        discard_top=discard[-1] if discard else None,
+        witches_to_come=WITCH_CARDS - sum(c.kind == "witch" for c in discard),
+        fairies_to_come=FAIRY_CARDS - fairies_out, turn=state["turn"], max_turns=state["ruleset"]["max_turns"],
+        log=[line for e in state["events"][::-1] if (line := describe(e, names))][:LOG_LENGTH],
+    )
+    if over:
+        table.result = result_rows(state, names, "castle", "diamonds")
+        table.ending = ending(state["result"], names)
+        table.prompt = "The game is over. " + table.ending
+    elif me is not None and state.get("my_turn"):
+        table.decision = state["pending"]["kind"]
+        table.prompt = my_prompt(state, me)
+        table.groups = grouped(buttons(state, me, names))
+    else:
+        table.prompt = waiting_prompt(state, names)
+    return table
+
+
+def my_prompt(state: dict[str, Any], me: CastleSeat) -> str:
+    pending = state["pending"]
+    kinds = {d["kind"] for d in state["legal"]}
+    if pending["kind"] == "turn":
+        if "pass" in kinds:
+            return ("Both the draw pile and the discard pile are empty: buy a castle card, or pass (K-DECK-1)."
+                    if "buy" in kinds else "Both the draw pile and the discard pile are empty: you pass (K-DECK-1).")
+        if "buy" in kinds:
+            return (f"Your turn: draw a card (K-TURN-1), or buy a {me.colour} castle card from another player's side "
+                    f"pile for {PRICE} diamond cards (K-BUY-1).")
+        return "Your turn: draw a card (K-TURN-1)."
+    if pending["kind"] == "draw_more":
+        if "draw" not in kinds:
+            return "Nothing is left to draw: stop (K-DECK-1)."
+        return "Draw again, or stop and keep what you have (K-TURN-1). A witch would end your turn."
+    due = pending["count"]
+    fairy = " — or use a fairy to discard the witch and the fairy and keep everything" if "fairy" in kinds else ""
+    return (f"A witch! Discard {due} more card{'s' if due != 1 else ''} from your castle or side pile{fairy} "
+            "(K-WITCH-1).")
+
+
+def buttons(state: dict[str, Any], me: CastleSeat, names: list[str]) -> list[DecisionButton]:
+    in_castle = {c.name for c in me.castle}
+    again = state["pending"]["kind"] == "draw_more"
+    out = []
+    for d in state["legal"]:
+        kind = d["kind"]
+        if kind == "draw":
+            out.append(decision_button("Draw again" if again else "Draw a card", d))
+        elif kind == "stop":
+            out.append(decision_button("Stop: end my turn", d))
+        elif kind == "pass":
+            out.append(decision_button("Pass", d))
+        elif kind == "buy":
+            out.append(decision_button(f"{d['card']} from {names[d['seller']]}", d,
+                                       f"Buy for {PRICE} diamond cards"))
+        elif kind == "fairy":
+            out.append(decision_button("Use a fairy: keep everything", d, "Pay the witch"))
+        elif kind == "discard":
+            where = "castle" if d["card"] in in_castle else "side pile"
+            out.append(decision_button(f"Discard {d['card']} ({where})", d, "Pay the witch"))
+    return out
+
+
+def waiting_prompt(state: dict[str, Any], names: list[str]) -> str:
+    who = waiting_for(state, names)
+    kind = (state.get("pending") or {}).get("kind")
+    return {
+        "turn": f"Waiting for {who} to draw or buy.",
+        "draw_more": f"Waiting for {who} to draw again or stop.",
+        "witch": f"{who} drew a witch and is choosing what to discard.",
+    }.get(kind, f"Waiting for {who}.")
+
+
+def ending(result: dict[str, Any], names: list[str]) -> str:
+    winners = " and ".join(names[s] for s in result["winners"])
+    if result["reason"] == "castle":
+        return f"{winners} completed a castle of {CASTLE_SIZE} and won at once (K-WIN-1)."
+    return (f"No castle was completed within the turn limit: places go by castle size, then diamond cards "
+            f"(K-WIN-1); {winners} won.")
+
+
+def describe(event: dict[str, Any], names: list[str]) -> str | None:
+    """One event of the game in words (the events are public: every drawn card is shown, K-TURN-1)."""
+    who = names[event["seat"]]
+    kind = event["event"]
+    if kind == "draw":
+        if event["to"] == "discard":
+            return f"{who} draws {event['card']}: a witch! It goes to the discard pile."
+        return f"{who} draws {event['card']} → {'castle' if event['to'] == 'castle' else 'side pile'}."
+    if kind == "colour":
+        return f"{who} now builds the {event['colour']} castle (K-CASTLE-1)."
+    if kind == "discard":
+        return f"{who} discards {event['card']} from the {'castle' if event['source'] == 'castle' else 'side pile'}."
+    if kind == "fairy":
+        return f"{who} uses {event['card']}: the witch takes nothing else."
+    if kind == "buy":
+        return (f"{who} buys {event['card']} from {names[event['seller']]}, paying "
+                f"{', '.join(event['paid'])} (K-BUY-1).")
+    if kind == "stop":
+        return f"{who} stops."
+    if kind == "pass":
+        return f"{who} passes: nothing is left to draw (K-DECK-1)."
+    if kind == "reshuffle":
+        return f"The discard pile ({event['cards']} cards) is shuffled into a new draw pile (K-DECK-1)."
+    if kind == "end":
+        return "The game ends."
+    return None
+
+
+def replay_frames(record: dict[str, Any]) -> list:
+    return replay_by_turns(record, build_table=build_table, describe=describe)
+
+
+DIAMONIAK = GamePresenter(
+    name="diamoniak", table_template="web/games/diamoniak_table.html",
+    replay_template="web/games/diamoniak_replay.html", build_table=build_table, decision_json=decision_from_post,
+    replay_frames=replay_frames, replay_step="turn", default_bot="heuristic", bot_table_ruleset=table_of_four,
+    blurb="Draw cards to build a castle of six in your colour; witches take three of your cards, fairies save them.",
+)
