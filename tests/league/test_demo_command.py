@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from league.models import Club, Match, MatchStatus, Tournament, TournamentStatus
 
@@ -30,3 +30,27 @@ def test_demo_again_reuses_the_club_and_its_players(capsys):
     assert Club.objects.filter(name="Demo Club").count() == 1
     assert Tournament.objects.filter(status=TournamentStatus.FINISHED).count() == 2
     assert Match.objects.filter(status=MatchStatus.FINISHED).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)  # rounds start on commit, as in the real command
+@pytest.mark.parametrize("game,label", [("diamoniak", "diamond cards"), ("ringrace", "set rings")])
+def test_demo_of_another_game_plays_it_with_its_bots(capsys, game, label):
+    call_command("demo", game=game, players=6, rounds=2, table_size=3)
+    out = capsys.readouterr().out
+    tournament = Tournament.objects.get()
+    assert tournament.status == TournamentStatus.FINISHED and tournament.game == game
+    matches = Match.objects.filter(tournament_round__tournament=tournament)
+    assert matches.count() == 4 and {m.game for m in matches} == {game}
+    assert {m.status for m in matches} == {MatchStatus.FINISHED}
+    assert label in out and "heuristic-1" in out and "random-3" in out  # the game's bots, in turn
+
+
+@pytest.mark.django_db(transaction=True)
+def test_run_tournament_refuses_a_bot_or_a_table_the_game_has_not():
+    with pytest.raises(CommandError, match="Diamoniak has no bot search; its bots are heuristic, random"):
+        call_command("run_tournament", game="diamoniak", players=4, bots="search,random")
+    with pytest.raises(CommandError, match="Diamoniak seats 2 to 4 players at a table, not 5"):
+        call_command("run_tournament", game="diamoniak", players=10, table_size=5)
+    with pytest.raises(CommandError, match="duplicate format"):
+        call_command("run_tournament", game="ringrace", players=4, format="duplicate")
+    assert not Tournament.objects.exists()
