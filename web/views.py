@@ -29,6 +29,7 @@ from league.services import advance_tournament, register_players, start_tourname
 from league.services.tournaments import TournamentError
 
 from .charts import Series, rating_chart
+from .games import presenter_for
 
 RECENT = 20
 
@@ -169,12 +170,15 @@ def ladder(request, pk: int):
 
 def player(request, pk: int):
     player = get_object_or_404(Player, pk=pk)
-    ratings = list(Rating.objects.filter(player=player).select_related("ladder").order_by("ladder__name"))
+    ratings = list(Rating.objects.filter(player=player).select_related("ladder").order_by("ladder__name", "game"))
     series = []
     for rating in ratings:
-        points = list(RatingHistory.objects.filter(player=player, ladder=rating.ladder).order_by("created_at", "id")
-                      .values_list("ordinal", flat=True))
-        series.append(Series(rating.ladder.name if rating.ladder else "global", points))
+        history = RatingHistory.objects.filter(player=player, ladder=rating.ladder)
+        if rating.ladder is None:  # one global rating per game: its history is that of the game's matches
+            history = history.filter(match__game=rating.game)
+        points = list(history.order_by("created_at", "id").values_list("ordinal", flat=True))
+        series.append(Series(rating.ladder.name if rating.ladder else f"global {presenter_for(rating.game).title}",
+                             points))
     seats = (MatchSeat.objects.filter(player=player).select_related("match").order_by("-match__created_at")[:50])
     return render(request, "web/player.html", {
         "player": player, "ratings": ratings, "seats": seats, "clubs": player.clubs.all(),
