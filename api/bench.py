@@ -177,7 +177,7 @@ def _bulk_tournament(total: int, entrants: int, templates: int) -> int:
     register_players(tournament=t, players=players)
     rng = random.Random("bench-big")
     now = timezone.now()
-    seat_fields = ("team", "score", "vault", "showroom", "placement", "is_winner")
+    seat_fields = ("team", "score", "tiebreak", "showroom", "placement", "is_winner")
     with transaction.atomic():
         seatings, round_rows = [], []
         for r in range(rounds):

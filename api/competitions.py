@@ -44,9 +44,10 @@ class LadderSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Ladder
-        fields = ["id", "club", "name", "ruleset", "table_size", "active", "rating_model", "max_tables_per_tick",
-                  "entries", "created_at"]
-        read_only_fields = ["active"]
+        fields = ["id", "club", "name", "game", "ruleset", "table_size", "active", "rating_model",
+                  "max_tables_per_tick", "entries", "created_at"]
+        # The game is shown; choosing it when creating a ladder is the ladder service's (league.services.ladders).
+        read_only_fields = ["active", "game"]
 
     def get_entries(self, ladder: Ladder) -> list[int]:
         return list(ladder.entries.filter(active=True).values_list("player_id", flat=True))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from engine.games import GAMES, game_type
 from league.models import (
     Club,
     Match,
@@ -64,32 +65,44 @@ class PlayerCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100, required=False)
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
     username = serializers.CharField(required=False, help_text="For a person: the account to register.")
-    bot_kind = serializers.CharField(required=False, help_text="For an engine bot: random, greedy, search.")
+    bot_kind = serializers.CharField(required=False, help_text="For an engine bot: random, greedy, search "
+                                     "(Diamonds), heuristic (Diamoniak, the ring race); random plays every game.")
     bot_settings = serializers.DictField(required=False)
 
 
 class MatchSeatSerializer(serializers.ModelSerializer):
+    """A seat and how it finished. `score` and `tiebreak` are the game's own (the match's `score_label` and
+    `tiebreak_label` name them); `vault` repeats `tiebreak` for Diamonds, where clients know it by that name, and is
+    null for the other games; `showroom` is Diamonds' only."""
+
     name = serializers.CharField(source="player.name", read_only=True)
     kind = serializers.SerializerMethodField()
+    vault = serializers.SerializerMethodField(help_text="Diamonds: the vault (= tiebreak); other games: null.")
 
     class Meta:
         model = MatchSeat
-        fields = ["seat", "player", "name", "kind", "team", "score", "vault", "showroom", "placement", "is_winner",
-                  "awaiting", "forfeited", "forfeited_at_move"]
+        fields = ["seat", "player", "name", "kind", "team", "score", "tiebreak", "vault", "showroom", "placement",
+                  "is_winner", "awaiting", "forfeited", "forfeited_at_move"]
 
     def get_kind(self, ms: MatchSeat) -> str:
         return player_kind(ms.player)
+
+    def get_vault(self, ms: MatchSeat) -> int | None:
+        return ms.tiebreak if ms.match.game == "diamonds" else None
 
 
 class MatchSerializer(serializers.ModelSerializer):
     seat_players = MatchSeatSerializer(source="match_seats", many=True, read_only=True)
     tournament = serializers.SerializerMethodField()
     seed = serializers.SerializerMethodField(help_text="Shown once the match is finished (it decides every deal).")
+    score_label = serializers.SerializerMethodField(help_text="What the seats' `score` is in this game.")
+    tiebreak_label = serializers.SerializerMethodField(help_text="What the seats' `tiebreak` is in this game.")
 
     class Meta:
         model = Match
         fields = ["id", "game", "club", "status", "move_number", "ruleset", "seed", "seats", "first_dealer",
-                  "seat_players", "result", "error", "tournament", "tournament_round", "table_number", "ladder",
+                  "score_label", "tiebreak_label", "seat_players", "result", "error", "tournament",
+                  "tournament_round", "table_number", "ladder",
                   "turn_deadline_seconds", "deadline_fallback", "deadline_action", "deadline_at", "created_at",
                   "started_at",
                   "updated_at", "finished_at"]
@@ -100,11 +113,19 @@ class MatchSerializer(serializers.ModelSerializer):
     def get_seed(self, match: Match) -> str | None:
         return match.seed if record_is_public(match) else None
 
+    def get_score_label(self, match: Match) -> str:
+        return game_type(match.game).score_label
+
+    def get_tiebreak_label(self, match: Match) -> str:
+        return game_type(match.game).tiebreak_label
+
 
 class MatchCreateSerializer(serializers.Serializer):
     players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True,
                                                  help_text="Player ids in seat order.")
-    ruleset = serializers.DictField(required=False, help_text='Engine ruleset fields; "players" follows the seats.')
+    game = serializers.ChoiceField(choices=list(GAMES), default="diamonds", help_text="The game (engine.games).")
+    ruleset = serializers.DictField(required=False, help_text='The game\'s ruleset fields; "players" follows the '
+                                    'seats.')
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
     seed = serializers.CharField(required=False, max_length=200)
     turn_deadline_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1)

@@ -18,7 +18,7 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from engine import InvalidRuleset, Ruleset
+from engine import InvalidRuleset
 from league.models import (
     Club,
     Match,
@@ -280,8 +280,9 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         players = data["players"]
         ruleset = {**data.get("ruleset", {}), "players": len(players)}
         try:
-            Ruleset.from_dict(ruleset)
-            match = create_match(players=players, ruleset=ruleset, seed=data.get("seed"), club=club)
+            # create_match checks the ruleset with the game's own Ruleset and the bots with the game's bots
+            match = create_match(players=players, ruleset=ruleset, seed=data.get("seed"), club=club,
+                                 game=data["game"])
         except (InvalidRuleset, ValueError, TypeError) as e:
             raise ValidationError({"ruleset": str(e)}) from None
         start_live_match(match=match, turn_deadline_seconds=data.get("turn_deadline_seconds"),
@@ -305,21 +306,26 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
 
     @extend_schema(summary="The match's tricks so far, in order (public: every card played is seen by all)",
-                   description="403 for a spectator of a duplicate table whose deal other tables still play.",
+                   description="Diamonds matches only: the other games have no tricks, and their matches answer 404 "
+                               "(code `no_tricks`); their play is in record/ (the choices and events) and state/. "
+                               "403 for a spectator of a duplicate table whose deal other tables still play.",
                    responses={200: TrickSerializer(many=True), 403: E403, **READ_ERRORS})
     @action(detail=True, methods=["get"])
     def tricks(self, request, pk=None):
         match = self.get_object()
+        if match.game != "diamonds":
+            return Response({"detail": f"match {match.pk} is a {match.game} match, which has no tricks: see its "
+                                       "record/ and state/", "code": "no_tricks"}, status=404)
         if not seats_of_user(match, request.user):
             refuse_spectator_of_shared_deal(match)
         page = self.paginate_queryset(Trick.objects.filter(match=match).order_by("round", "index"))
         return self.get_paginated_response(TrickSerializer(page, many=True).data)
 
     @extend_schema(
-        summary="The match's diamonds-record/1 game record",
+        summary="The match's game record in its game's format (diamonds-, diamoniak- or ringrace-record/1)",
         description="Whole once the match is finished. Before that, only what the table saw: no hands, no passes, "
-                    "no seed, no result, and `\"complete\": false`. A duplicate table's record stays so until its "
-                    "round closes, and spectators get 403 meanwhile.",
+                    "no seed, no result (the newer games: the choices and events only), and `\"complete\": false`. "
+                    "A duplicate table's record stays so until its round closes, and spectators get 403 meanwhile.",
         responses={200: OpenApiTypes.OBJECT, 403: E403, **READ_ERRORS},
     )
     @action(detail=True, methods=["get"])

@@ -1,9 +1,14 @@
-"""Load a stored match back into an engine `Game` by replaying its stored choices.
+"""Load a stored match back into an engine game by replaying its stored choices.
 
-This is how a resumed worker continues a match and how a person's decision is applied: the rows hold the
-choices (deals, pass counts, passes, plays, clubs targets), the engine re-derives everything else, and what it
-derives must agree with the stored rows. Alongside the game comes `StoredMarks`, a note of how much of the game
-is already stored, so the writer (league.services.progress) stores only what is new.
+This is how a resumed worker continues a match and how a person's decision is applied. How a match is stored
+depends on its game (`Match.game`, a name of engine.games):
+- Diamonds: rounds, tricks and Suit Actions rows hold the choices (deals, pass counts, passes, plays, clubs
+  targets); the engine re-derives everything else, and what it derives must agree with the stored rows (the API
+  serves them trick by trick). Its marks are `StoredMarks`.
+- every other game: its `MatchChoice` rows, the ordered decisions (as a choices record holds them), replayed
+  into a fresh game of that game. Its marks are `ChoiceMarks`: how many choices are stored.
+Alongside the game comes its marks, a note of how much of the game is already stored, so the writer
+(league.services.progress) stores only what is new.
 
 Replaying a whole match for every decision is the main cost of live play, so each process keeps the games it has
 rebuilt or stepped in a small LRU (`GAME_CACHE`), keyed by match and move number. Stored play is never rewritten
@@ -18,13 +23,24 @@ import copy
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 
 from engine import CLUBS_TARGET, Game, IllegalDecision, Ruleset, parse_card, parse_cards
+from engine.games import game_type
 
-from ..models import Match, MatchRound, MatchStatus, SuitAction, Trick
+from ..models import Match, MatchChoice, MatchRound, MatchStatus, SuitAction, Trick
+
+# The games stored as rounds, tricks and Suit Actions (the API's trick-by-trick reads); every other game of
+# engine.games is stored as its ordered choices (MatchChoice).
+TRICK_STORED_GAMES = frozenset({"diamonds"})
+
+
+def stored_as_choices(game_name: str) -> bool:
+    """Whether a match of `game_name` is stored as MatchChoice rows (not as Diamonds' rounds and tricks)."""
+    return game_name not in TRICK_STORED_GAMES
 
 
 class StoredPlayError(Exception):
@@ -51,6 +67,13 @@ class StoredMarks:
     rounds: list[RoundMark] = field(default_factory=list)
 
 
+@dataclass
+class ChoiceMarks:
+    """How much of a match stored as its choices is stored: the number of MatchChoice rows."""
+
+    choices: int = 0
+
+
 class GameCache:
     """A process's most recently used running games, by (match id, move number), as private snapshots.
 
@@ -72,7 +95,7 @@ class GameCache:
     def _tag(match: Match) -> tuple:
         return (match.seed, match.created_at)
 
-    def get(self, match: Match) -> tuple[Game, StoredMarks] | None:
+    def get(self, match: Match) -> tuple[Any, StoredMarks | ChoiceMarks] | None:
         """A clone of the game the running match's row points at, with its marks, or None."""
         if match.status != MatchStatus.RUNNING or not self.size:
             return None
@@ -85,7 +108,7 @@ class GameCache:
         _, game, marks = entry
         return game.clone(), copy.deepcopy(marks)
 
-    def put(self, match: Match, game: Game, marks: StoredMarks) -> None:
+    def put(self, match: Match, game: Any, marks: StoredMarks | ChoiceMarks) -> None:
         """Keep a snapshot of `game` (as stored: `marks` must describe all of it) for the match at its move."""
         size = self.size
         if not size or game.over:
@@ -105,15 +128,21 @@ class GameCache:
 GAME_CACHE = GameCache()
 
 
-def load_match_game(match: Match, *, cached: bool = False) -> tuple[Game, StoredMarks]:
-    """The match's game as its stored rows leave it, and the marks of what is stored. Raises StoredPlayError.
+def load_match_game(match: Match, *, cached: bool = False) -> tuple[Any, StoredMarks | ChoiceMarks]:
+    """The match's game (of its `game`) as its stored rows leave it, and the marks of what is stored (StoredMarks for
+    Diamonds, ChoiceMarks for the others). Raises StoredPlayError.
 
     With `cached`, `match` must be the row as read under the caller's lock or in its snapshot: the game comes from
     GAME_CACHE when it is there. Once the caller's transaction commits (at once outside one), the game is kept in
     GAME_CACHE as it then is, if `match` (which league.services.progress updates as it stores) says it is stored
     up to the game's move: so a step stored and committed is kept, and nothing rolled back or left unstored is."""
     hit = GAME_CACHE.get(match) if cached else None
-    game, marks = hit if hit is not None else _rebuild(match)
+    if hit is not None:
+        game, marks = hit
+    elif stored_as_choices(match.game):
+        game, marks = _rebuild_from_choices(match)
+    else:
+        game, marks = _rebuild(match)
     if cached:
         loaded_at = game.move_number
 
@@ -163,6 +192,29 @@ def _rebuild(match: Match) -> tuple[Game, StoredMarks]:
             actions=len(log.actions),
         ))
     return game, marks
+
+
+def _rebuild_from_choices(match: Match) -> tuple[Any, ChoiceMarks]:
+    """Replay the match's MatchChoice rows, in order, into a fresh game of its kind (a choices record's replay:
+    the referee checks every choice again, so a row the rules refuse is caught here)."""
+    try:
+        kind = game_type(match.game)
+        game = kind.new_game(match.ruleset, match.seed, match.seats, first_seat=match.first_dealer)
+    except (IllegalDecision, ValueError, TypeError) as e:
+        raise StoredPlayError(f"match {match.pk}: cannot set up its {match.game} game: {e}") from None
+    if match.status == MatchStatus.PENDING:
+        return game, ChoiceMarks()  # nothing is stored before a match leaves `pending`
+    rows = MatchChoice.objects.filter(match=match).order_by("index").values_list("index", "seat", "decision")
+    count = 0
+    for index, seat, decision in rows:
+        if index != count:
+            raise StoredPlayError(f"match {match.pk}: choice {count} is missing (the next stored is {index})")
+        try:
+            game.apply(seat, kind.parse_decision(decision))
+        except (IllegalDecision, ValueError, KeyError, TypeError) as e:
+            raise StoredPlayError(f"match {match.pk} choice {index}: stored choice refused: {e}") from None
+        count += 1
+    return game, ChoiceMarks(count)
 
 
 def replay_stored(match: Match, rounds: list[MatchRound], tricks: dict[int, list[Trick]]) -> Game:

@@ -1,8 +1,11 @@
 """Reads for live play: what one seat (or a spectator) may see of a match, its legal decisions, a player's turns,
 the public part of an unfinished match's record, and the matches whose deadline has passed.
 
-Everything a seat sees comes from the engine's SeatView, built on the game loaded back from the stored rows; a
-spectator gets that view with every seat's secrets taken out. Stored passes are never read here directly.
+Everything a seat sees comes from the engine's SeatView of the match's game (engine.games: `view`), built on the
+game loaded back from the stored rows; a spectator gets that view with every seat's secrets taken out. Stored passes
+are never read here directly. The newer games' views hide what no seat may see (Diamoniak's draw pile order, the
+ring race's loose and fixed positions and its deck) from every seat alike, so a spectator's view of them is a
+seat's view without the seat's own options.
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from engine import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Game, SeatView, card_str
+from engine import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, card_str
+from engine.games import type_of
 
 from .. import turn_signals
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, TournamentFormat
-from .games import GAME_CACHE, StoredPlayError, load_match_game
+from .games import GAME_CACHE, StoredPlayError, load_match_game, stored_as_choices
 from .records import match_record
 
 # The SeatView fields that belong to the seat alone (its hand, vault, passes and options).
@@ -37,7 +41,7 @@ def seats_of_user(match: Match, user) -> list[MatchSeat]:
     return list(MatchSeat.objects.filter(match=match, player__user=user).select_related("player").order_by("seat"))
 
 
-def match_game(match: Match) -> Game:
+def match_game(match: Match) -> Any:
     """The match's game as stored, read from one snapshot of its rows.
 
     The rows are read by several queries while decisions are being stored; without one snapshot a read could see
@@ -78,14 +82,15 @@ def _as_stored_now(match: Match) -> Match:
     return current
 
 
-def seat_state(game: Game, seat: int) -> dict[str, Any]:
-    return SeatView(game, seat).to_dict()
+def seat_state(game: Any, seat: int) -> dict[str, Any]:
+    """The seat's view of the game (any game of engine.games) as JSON: only what that seat may see."""
+    return type_of(game).view(game, seat).to_dict()
 
 
-def public_state(game: Game) -> dict[str, Any]:
+def public_state(game: Any) -> dict[str, Any]:
     """What anyone watching may see: the table without any seat's hand, vault or passes (all of it once the game
-    is over, as every seat then sees it)."""
-    data = SeatView(game, 0).to_dict()
+    is over, as every seat then sees it); in the newer games a seat's view without its options."""
+    data = type_of(game).view(game, 0).to_dict()
     data["seat"] = None
     for name in PRIVATE_FIELDS:
         data.pop(name, None)
@@ -93,9 +98,10 @@ def public_state(game: Game) -> dict[str, Any]:
     return data
 
 
-def legal_decisions(game: Game, seat: int) -> dict[str, Any]:
-    """The decisions `seat` may make now, as the decision JSON the decisions endpoint takes. Passing lists the
-    cards to choose `count` of (the combinations are left to the client)."""
+def legal_decisions(game: Any, seat: int) -> dict[str, Any]:
+    """The decisions `seat` may make now, as the decision JSON the decisions endpoint takes (the game's
+    `Decision.to_json`). Diamonds' passing lists the cards to choose `count` of (the combinations are left to the
+    client); the newer games list complete decisions."""
     pending = game.pending
     mine = pending is not None and seat in pending.seats
     out: dict[str, Any] = {
@@ -107,7 +113,9 @@ def legal_decisions(game: Game, seat: int) -> dict[str, Any]:
     if not mine:
         return out
     options = game.legal(seat)
-    if pending.kind == PLAY:
+    if type_of(game).legal_is_complete:
+        out["decisions"] = [d.to_json() for d in options]
+    elif pending.kind == PLAY:
         out["decisions"] = [{"kind": PLAY, "card": card_str(c)} for c in options]
     elif pending.kind == PASS_COUNT:
         out["decisions"] = [{"kind": PASS_COUNT, "count": c} for c in options]
@@ -182,12 +190,21 @@ def wait_for_turns(user, *, wait: float) -> tuple[list[Turn], float]:
         time.sleep(min(settings.DIAMONDS_TURNS_POLL_SECONDS, wait - waited))
 
 
+# What of an unfinished match's choices record the table saw: not the seed (it decides the deck and, in the ring
+# race, the board) nor a given set-up (deck_top, fixed), nor a result.
+PUBLIC_CHOICES_RECORD_FIELDS = ("format", "ruleset", "seats", "first_player", "choices", "events")
+
+
 def public_record(match: Match) -> dict[str, Any]:
-    """A match's diamonds-record/1 document: whole once the match is finished; before that only what the table
-    saw (no hands, no passes, no seed, no result), marked `"complete": false`."""
+    """A match's record in its game's format: whole once the match is finished; before that only what the table
+    saw (no hands, no passes, no seed, no result; for the newer games the choices and events, which every seat
+    sees), marked `"complete": false`."""
     record = match_record(match)
     if record_is_public(match):
         return record
+    if stored_as_choices(match.game):
+        partial = {name: record[name] for name in PUBLIC_CHOICES_RECORD_FIELDS if name in record}
+        return {**partial, "seed": None, "complete": False}
     for r in record["rounds"]:
         r["hands"] = None
         r["passes"] = None

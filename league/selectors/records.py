@@ -1,8 +1,10 @@
-"""Export a stored match as a `diamonds-record/1` document, built from its rows alone.
+"""Export a stored match as its game's record: `diamonds-record/1` built from its rows alone, or, for a game
+stored as its choices, the game's own format (`GameType.to_record` of the game replayed from its MatchChoice rows).
 
-`engine.from_record(match_record(match))` replays it and must agree with every stored row. An unfinished
-match's record lists the tricks that have at least one play, and passes only once all seats have passed
-(as the engine's own record does).
+`engine.games.by_format(record["format"]).from_record(match_record(match))` replays it and must agree with every
+stored row. An unfinished Diamonds match's record lists the tricks that have at least one play, and passes only
+once all seats have passed (as the engine's own record does). These are the whole records, seed included: only
+league.selectors.live.public_record decides what of them anyone may see.
 """
 
 from __future__ import annotations
@@ -10,11 +12,16 @@ from __future__ import annotations
 from typing import Any
 
 from engine import FORMAT, Ruleset
+from engine.games import game_type
 
 from ..models import Match, MatchRound, SuitAction, Trick
+from .games import load_match_game, stored_as_choices
 
 
 def match_record(match: Match) -> dict[str, Any]:
+    if stored_as_choices(match.game):
+        game, _ = load_match_game(match)
+        return game_type(match.game).to_record(game)
     ruleset = Ruleset.from_dict(match.ruleset)
     rounds: list[dict[str, Any]] = []
     for r in MatchRound.objects.filter(match=match).order_by("index"):

@@ -3,6 +3,10 @@
 Winners and placements follow from the corrected scores and vaults by R-WIN-1 (highest score, then vault; ties
 share), so a correction cannot make them disagree with its own numbers; a team with a forfeited seat stays last
 (league.standings.forfeit_places).
+
+Corrections are Diamonds' (vault and showroom are its terms; a seat's `tiebreak` holds the vault). The games stored
+as their choices derive a result no organiser's numbers could be checked against (Diamoniak's places depend on who
+finished a castle first), so a correction of one of them is refused (NotCorrectable).
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ def correct_result(
     """Replace the result with the given vaults and showrooms; the scores follow by R-SCORE-1 (if `score` is given
     it must agree)."""
     match = Match.objects.select_for_update().get(pk=match.pk)
+    if match.game != "diamonds":
+        raise NotCorrectable(f"match {match.pk} is a {match.game} match: only Diamonds results are corrected")
     if match.status != MatchStatus.FINISHED or match.result is None:
         raise NotCorrectable(f"match {match.pk} is {match.status}: only a finished match's result is corrected")
     if not reason.strip():
@@ -54,9 +60,9 @@ def correct_result(
     placement = forfeit_places(key, [t in lost for t in range(teams)])
     for row in rows:
         t = row.team
-        row.score, row.vault, row.showroom = score[t], vault[t], showroom[t]
+        row.score, row.tiebreak, row.showroom = score[t], vault[t], showroom[t]
         row.placement = placement[t]
         row.is_winner = placement[t] == 1 if lost else t in after["winners"]
-    MatchSeat.objects.bulk_update(rows, ["score", "vault", "showroom", "placement", "is_winner"])
+    MatchSeat.objects.bulk_update(rows, ["score", "tiebreak", "showroom", "placement", "is_winner"])
     Match.objects.filter(pk=match.pk).update(result=after)
     return ResultCorrection.objects.create(match=match, corrected_by=user, reason=reason, before=before, after=after)

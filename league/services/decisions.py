@@ -36,8 +36,8 @@ from django.db import connection, transaction
 from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
-from engine import PASS_CARDS, Decision, Game, IllegalDecision, SeatView
-from engine.bots import make_bot
+from engine import PASS_CARDS, Game, IllegalDecision
+from engine.games import game_type
 
 from ..models import DeadlineAction, Match, MatchSeat, MatchStatus, Player
 from ..selectors.games import StoredPlayError, load_match_game
@@ -47,7 +47,22 @@ from .play import bot_seed, play_bot_match
 from .progress import store_progress
 
 # The bots an organiser may choose to play overdue decisions: fast ones, since a worker plays them on a timer.
+# The names are Diamonds' ("greedy" is its fast heuristic bot); FALLBACK_BOT_OF_GAME says which bot plays them in
+# every game: each game has "random", and the newer games' fast counterpart of "greedy" is their "heuristic".
 FALLBACK_BOTS = ("random", "greedy")
+FALLBACK_BOT_OF_GAME = {"diamonds": {"random": "random", "greedy": "greedy"},
+                        "diamoniak": {"random": "random", "greedy": "heuristic"},
+                        "ringrace": {"random": "random", "greedy": "heuristic"}}
+
+
+def fallback_bot_kind(game: str, name: str) -> str:
+    """The bot of `game` that plays the fallback `name` (one of FALLBACK_BOTS); ValueError naming the game's
+    fallbacks for anything else (a game added to engine.games needs its row in FALLBACK_BOT_OF_GAME)."""
+    bots = FALLBACK_BOT_OF_GAME.get(game, {})
+    if name not in bots:
+        known = ", ".join(bots) or "none"
+        raise ValueError(f"{name!r} is not a fallback bot of {game!r}; its fallbacks: {known}")
+    return bots[name]
 
 
 class DecisionRefused(Exception):
@@ -98,14 +113,15 @@ class DecisionOutcome:
     over: bool
 
 
-def parse_decision(decision_json: object) -> Decision:
+def parse_decision(decision_json: object, game: str = "diamonds"):
+    """The decision JSON as `game`'s Decision (its `from_json`), or MalformedDecision."""
     try:
-        return Decision.from_json(decision_json)
+        return game_type(game).parse_decision(decision_json)
     except (ValueError, TypeError, KeyError) as e:
         raise MalformedDecision(str(e)) from None
 
 
-def move_is_current(game: Game, seat: int, move_number: int) -> bool:
+def move_is_current(game, seat: int, move_number: int) -> bool:
     """Whether a decision made at `move_number` answers what `seat` owes now.
 
     Normally only the current move is. While cards are passed, every seat chooses at the same time and the others'
@@ -114,7 +130,8 @@ def move_is_current(game: Game, seat: int, move_number: int) -> bool:
     if move_number == game.move_number:
         return True
     pending = game.pending
-    if pending is not None and pending.kind == PASS_CARDS and seat in pending.seats:
+    # Only Diamonds' pass exchange is simultaneous; the other games have one seat to decide at a time.
+    if pending is not None and pending.kind == PASS_CARDS and seat in pending.seats and isinstance(game, Game):
         started = game.move_number - sum(game.pending_passes)
         return started <= move_number < game.move_number
     return False
@@ -127,7 +144,7 @@ def submit_decision(
 
     `seat` names the seat when the player's account holds several at this table; by default the player's own.
     Raises Match.DoesNotExist for an unknown match."""
-    decision = parse_decision(decision_json)
+    decision = parse_decision(decision_json, match.game)  # the game never changes: the caller's row will do
     if not isinstance(move_number, int) or isinstance(move_number, bool):
         raise MalformedDecision("move_number must be an integer: the move number of the state the decision answers")
     with transaction.atomic():
@@ -195,9 +212,11 @@ def advance_match(*, match_id: int) -> AdvanceOutcome:
 
 
 def _fallback_kind(match: Match) -> str:
+    """The bot of the match's game that plays its overdue decisions (see FALLBACK_BOT_OF_GAME)."""
     # An organiser may only have picked a fast bot (set_turn_deadline checks), but a row edited by hand could hold
     # anything: a timer-driven worker never thinks for long.
-    return match.deadline_fallback if match.deadline_fallback in FALLBACK_BOTS else "random"
+    name = match.deadline_fallback if match.deadline_fallback in FALLBACK_BOTS else "random"
+    return fallback_bot_kind(match.game, name)
 
 
 def _bot_seats(match: Match, rows) -> dict[int, tuple[str, dict]]:
@@ -209,13 +228,14 @@ def _bot_seats(match: Match, rows) -> dict[int, tuple[str, dict]]:
     return bots
 
 
-def _bot_decision(match: Match, kind: str, settings: dict, seat: int, game: Game) -> Decision:
+def _bot_decision(match: Match, kind: str, settings: dict, seat: int, game):
     """What the engine bot at `seat` decides now: seeded by the match state alone (as play_bot_match does)."""
-    bot = make_bot(kind, seed=bot_seed(match, seat, game.move_number), **settings)
-    return bot.decide(SeatView(game, seat))
+    game_kind = game_type(match.game)
+    bot = game_kind.make_bot(kind, seed=bot_seed(match, seat, game.move_number), **settings)
+    return bot.decide(game_kind.view(game, seat))
 
 
-def _plan(match_id: int) -> tuple[int, list[tuple[int, Decision]]] | None:
+def _plan(match_id: int) -> tuple[int, list[tuple[int, object]]] | None:
     """The engine bots' decisions from the stored state up to the next person's turn, thought out before taking
     the match's lock (a search bot may think for seconds, and on SQLite the lock is the whole database's).
 
@@ -386,6 +406,7 @@ def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadli
     gets the full time from now."""
     if deadline_fallback not in FALLBACK_BOTS:
         raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
+    fallback_bot_kind(match.game, deadline_fallback)  # the match's game has that fallback (ValueError if not)
     if turn_deadline_seconds is not None and turn_deadline_seconds < 1:
         raise ValueError("a turn deadline is at least one second")
     with transaction.atomic():
@@ -409,6 +430,7 @@ def start_live_match(*, match: Match, turn_deadline_seconds: int | None = None,
     caller's transaction commits)."""
     if deadline_fallback not in FALLBACK_BOTS:
         raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
+    fallback_bot_kind(match.game, deadline_fallback)  # the match's game has that fallback (ValueError if not)
     if turn_deadline_seconds is not None or deadline_fallback != match.deadline_fallback:
         Match.objects.filter(pk=match.pk).update(turn_deadline_seconds=turn_deadline_seconds,
                                                  deadline_fallback=deadline_fallback)

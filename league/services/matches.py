@@ -1,4 +1,4 @@
-"""Create clubs, players and matches."""
+"""Create clubs, players and matches, of any game of engine.games (Match.game)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 
-from engine import Game, InvalidRuleset, Ruleset
-from engine.bots import BOTS
+from engine import InvalidRuleset
+from engine.games import GAMES, game_type
 
 from ..models import Club, Match, MatchSeat, MatchStatus, Player
 
@@ -20,9 +20,11 @@ def create_club(*, name: str) -> Club:
 
 @transaction.atomic
 def create_bot_player(*, name: str, kind: str, settings: dict | None = None, clubs: Iterable[Club] = ()) -> Player:
-    """A bot player; `kind` must be one of the engine's bots (engine.bots.BOTS)."""
-    if kind not in BOTS:
-        raise ValueError(f"unknown bot {kind!r}; known bots: {', '.join(sorted(BOTS))}")
+    """A bot player; `kind` must be a bot of some game of engine.games (Diamonds' random/greedy/search, the newer
+    games' random/heuristic). A player is not tied to a game: create_match checks its kind plays the match's."""
+    known = sorted({name for kind_ in GAMES.values() for name in kind_.bots})
+    if kind not in known:
+        raise ValueError(f"unknown bot {kind!r}; known bots: {', '.join(known)}")
     player = Player.objects.create(name=name, bot_kind=kind, bot_settings=dict(settings or {}))
     player.clubs.set(list(clubs))
     return player
@@ -39,27 +41,42 @@ def create_person_player(*, user, name: str | None = None, clubs: Iterable[Club]
 def create_match(
     *,
     players: Sequence[Player],
-    ruleset: Ruleset | dict,
+    ruleset,
     seed: str | None = None,
     first_dealer: int | None = None,
     club: Club | None = None,
+    game: str = "diamonds",
 ) -> Match:
-    """A pending match with `players[s]` at seat s. The engine checks the ruleset and draws the first dealer
-    from the seed (unless given), so a stored match always holds every parameter explicitly."""
-    if isinstance(ruleset, dict):
-        ruleset = Ruleset.from_dict(ruleset)
+    """A pending match of `game` (a name of engine.games) with `players[s]` at seat s.
+
+    `ruleset` is the game's Ruleset, its dict, or the number of players; the game's engine checks it (its players
+    within the game's min/max) and draws the first seat from the seed unless `first_dealer` gives it, so a stored
+    match always holds every parameter explicitly. `first_dealer` (and Match.first_dealer) is the seat that acts
+    first: Diamonds' first dealer, the first player in the games stored as choices. An engine bot at the table must
+    be one of the game's bots (ValueError naming them)."""
+    kind = game_type(game)
+    ruleset = kind.make_ruleset(ruleset)  # the game's own checks (InvalidRuleset naming its rule)
+    if not kind.min_players <= ruleset.players <= kind.max_players:
+        raise InvalidRuleset(f"{kind.title} is for {kind.min_players} to {kind.max_players} players, "
+                             f"not {ruleset.players}")
     if len(players) != ruleset.players:
         raise InvalidRuleset(f"{ruleset.players} players need {ruleset.players} seats, got {len(players)}")
     if len({p.pk for p in players}) != len(players):
         raise ValueError("a player can take only one seat at a table")
+    for p in players:
+        if p.is_engine_bot and p.bot_kind not in kind.bots:
+            raise ValueError(f"{p.name} is a {p.bot_kind!r} bot, which does not play {kind.title}; "
+                             f"{kind.title} bots: {', '.join(sorted(kind.bots))}")
     seed = seed if seed is not None else secrets.token_hex(8)
     names = [p.name for p in players]
-    game = Game(ruleset, seed, names, first_dealer=first_dealer)
+    engine_game = kind.new_game(ruleset, seed, names, first_seat=first_dealer)
     match = Match.objects.create(
-        ruleset=ruleset.to_dict(), seed=seed, seats=names, first_dealer=game.first_dealer,
-        status=MatchStatus.PENDING, club=club,
+        game=kind.name, ruleset=ruleset.to_dict(), seed=seed, seats=names,
+        first_dealer=kind.first_seat_of(engine_game), status=MatchStatus.PENDING, club=club,
     )
+    # Only Diamonds has partnerships; in the other games every seat is its own team.
+    team_of = getattr(engine_game, "team_of", lambda seat: seat)
     MatchSeat.objects.bulk_create(
-        MatchSeat(match=match, seat=s, player=p, team=game.team_of(s)) for s, p in enumerate(players)
+        MatchSeat(match=match, seat=s, player=p, team=team_of(s)) for s, p in enumerate(players)
     )
     return match

@@ -7,8 +7,11 @@ Playing bots is safe to repeat and to resume, which is what lets a Celery task b
 after its worker was killed:
 - one process at a time plays a match: it must hold the match's claim (league.services.locks); a second one
   is turned away ("busy") and a finished match is left alone ("already_finished");
-- play is stored a trick at a time, each trick in its own transaction, so a kill loses at most the trick in
-  progress, and the next run resumes from the stored rows;
+- play is stored a step at a time, each step in its own transaction, so a kill loses at most the step in
+  progress, and the next run resumes from the stored rows. A Diamonds step is a trick (its natural unit, and
+  what the tuned store writes in one statement). In the games stored as their choices a step is a turn: a
+  Diamoniak turn is a few draws, a ring race turn one try or steal, so a turn is small enough to lose and big
+  enough that bot play is not one commit per decision; `max_tricks` and `tricks_written` count turns there;
 - a bot is built afresh for each decision, seeded from the match seed, the seat and the engine's move number,
   so its choice depends only on the match state: a resumed run makes exactly the choices an uninterrupted one
   would have made, and finishes with the same result.
@@ -25,11 +28,11 @@ from dataclasses import asdict, dataclass
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from engine import PLAY, Decision, Game, IllegalDecision, SeatView
-from engine.bots import make_bot
+from engine import PLAY, Game, IllegalDecision
+from engine.games import game_type
 
 from ..models import Match, MatchSeat, MatchStatus
-from ..selectors.games import StoredPlayError, load_match_game
+from ..selectors.games import StoredPlayError, load_match_game, stored_as_choices
 from .locks import Claim, match_claim
 from .progress import store_progress
 
@@ -74,10 +77,15 @@ def _at_trick_boundary(game: Game) -> bool:
     return trick is not None and not trick.plays
 
 
+def _at_turn_end(game, turn_at_last_store: int) -> bool:
+    """For a game stored as its choices: whether a turn has ended since the last store (or the game is over)."""
+    return game.over or game.turn != turn_at_last_store
+
+
 def play_bot_match(*, match_id: int, worker: str | None = None, max_tricks: int | None = None) -> PlayOutcome:
-    """Play the match's bots until it ends (or `max_tricks` more tricks are stored), storing each trick in its own
-    transaction. Not one transaction on purpose: stored tricks must survive a kill. Safe to call again at any
-    time, from any process (see the module docstring)."""
+    """Play the match's bots until it ends (or `max_tricks` more steps are stored: tricks in Diamonds, turns in the
+    games stored as choices), storing each step in its own transaction. Not one transaction on purpose: stored
+    steps must survive a kill. Safe to call again at any time, from any process (see the module docstring)."""
     worker = worker or default_worker_name()
     with match_claim(match_id=match_id, owner=worker) as claim:
         outcome = _play_claimed(match_id, claim, max_tricks) if claim else PlayOutcome(match_id, "busy")
@@ -104,18 +112,29 @@ def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOu
         return _fail(match, str(e))
     _mark_running(match, claim)
 
+    kind = game_type(match.game)
+    by_turns = stored_as_choices(match.game)
+    turn_stored = getattr(game, "turn", 0)
     written = 0
     try:
         with _relaxed_commits():
             while not game.over:
                 for seat in game.pending.seats:
-                    kind, settings = bots[seat]
-                    bot = make_bot(kind, seed=bot_seed(match, seat, game.move_number), **settings)
-                    game.apply(seat, bot.decide(SeatView(game, seat)))
-                if _at_trick_boundary(game):
+                    bot_kind, settings = bots[seat]
+                    bot = kind.make_bot(bot_kind, seed=bot_seed(match, seat, game.move_number), **settings)
+                    game.apply(seat, bot.decide(kind.view(game, seat)))
+                if by_turns:
+                    if not _at_turn_end(game, turn_stored):
+                        continue
+                    store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
+                    turn_stored = game.turn
+                    written += 1
+                elif _at_trick_boundary(game):
                     written += store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
-                    if max_tricks is not None and written >= max_tricks and not game.over:
-                        return PlayOutcome(match_id, "paused", written, game.move_number)
+                else:
+                    continue
+                if max_tricks is not None and written >= max_tricks and not game.over:
+                    return PlayOutcome(match_id, "paused", written, game.move_number)
     except (IllegalDecision, ValueError, TypeError) as e:
         # A bot that cannot play (an unknown kind, bad settings, an illegal decision) fails its match; the
         # tricks stored so far stay, so the failure can be looked into.
@@ -167,12 +186,13 @@ class StaleMove(Exception):
 
 
 @transaction.atomic
-def apply_decision(*, match: Match, seat: int, decision: Decision, move_number: int | None = None) -> Game:
+def apply_decision(*, match: Match, seat: int, decision, move_number: int | None = None):
     """Apply one seat's decision to a stored match and store its consequences in the same transaction.
 
     The match row is locked for the transaction, so two decisions on one match are applied one after the other.
     With `move_number`, the decision is refused (StaleMove) unless the match is still at that move.
-    Raises IllegalDecision (the engine's refusal, nothing stored) when the rules refuse it.
+    `decision` is the match's game's Decision. Raises IllegalDecision (the engine's refusal, nothing stored) when
+    the rules refuse it.
     """
     match = Match.objects.select_for_update().get(pk=match.pk)
     if match.status in (MatchStatus.FINISHED, MatchStatus.FAILED):

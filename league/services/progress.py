@@ -1,5 +1,9 @@
 """Store what an engine game has done since the last store: new rounds, tricks, Suit Actions, the result.
 
+A match of a game stored as its choices (not Diamonds: league.selectors.games.stored_as_choices) is handed to
+league.services.choices_store; what follows is the Diamonds store, tuned for bot play. A seat's `tiebreak` is
+Diamonds' vault (its team's with partnerships).
+
 Each call is one atomic step: a trick with its plays and the Suit Actions it caused, or one person's decision.
 What is already stored is known from `StoredMarks` (league.selectors.games), so nothing is read back and nothing
 is written twice; the unique constraints on (match, round, trick) and (match, round, sequence) would refuse a
@@ -22,8 +26,9 @@ from django.utils import timezone
 from engine import PASS_CARDS, SUITS, Game, card_str
 
 from ..models import Match, MatchRound, MatchSeat, MatchStatus, SuitAction, Trick
-from ..selectors.games import RoundMark, StoredMarks
+from ..selectors.games import ChoiceMarks, RoundMark, StoredMarks, stored_as_choices
 from ..standings import forfeit_places
+from .choices_store import store_choices
 
 
 def _cards(cards) -> list[str]:
@@ -47,11 +52,14 @@ def _passes(game: Game, index: int) -> list | None:
     return None
 
 
-def store_progress(*, match: Match, game: Game, marks: StoredMarks, extra: dict | None = None,
+def store_progress(*, match: Match, game: Game, marks: StoredMarks | ChoiceMarks, extra: dict | None = None,
                    forfeited: Collection[int] = ()) -> int:
     """Write everything `game` holds beyond `marks` (and update `marks`), atomically. Returns the number of tricks
-    completed by this write. `extra` adds fields to the match row's update (a lease renewal). `forfeited` are the
-    seats that forfeited (league.services.decisions): when the game ends their teams are placed last."""
+    completed by this write (for a game stored as its choices: the number of choices written). `extra` adds fields
+    to the match row's update (a lease renewal). `forfeited` are the seats that forfeited
+    (league.services.decisions): when the game ends their teams are placed last."""
+    if stored_as_choices(match.game):
+        return store_choices(match=match, game=game, marks=marks, extra=extra, forfeited=forfeited)
     new_rounds: list[dict] = []
     round_updates: list[dict] = []
     new_tricks: list[dict] = []
@@ -128,7 +136,7 @@ def _seat_results(game: Game, forfeited: Collection[int] = ()) -> list[dict]:
     for seat in range(game.n):
         t = game.team_of(seat)
         winner = t in result.winners if not lost else placement[t] == 1
-        out.append({"seat": seat, "team": t, "score": result.score[t], "vault": result.vault[t],
+        out.append({"seat": seat, "team": t, "score": result.score[t], "tiebreak": result.vault[t],
                     "showroom": result.showroom[t], "placement": placement[t], "is_winner": winner})
     return out
 
@@ -155,7 +163,7 @@ def _write_with_orm(match, new_rounds, round_updates, new_tricks, trick_updates,
         for row in rows:
             for name, value in by_seat[row.seat].items():
                 setattr(row, name, value)
-        MatchSeat.objects.bulk_update(rows, ["team", "score", "vault", "showroom", "placement", "is_winner"])
+        MatchSeat.objects.bulk_update(rows, ["team", "score", "tiebreak", "showroom", "placement", "is_winner"])
     Match.objects.filter(pk=match.pk).update(**fields)
 
 
@@ -179,9 +187,9 @@ _SQL_NEW_ACTIONS = f"""INSERT INTO {SuitAction._meta.db_table}
     FROM jsonb_to_recordset(%(actions)s::jsonb) AS x(round int, sequence int, trick int, seat int, suit text,
                                                     cause text, target int, moved int)"""
 _SQL_SEATS = f"""UPDATE {MatchSeat._meta.db_table} AS s
-    SET team = x.team, score = x.score, vault = x.vault, showroom = x.showroom, placement = x.placement,
+    SET team = x.team, score = x.score, tiebreak = x.tiebreak, showroom = x.showroom, placement = x.placement,
         is_winner = x.is_winner
-    FROM jsonb_to_recordset(%(seats)s::jsonb) AS x(seat int, team int, score int, vault int, showroom int,
+    FROM jsonb_to_recordset(%(seats)s::jsonb) AS x(seat int, team int, score int, tiebreak int, showroom int,
                                                   placement int, is_winner boolean)
     WHERE s.match_id = %(match)s AND s.seat = x.seat"""
 

@@ -43,7 +43,7 @@ def test_seat_results_follow_the_record_result(variant):
     for ms in MatchSeat.objects.filter(match=match):
         team = next(t for t, members in enumerate(teams) if ms.seat in members)
         assert ms.team == team
-        assert (ms.score, ms.vault, ms.showroom) == (result["score"][team], result["vault"][team],
+        assert (ms.score, ms.tiebreak, ms.showroom) == (result["score"][team], result["vault"][team],
                                                      result["showroom"][team])
         assert ms.is_winner == (team in result["winners"])
         assert (ms.placement == 1) == ms.is_winner  # R-WIN-1: winners are those best on score, then vault
