@@ -1,0 +1,242 @@
+"""Matches of the games stored as their choices (Diamoniak, the ring race; OTHER-GAMES.md K- and G- rules): bot
+play stored a turn at a time and resumed from the MatchChoice rows to exactly the uninterrupted game, the finished
+seats' score/tie-break/placement from engine.games' standing (forfeits last), records that replay with no
+disagreement, creation checks (players, the game's bots), the live-game cache, and what is refused.
+
+Tests that fill GAME_CACHE run the on-commit callbacks with django_capture_on_commit_callbacks(execute=True)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import transaction
+
+from engine import InvalidRuleset
+from engine.common.referee import result_json
+from engine.games import by_format, game_type
+from league.models import Match, MatchChoice, MatchSeat, MatchStatus, Player
+from league.selectors.games import GAME_CACHE, ChoiceMarks, StoredPlayError, _rebuild_from_choices, load_match_game
+from league.selectors.live import legal_decisions, match_game, public_record
+from league.selectors.records import match_record
+from league.services import create_bot_player, create_match, play_bot_match
+from league.services.choices_store import seat_results_of
+from league.services.corrections import NotCorrectable, correct_result
+from league.services.decisions import IllegalMove, MalformedDecision, StaleMove, advance_match, submit_decision
+from league.services.play import bot_seed
+from league.services.players import create_external_bot
+
+pytestmark = pytest.mark.django_db
+
+NEW_GAMES = ("diamoniak", "ringrace")
+
+
+def bots(kinds: list[str]) -> list[Player]:
+    return [Player.objects.filter(name=f"{k}-{i}").first() or create_bot_player(name=f"{k}-{i}", kind=k)
+            for i, k in enumerate(kinds)]
+
+
+def bot_match(game: str, players: int, seed: str, ruleset: dict | None = None) -> Match:
+    kinds = ["heuristic" if s % 2 else "random" for s in range(players)]
+    return create_match(players=bots(kinds), ruleset={"players": players, **(ruleset or {})}, seed=seed, game=game)
+
+
+def reference_record(match: Match) -> dict:
+    """The match played start to end in memory with the league's bot seeding, never stored."""
+    kind = game_type(match.game)
+    seats = list(match.match_seats.order_by("seat").select_related("player"))
+    game = kind.new_game(match.ruleset, match.seed, match.seats, first_seat=match.first_dealer)
+    while not game.over:
+        seat = game.pending.seats[0]
+        bot = kind.make_bot(seats[seat].player.bot_kind, seed=bot_seed(match, seat, game.move_number))
+        game.apply(seat, bot.decide(kind.view(game, seat)))
+    return kind.to_record(game)
+
+
+@pytest.mark.parametrize("game, players", [("diamoniak", 2), ("diamoniak", 4), ("ringrace", 3), ("ringrace", 6)])
+def test_a_bot_match_is_stored_as_its_choices_and_finishes_as_the_engine_would(game, players):
+    match = bot_match(game, players, seed=f"whole/{game}/{players}")
+    outcome = play_bot_match(match_id=match.pk)
+    assert outcome.status == "finished"
+    match.refresh_from_db()
+    record = match_record(match)
+    assert record == reference_record(match) and record["format"] == f"{game}-record/1"
+    assert MatchChoice.objects.filter(match=match).count() == len(record["choices"]) == match.move_number
+    assert match.status == MatchStatus.FINISHED and match.result == record["result"]
+
+
+@pytest.mark.parametrize("game, pause_after", [("diamoniak", 1), ("diamoniak", 9), ("ringrace", 1), ("ringrace", 13)])
+def test_a_paused_match_resumes_from_its_choices_to_the_uninterrupted_result(game, pause_after):
+    """A kill between two stored turns: the next run replays the stored choices and plays on as if never stopped."""
+    match = bot_match(game, 3, seed=f"resume/{game}/{pause_after}")
+    first = play_bot_match(match_id=match.pk, max_tricks=pause_after)
+    assert first.status == "paused" and first.tricks_written == pause_after
+    match.refresh_from_db()
+    assert match.status == MatchStatus.RUNNING and match.result is None
+    assert MatchChoice.objects.filter(match=match).count() == match.move_number == first.move_number
+    second = play_bot_match(match_id=match.pk)
+    assert second.status == "finished"
+    match.refresh_from_db()
+    assert match_record(match) == reference_record(match)
+    assert play_bot_match(match_id=match.pk).status == "already_finished"
+
+
+def test_many_short_runs_make_the_same_game_as_one_long_one():
+    match = bot_match("ringrace", 4, seed="resume/many")
+    statuses = []
+    while not statuses or statuses[-1] == "paused":
+        statuses.append(play_bot_match(match_id=match.pk, max_tricks=3).status)
+    assert statuses[-1] == "finished" and len(statuses) > 3
+    match.refresh_from_db()
+    assert match_record(match) == reference_record(match)
+
+
+@pytest.mark.parametrize("game", NEW_GAMES)
+def test_finished_seats_hold_the_games_standing_and_the_result_is_the_engines_json(game):
+    match = bot_match(game, 4, seed=f"seats/{game}")
+    play_bot_match(match_id=match.pk)
+    match.refresh_from_db()
+    replayed, _ = load_match_game(match)
+    standing = game_type(game).standing(replayed)
+    assert match.result == result_json(replayed.result)
+    rows = list(MatchSeat.objects.filter(match=match).order_by("seat"))
+    assert [r.team for r in rows] == [0, 1, 2, 3]  # no partnerships: each seat is its own competitor
+    assert [r.score for r in rows] == standing["score"] and [r.tiebreak for r in rows] == standing["tiebreak"]
+    assert [r.placement for r in rows] == standing["places"]
+    assert [r.seat for r in rows if r.is_winner] == standing["winners"]
+    assert all(r.showroom is None for r in rows)
+
+
+@pytest.mark.parametrize("game", NEW_GAMES)
+def test_the_record_of_a_finished_match_replays_with_no_disagreement(game):
+    match = bot_match(game, 3, seed=f"replay/{game}")
+    play_bot_match(match_id=match.pk)
+    match.refresh_from_db()
+    record = public_record(match)
+    assert record["seed"] == match.seed and "result" in record
+    replayed, derived, disagreements = by_format(record["format"]).replay(record)
+    assert disagreements == [] and replayed.over and derived["result"] == match.result
+
+
+@pytest.mark.parametrize("game", NEW_GAMES)
+def test_an_unfinished_matchs_record_hides_the_seed_and_the_result(game):
+    match = bot_match(game, 3, seed=f"unfinished/{game}")
+    play_bot_match(match_id=match.pk, max_tricks=2)
+    match.refresh_from_db()
+    record = public_record(match)
+    assert record["seed"] is None and record["complete"] is False
+    assert "result" not in record and match.seed not in str(record)
+    assert len(record["choices"]) == match.move_number
+
+
+def test_forfeits_are_placed_last_whatever_they_scored():
+    """K-WIN-1 places the rest in the engine's order; a seat that forfeited goes after them all."""
+    kind = game_type("ringrace")
+    game = kind.new_game({"players": 4}, "forfeit")
+    kind.play_game(game, [kind.make_bot("heuristic", seed=s) for s in range(4)])
+    standing = kind.standing(game)
+    best = standing["winners"][0]
+    results = seat_results_of("ringrace", game, forfeited=[best])
+    assert results[best]["placement"] == 4 and not results[best]["is_winner"]
+    assert results[best]["score"] == standing["score"][best]  # the score stays the game's own
+    others = [s for s in range(4) if s != best]
+    ranked = sorted(others, key=lambda s: standing["places"][s])
+    assert results[ranked[0]]["placement"] == 1 and results[ranked[0]]["is_winner"]
+    assert all(results[s]["placement"] <= 3 for s in others)
+    assert seat_results_of("ringrace", game) == {
+        s: {"score": standing["score"][s], "tiebreak": standing["tiebreak"][s], "placement": standing["places"][s],
+            "is_winner": s in standing["winners"]} for s in range(4)}
+
+
+def test_create_match_checks_players_bots_and_keeps_the_first_player():
+    """K-SETUP-1: Diamoniak is for 2 to 4 players; its first player is drawn from the seed unless given."""
+    with pytest.raises(InvalidRuleset, match="K-SETUP-1"):
+        bot_match("diamoniak", 5, seed="too-many")
+    greedy = create_bot_player(name="greedy-x", kind="greedy")
+    with pytest.raises(ValueError, match=r"does not play Diamoniak.*heuristic, random"):
+        create_match(players=[greedy, *bots(["random"])], ruleset={"players": 2}, game="diamoniak")
+    with pytest.raises(ValueError, match="unknown game"):
+        create_match(players=bots(["random", "random"]), ruleset={"players": 2}, game="chess")
+    match = create_match(players=bots(["random", "heuristic", "random"]), ruleset=3, seed="first", game="ringrace",
+                         first_dealer=2)
+    assert (match.game, match.first_dealer) == ("ringrace", 2)
+    assert match.ruleset == game_type("ringrace").ruleset(3).to_dict()
+    drawn = create_match(players=bots(["random", "heuristic", "random"]), ruleset=3, seed="first", game="ringrace")
+    assert drawn.first_dealer == game_type("ringrace").new_game(3, "first").first_player
+    game, _ = load_match_game(match)
+    assert game.first_player == 2
+
+
+def test_a_stored_choice_the_rules_refuse_fails_the_load():
+    """K-TURN-1: a drawing player draws at least once before stopping, so a stored opening stop is refused."""
+    match = bot_match("diamoniak", 2, seed="tampered")
+    play_bot_match(match_id=match.pk, max_tricks=2)
+    match.refresh_from_db()
+    first = MatchChoice.objects.get(match=match, index=0).decision
+    MatchChoice.objects.filter(match=match, index=0).update(decision={"kind": "stop"})
+    with pytest.raises(StoredPlayError, match="choice 0: stored choice refused: K-TURN-1"):
+        _rebuild_from_choices(match)
+    MatchChoice.objects.filter(match=match, index=0).update(decision=first)
+    MatchChoice.objects.filter(match=match, index=1).delete()
+    with pytest.raises(StoredPlayError, match="choice 1 is missing"):
+        _rebuild_from_choices(match)
+
+
+def test_corrections_are_refused_for_the_choices_games():
+    match = bot_match("ringrace", 2, seed="correct")
+    play_bot_match(match_id=match.pk)
+    match.refresh_from_db()
+    with pytest.raises(NotCorrectable, match="ringrace"):
+        correct_result(match=match, user=None, reason="x", vault=[0, 0], showroom=[0, 0])
+
+
+@pytest.mark.parametrize("game", NEW_GAMES)
+def test_live_play_with_external_bots_and_the_game_cache(game, django_capture_on_commit_callbacks):
+    """Every decision over submit_decision; the cached game (GAME_CACHE, clone()) is always the stored one, and
+    refusals change nothing. K-TURN-1 / G-RING-1 name the refused rule."""
+    GAME_CACHE.clear()
+    players = [create_external_bot(name=f"{game}-ext{i}") for i in range(3)]
+    match = create_match(players=players, ruleset={"players": 3}, seed=f"live/{game}", game=game)
+    advance_match(match_id=match.pk)
+    rng = random.Random(5)
+    illegal = {"diamoniak": ({"kind": "stop"}, "K-TURN-1"), "ringrace": ({"kind": "try", "position": 99}, "G-RING-1")}
+    refused_once = False
+    while True:
+        match.refresh_from_db()
+        if match.status == MatchStatus.FINISHED:
+            break
+        game_now = match_game(match)
+        seat = game_now.pending.seats[0]
+        legal = legal_decisions(game_now, seat)
+        assert legal["decisions"] == [d.to_json() for d in game_now.legal(seat)] and legal["pass_cards"] is None
+        if not refused_once and game_now.pending.kind in ("turn", "try"):
+            before = (match.move_number, MatchChoice.objects.filter(match=match).count())
+            decision, rule = illegal[game]
+            with pytest.raises(IllegalMove) as refusal:
+                submit_decision(match=match, player=players[seat], move_number=match.move_number,
+                                decision_json=decision, seat=seat)
+            assert refusal.value.rule == rule
+            with pytest.raises(StaleMove):
+                submit_decision(match=match, player=players[seat], move_number=match.move_number + 1,
+                                decision_json=legal["decisions"][0], seat=seat)
+            with pytest.raises(MalformedDecision):
+                submit_decision(match=match, player=players[seat], move_number=match.move_number,
+                                decision_json={"kind": "play", "card": "H7"}, seat=seat)
+            match.refresh_from_db()
+            assert (match.move_number, MatchChoice.objects.filter(match=match).count()) == before
+            refused_once = True
+        with django_capture_on_commit_callbacks(execute=True):
+            submit_decision(match=match, player=players[seat], move_number=legal["move_number"],
+                            decision_json=rng.choice(legal["decisions"]), seat=seat)
+        match.refresh_from_db()
+        if match.status == MatchStatus.RUNNING:
+            cached = GAME_CACHE.get(match)
+            assert cached is not None and isinstance(cached[1], ChoiceMarks)
+            with transaction.atomic():
+                rebuilt, marks = _rebuild_from_choices(match)
+            assert game_type(game).to_record(cached[0]) == game_type(game).to_record(rebuilt)
+            assert cached[1] == marks
+    assert refused_once
+    record = match_record(match)
+    assert by_format(record["format"]).replay(record)[2] == []
+    assert list(MatchSeat.objects.filter(match=match, awaiting=True)) == []
