@@ -102,6 +102,24 @@ def test_table_sizes_examples():
     assert table_sizes(7, TableShape.for_table_size(2)) == ([3, 2, 2], 0)
 
 
+def test_a_games_max_players_caps_every_table():
+    """Diamoniak seats at most 4 (OTHER-GAMES.md, engine.games): where Diamonds would open a table of 5 for a field of
+    5, a game of at most 4 seats 4 and gives a bye; tables one smaller still mix in below the target."""
+    capped = TableShape.for_table_size(4, max_players=4)
+    assert table_sizes(5, capped) == ([4], 1)
+    assert table_sizes(13, capped) == ([4, 3, 3, 3], 0)
+    with pytest.raises(ValueError, match="a table seats 2 to 4 players, not 5"):
+        TableShape.for_table_size(5, max_players=4)
+    for players in (5, 9, 10, 21):
+        units = list(range(players))
+        schedule = fixed_schedule(units, rounds=3, table_size=4, seed="cap", max_players=4)
+        assert max(t.size for r in schedule.rounds for t in r.tables) <= 4
+        swiss = swiss_round(units, number=1, table_size=4, seed="cap", max_players=4)
+        assert max(t.size for t in swiss.tables) <= 4
+        one = seat_round(units, number=1, table_size=4, seed="cap", max_players=4)
+        assert max(t.size for t in one.tables) <= 4 and sorted([*one.units(), *one.byes]) == units
+
+
 def test_partnership_tables_seat_teams_as_units():
     four = TableShape.for_table_size(4, partnership=True)
     six = TableShape.for_table_size(6, partnership=True)
