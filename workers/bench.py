@@ -2,11 +2,14 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/diamonds REDIS_URL=redis://127.0.0.1:6379/0 \\
         python -m workers.bench --matches 400 --workers 2
+        python -m workers.bench --game diamoniak --players 3 --bot heuristic
 
 Creates a scratch database beside DATABASE_URL's (`<name>_bench`, dropped afterwards unless --keep), starts
 `celery -A workers worker` processes on a queue of their own, sends one `run_match` per match and waits until
-all are finished. Prints matches and trick rows per second, the bytes one stored match takes (growth of the
-league tables with their indexes, and the sum of the row sizes), and what a million matches would take.
+all are finished. `--game` benches another game of engine.games (Diamonds by default; its matches are stored as
+tricks, the newer games' as choices, MatchChoice rows). Prints matches and trick (or choice) rows per second, the
+bytes one stored match takes (growth of the league tables with their indexes, and the sum of the row sizes), and
+what a million matches would take.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from pathlib import Path
 from config.scratch_database import create_scratch_database, drop_scratch_database
 
 ROOT = Path(__file__).resolve().parent.parent
-TABLES = ["league_match", "league_matchseat", "league_matchround", "league_trick", "league_suitaction"]
+TABLES = ["league_match", "league_matchseat", "league_matchround", "league_trick", "league_suitaction",
+          "league_matchchoice"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,10 +36,19 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=400)
     parser.add_argument("--workers", type=int, default=2, help="worker processes to start (one task at a time each)")
+    parser.add_argument("--game", default="diamonds", help="diamonds, diamoniak or ringrace")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--bot", default="random")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args(argv)
+    from engine.games import game_type
+
+    try:
+        kind = game_type(args.game)
+    except ValueError as e:
+        parser.error(str(e))
+    if args.bot not in kind.bots:
+        parser.error(f"{kind.title} has no bot {args.bot!r}; its bots are {', '.join(sorted(kind.bots))}")
 
     base_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if not base_url or not redis_url or not base_url.startswith(("postgres://", "postgresql://")):
@@ -73,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
     from django.db import connection
 
-    from league.models import Match, MatchStatus, Player, Trick
+    from league.models import Match, MatchChoice, MatchStatus, Player, Trick
     from league.services import create_bot_player, create_match
     from workers.tasks import run_match
 
@@ -84,7 +97,7 @@ def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
     ]
     sizes_before = _table_sizes(connection)
     ids = [
-        create_match(players=players, ruleset={"players": args.players}, seed=f"bench/{i}").pk
+        create_match(players=players, ruleset={"players": args.players}, seed=f"bench/{i}", game=args.game).pk
         for i in range(args.matches)
     ]
     queue = f"bench-{uuid.uuid4().hex[:8]}"
@@ -118,17 +131,19 @@ def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
     elapsed = time.perf_counter() - started
 
     failed = Match.objects.filter(pk__in=ids, status=MatchStatus.FAILED).count()
-    tricks = Trick.objects.filter(match_id__in=ids).count()
+    # What one stored step of play is: a trick for Diamonds, a choice for the newer games.
+    step_rows, step = ((Trick, "trick") if args.game == "diamonds" else (MatchChoice, "choice"))
+    tricks = step_rows.objects.filter(match_id__in=ids).count()
     sizes_after = _table_sizes(connection)
     grown = {t: sizes_after[t] - sizes_before[t] for t in TABLES}
     per_match_total = sum(grown.values()) / args.matches
     row_bytes = _row_bytes(connection, ids)
     per_match_rows = sum(row_bytes.values()) / args.matches
 
-    print(f"{args.matches} matches of {args.players} {args.bot} bots, {args.workers} worker processes, "
+    print(f"{args.matches} {args.game} matches of {args.players} {args.bot} bots, {args.workers} worker processes, "
           f"{elapsed:.2f} s ({failed} failed)")
     print(f"matches per second:     {args.matches / elapsed:8.1f}")
-    print(f"trick rows per second:  {tricks / elapsed:8.0f}   ({tricks / args.matches:.0f} tricks a match)")
+    print(f"{step} rows per second: {tricks / elapsed:8.0f}   ({tricks / args.matches:.0f} {step}s a match)")
     print(f"bytes per stored match: {per_match_total:8.0f}   tables with indexes (pg_total_relation_size growth)")
     print(f"                        {per_match_rows:8.0f}   row data alone (pg_column_size sums)")
     for t in TABLES:
@@ -153,6 +168,8 @@ def _row_bytes(connection, ids: list[int]) -> dict[str, int]:
         "league_trick": "SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM league_trick t WHERE match_id = ANY(%s)",
         "league_suitaction": "SELECT coalesce(sum(pg_column_size(a.*)), 0) FROM league_suitaction a "
                              "WHERE match_id = ANY(%s)",
+        "league_matchchoice": "SELECT coalesce(sum(pg_column_size(c.*)), 0) FROM league_matchchoice c "
+                              "WHERE match_id = ANY(%s)",
     }
     with connection.cursor() as cursor:
         return {t: _one(cursor, sql, [ids]) for t, sql in queries.items()}
