@@ -134,11 +134,12 @@ class BotTableForm(forms.Form):
     # Not required: the home page's one-click button (and older links) mean Diamonds.
     game = forms.ChoiceField(choices=[(p.name, f"{p.title}: {p.blurb}") for p in PRESENTERS.values()],
                              initial="diamonds", required=False, widget=forms.RadioSelect)
+    # Diamonds' options; a table of another game leaves them out, so they are not required.
     rounds = forms.TypedChoiceField(choices=[(1, "1 round (quick)"), (0, "a full game")], coerce=int, initial=1,
-                                    label="Rounds (Diamonds)")
+                                    empty_value=1, required=False, label="Rounds (Diamonds)")
     clubs = forms.ChoiceField(choices=[("thief", "the Thief (second edition)"),
                                        ("choose", "choose whom to rob (first edition)")], initial="thief",
-                              label="Clubs (Diamonds)")
+                              required=False, label="Clubs (Diamonds)")
     bots = forms.ChoiceField(choices=[("", "the game's usual bot"), *BOT_LABELS.items()], required=False)
     seed = forms.CharField(required=False, max_length=100,
                            help_text="Optional: the same seed deals the same cards (for practice).")
@@ -146,6 +147,7 @@ class BotTableForm(forms.Form):
     def clean(self):
         data = super().clean()
         data["game"] = data.get("game") or "diamonds"
+        data["clubs"] = data.get("clubs") or "thief"
         presenter = presenter_for(data["game"])
         data["bots"] = data.get("bots") or presenter.default_bot
         if data["bots"] not in presenter.bot_kinds:

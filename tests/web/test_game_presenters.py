@@ -1,0 +1,85 @@
+"""Each game's presentation (web.games) on engine games directly, no database: every game of the engine has one, the
+buttons are exactly the seat's legal decisions in the game's words, and a replay's steps are what the engine derives
+from the record."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.games import GAMES, game_type
+from web.games import PRESENTERS, presenter_for
+from web.games.choices import public_view
+
+NAMES = ["ann", "bob", "cy", "di"]
+
+
+def played(game_name: str, seed: str, *, players: int = 4, until=lambda game: False):
+    """A game of heuristic bots, stopped as soon as `until(game)` holds (or at its end)."""
+    kind = game_type(game_name)
+    game = kind.new_game({"players": players}, seed=seed, seats=NAMES[:players])
+    bots = [kind.make_bot("heuristic", seed=f"{seed}/{s}") for s in range(players)]
+    while not game.over and not until(game):
+        seat = game.pending.seats[0]
+        game.apply(seat, bots[seat].decide(kind.view(game, seat)))
+    return kind, game
+
+
+def first_seed(game_name: str, until) -> tuple:
+    for i in range(200):
+        kind, game = played(game_name, f"presenter-{i}", until=until)
+        if not game.over:
+            return kind, game
+    raise AssertionError(f"no seed in 200 reaches the state wanted in {game_name}")
+
+
+def test_every_game_of_the_engine_has_a_presentation():
+    assert set(PRESENTERS) == set(GAMES)
+    for name, presenter in PRESENTERS.items():
+        assert presenter.title == GAMES[name].title and presenter.default_bot in GAMES[name].bots
+    with pytest.raises(ValueError, match="cannot show"):
+        presenter_for("chess")
+
+
+def button_json(table) -> list[dict]:
+    values = [b.value for g in table.groups for b in g.buttons]
+    values += [c.button.value for c in getattr(table, "board", []) if c.button]
+    return sorted((json.loads(v) for v in values), key=json.dumps)
+
+
+def test_a_diamoniak_witch_offers_the_fairy_and_each_discard():
+    kind, game = first_seed("diamoniak", lambda g: g.phase == "witch" and g.fairies(g.seat) and not g.witch_taken)
+    state = kind.view(game, game.seat).to_dict()
+    table = presenter_for("diamoniak").build_table(state, NAMES)
+    assert button_json(table) == sorted(state["legal"], key=json.dumps)
+    labels = [b.label for g in table.groups for b in g.buttons]
+    assert "Use a fairy: keep everything" in labels and "A witch!" in table.prompt and "K-WITCH-1" in table.prompt
+    assert all(f"Discard {d['card']}" in " ".join(labels) for d in state["legal"] if d["kind"] == "discard")
+
+
+def test_a_ring_race_steal_names_the_victim_and_the_value():
+    kind, game = first_seed("ringrace", lambda g: g.phase == "steal")
+    state = kind.view(game, game.seat).to_dict()
+    table = presenter_for("ringrace").build_table(state, NAMES)
+    assert button_json(table) == sorted(state["legal"], key=json.dumps)
+    labels = [b.label for b in table.groups[0].buttons]
+    for d in state["legal"]:
+        assert f"Steal the ${d['value']:,} diamond from {NAMES[d['victim']]}" in labels
+    assert all(c.button is None for c in table.board)  # a steal is not a try: the board takes no click
+    # Someone else's turn: the same table with no buttons at all, and words saying whom it waits for.
+    other = next(s for s in range(4) if s != game.seat)
+    table = presenter_for("ringrace").build_table(kind.view(game, other).to_dict(), NAMES)
+    assert button_json(table) == [] and NAMES[game.seat] in table.prompt
+
+
+@pytest.mark.parametrize("game_name", ["diamoniak", "ringrace"])
+def test_the_replay_steps_are_the_engines(game_name):
+    kind, game = played(game_name, "presenter-replay")
+    assert game.over
+    record = kind.to_record(game)
+    frames = presenter_for(game_name).replay_frames(record)
+    assert frames[-1].table.state == public_view(kind.view(game, 0).to_dict())
+    assert frames[-1].table.result and frames[0].title == "The start"
+    described = sum(len(f.lines) for f in frames)
+    assert 0 < described <= len(record["events"])  # every event said once at most, in its step
