@@ -20,12 +20,13 @@ from .duplicate import deal_quality, duplicate_schedule
 from .model import FORMATS, History, Schedule
 from .quality import measure
 from .seating import fixed_schedule
-from .sizes import TableShape
+from .sizes import MAX_PLAYERS, TableShape
 from .swiss import swiss_round
 
 
 def simulate_swiss(
-    units: Sequence, *, rounds: int, table_size: int, seed: str, partnership: bool = False
+    units: Sequence, *, rounds: int, table_size: int, seed: str, partnership: bool = False,
+    max_players: int = MAX_PLAYERS,
 ) -> tuple[Schedule, dict[str, float]]:
     """Seat `rounds` Swiss rounds with made-up results; also returns how far apart in rank tables were."""
     rng = random.Random(f"{seed}/made-up-results")
@@ -39,7 +40,7 @@ def simulate_swiss(
         standings = sorted(units, key=lambda u: (-points[u], tiebreak[u]))
         rank = {u: i for i, u in enumerate(standings)}
         rnd = swiss_round(standings, number=number, table_size=table_size, history=history, seed=seed,
-                          partnership=partnership)
+                          partnership=partnership, max_players=max_players)
         for table in rnd.tables:
             spans.append(max(rank[u] for u in table.units) - min(rank[u] for u in table.units))
             places = list(table.units)
@@ -56,9 +57,11 @@ def simulate_swiss(
 
 
 def build(
-    fmt: str, players: int, table_size: int, rounds: int, seed: str, partnership: bool = False
+    fmt: str, players: int, table_size: int, rounds: int, seed: str, partnership: bool = False,
+    max_players: int = MAX_PLAYERS,
 ) -> tuple[Schedule, dict[str, float]]:
-    """The schedule for the command's arguments, with figures particular to the format."""
+    """The schedule for the command's arguments, with figures particular to the format; no table seats more than
+    `max_players` (the game's most; duplicate play is Diamonds', which seats up to 6)."""
     if partnership:
         if players % 2:
             raise ValueError("partnership play needs an even number of players")
@@ -66,9 +69,11 @@ def build(
     else:
         units = [f"p{i + 1}" for i in range(players)]
     if fmt == "fixed":
-        return fixed_schedule(units, rounds=rounds, table_size=table_size, seed=seed, partnership=partnership), {}
+        return fixed_schedule(units, rounds=rounds, table_size=table_size, seed=seed, partnership=partnership,
+                              max_players=max_players), {}
     if fmt == "swiss":
-        return simulate_swiss(units, rounds=rounds, table_size=table_size, seed=seed, partnership=partnership)
+        return simulate_swiss(units, rounds=rounds, table_size=table_size, seed=seed, partnership=partnership,
+                              max_players=max_players)
     if fmt == "duplicate":
         schedule = duplicate_schedule(units, rounds=rounds, table_size=table_size, seed=seed,
                                       partnership=partnership)
@@ -106,15 +111,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", default="0")
     parser.add_argument("--partnership", action="store_true", help="fixed pairs of partners (p1+p2, p3+p4, ...)")
     parser.add_argument("--show", action="store_true", help="also print every table of every round")
+    parser.add_argument("--max-players", type=int, default=MAX_PLAYERS,
+                        help="the most a table of the game seats (Diamoniak 4; default 6)")
     args = parser.parse_args(argv)
     console = Console()
     try:
-        TableShape.for_table_size(args.table_size, partnership=args.partnership)
+        TableShape.for_table_size(args.table_size, partnership=args.partnership, max_players=args.max_players)
         if args.players < 1 or args.rounds < 1:
             raise ValueError("players and rounds must be at least 1")
         started = time.perf_counter()
         schedule, extra = build(args.format, args.players, args.table_size, args.rounds, args.seed,
-                                args.partnership)
+                                args.partnership, args.max_players)
         elapsed = time.perf_counter() - started
     except ValueError as exc:
         console.print(f"[red]error:[/red] {exc}")
