@@ -240,3 +240,44 @@ def test_live_play_with_external_bots_and_the_game_cache(game, django_capture_on
     record = match_record(match)
     assert by_format(record["format"]).replay(record)[2] == []
     assert list(MatchSeat.objects.filter(match=match, awaiting=True)) == []
+
+
+@pytest.mark.parametrize("game, action", [("diamoniak", "fallback"), ("ringrace", "forfeit")])
+def test_an_overdue_decision_is_played_by_the_games_counterpart_of_the_fallback_bot(game, action):
+    """The fallback "greedy" plays as the game's "heuristic" bot; under forfeit the late seat is played to the end
+    (G-END-1 / K-WIN-1: a whole game) and placed last whatever it scored."""
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from league.services import create_person_player
+    from league.services.decisions import fallback_bot_kind, play_overdue, start_live_match
+
+    assert fallback_bot_kind(game, "greedy") == "heuristic" and fallback_bot_kind(game, "random") == "random"
+    with pytest.raises(ValueError, match="fallbacks: random, greedy"):
+        fallback_bot_kind(game, "search")
+    pat = create_person_player(user=get_user_model().objects.create_user(f"pat-{game}"))
+    match = create_match(players=[pat, *bots(["heuristic", "random"])], ruleset=3, seed=f"late/{game}", game=game,
+                         first_dealer=0)
+    Match.objects.filter(pk=match.pk).update(deadline_action=action)
+    start_live_match(match=match, turn_deadline_seconds=30, deadline_fallback="greedy")
+    advance_match(match_id=match.pk)  # what the worker does once start_live_match's transaction commits
+    match.refresh_from_db()
+    assert match.deadline_at is not None and MatchSeat.objects.get(match=match, seat=0).awaiting
+    Match.objects.filter(pk=match.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    outcome = play_overdue(match_id=match.pk)
+    assert outcome.decisions >= 1, outcome
+    match.refresh_from_db()
+    late = MatchSeat.objects.get(match=match, seat=0)
+    if action == "fallback":
+        # one decision made for pat; unless the game ended, it waits for pat again with a fresh deadline
+        assert not late.forfeited and match.move_number >= 1
+        assert match.status == MatchStatus.FINISHED or (late.awaiting and match.deadline_at > timezone.now())
+        return
+    assert match.status == MatchStatus.FINISHED and late.forfeited and late.forfeited_at_move == 0
+    assert late.placement == 3 and not late.is_winner
+    others = MatchSeat.objects.filter(match=match).exclude(seat=0)
+    assert sorted(o.placement for o in others)[0] == 1 and all(o.placement <= 2 for o in others)
+    record = match_record(match)
+    assert by_format(record["format"]).replay(record)[2] == []
