@@ -50,6 +50,15 @@ def decision_from_post(post: QueryDict) -> Any:
         return raw
 
 
+def around_the_table(seats: list, viewer: int | None, over: bool) -> list:
+    """The seats drawn around the viewer's own: clockwise from their left (every seat for a spectator). Once the
+    game is over every seat, the viewer's too, since their own box with its decisions is gone."""
+    n = len(seats)
+    if over or viewer is None:
+        return list(seats)
+    return [seats[(viewer + i) % n] for i in range(1, n)]
+
+
 def waiting_for(state: dict[str, Any], names: list[str]) -> str:
     pending = state.get("pending") or {}
     return ", ".join(names[s] for s in pending.get("seats") or [])

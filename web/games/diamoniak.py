@@ -18,6 +18,7 @@ from .choices import (
     ButtonGroup,
     DecisionButton,
     ResultRow,
+    around_the_table,
     decision_button,
     decision_from_post,
     grouped,
@@ -101,9 +102,8 @@ def build_table(state: dict[str, Any], names: list[str]) -> DiamoniakTable:
     discard = [chip(c) for c in state["discard_pile"]]
     fairies_out = sum(len(s.fairies) for s in seats) + sum(c.kind == "fairy" for c in discard)
     me = seats[viewer] if viewer is not None else None
-    start = viewer + 1 if viewer is not None else 0
     table = DiamoniakTable(
-        state=state, seats=seats, me=me, others=[seats[(start + i) % n] for i in range(n) if (start + i) % n != viewer],
+        state=state, seats=seats, me=me, others=around_the_table(seats, viewer, over),
         prompt="", decision="", draw_size=state["draw_size"], discard_size=len(discard),
         discard_top=discard[-1] if discard else None,
         witches_to_come=WITCH_CARDS - sum(c.kind == "witch" for c in discard),

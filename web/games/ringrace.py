@@ -16,6 +16,7 @@ from .choices import (
     ButtonGroup,
     DecisionButton,
     ResultRow,
+    around_the_table,
     decision_button,
     decision_from_post,
     grouped,
@@ -112,9 +113,8 @@ def build_table(state: dict[str, Any], names: list[str]) -> RingTable:
                                   tries[p]) if p in tries else None)
         board.append(BoardCell(p, word, symbol, button))
     me = seats[viewer] if viewer is not None else None
-    start = viewer + 1 if viewer is not None else 0
     table = RingTable(
-        state=state, seats=seats, me=me, others=[seats[(start + i) % n] for i in range(n) if (start + i) % n != viewer],
+        state=state, seats=seats, me=me, others=around_the_table(seats, viewer, over),
         board=board, prompt="", card=state.get("card"), deck_size=state["deck_size"], aside=len(state["aside"]),
         counts={word: sum(c.state == word for c in board) for word, _ in CELL_WORDS.values()},
         log=[line for e in state["events"][::-1] if (line := describe(e, names))][:LOG_LENGTH],
