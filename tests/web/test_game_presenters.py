@@ -83,3 +83,12 @@ def test_the_replay_steps_are_the_engines(game_name):
     assert frames[-1].table.result and frames[0].title == "The start"
     described = sum(len(f.lines) for f in frames)
     assert 0 < described <= len(record["events"])  # every event said once at most, in its step
+
+
+def test_a_ring_race_replay_says_what_untried_positions_turned_out_to_be():
+    kind, game = played("ringrace", "presenter-underneath")
+    frames = presenter_for("ringrace").replay_frames(kind.to_record(game))
+    start = frames[0].table.board
+    assert {c.state for c in start} == {"untried"}  # nobody has tried anything yet
+    assert [c.position for c in start if c.underneath == "fixed"] == sorted(game.fixed)
+    assert all(c.underneath == "" for c in frames[-1].table.board)  # the end shows the board itself

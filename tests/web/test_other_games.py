@@ -94,6 +94,9 @@ def test_ring_race_table_hides_the_board_and_the_deck(client, site):
         assert [p for p in game.revealed if game.on_board[p]] == [p for p, c in enumerate(cells) if c == "fixed"]
         assert [c for c in map(ringrace_card, game.deck) if named(html, c)] == []
         assert "rr-page-1" not in html
+        live = client.get(reverse("web:match-live", args=[match.pk]), {"move": -1, "status": ""}).json()
+        assert re.findall(r'<li class="cell cell-(\w+)">', live["html"]) == cells  # what the page polls, the same
+        assert live["move_number"] == game.move_number
     client.force_login(site["ann"].user)
     html = page(client, match)
     assert sorted(d["position"] for d in button_values(html)) == [p for p in range(POSITIONS) if game.on_board[p]]

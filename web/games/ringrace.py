@@ -46,6 +46,7 @@ class BoardCell:
     state: str  # "untried", "fixed", "taken", or after the game "loose"
     symbol: str
     button: DecisionButton | None  # the viewer's try of this position, when it is theirs to try
+    underneath: str = ""  # in a finished game's replay only: what an untried position turned out to be
 
     @property
     def label(self) -> str:
@@ -183,7 +184,15 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
 
 
 def replay_frames(record: dict[str, Any]) -> list:
-    return replay_by_turns(record, build_table=build_table, describe=describe)
+    """The table turn by turn. A replay is of a finished game, whose board is public by then (the last frame shows
+    it whole), so each earlier step also says what its untried positions turned out to be."""
+    frames = replay_by_turns(record, build_table=build_table, describe=describe)
+    final = frames[-1].table.board
+    for frame in frames[:-1]:
+        for cell, end in zip(frame.table.board, final):
+            if cell.state == "untried":
+                cell.underneath = "fixed" if end.state == "fixed" else "loose"
+    return frames
 
 
 RINGRACE = GamePresenter(
