@@ -188,3 +188,28 @@ def test_play_against_bots_lets_the_visitor_choose_the_game(client, site):
     seats = list(match.match_seats.order_by("seat").select_related("player"))
     assert seats[0].player == site["ann"] and [s.player.bot_kind for s in seats[1:]] == ["heuristic"] * 3
     assert "Diamoniak" in page(client, match)
+
+
+def test_tournament_and_ladder_pages_of_other_games(client, site):
+    """A Diamoniak tournament and a ring-race ladder played by bots: the pages name the game, and the tables' results
+    and the standings use the game's own score and tie-break."""
+    from league.services import create_tournament, join_ladder, register_players, start_tournament
+    from league.services.ladders import create_ladder, seat_ladder_tables
+
+    bots = [create_bot_player(name=f"other-bot-{i}", kind="heuristic" if i % 2 else "random") for i in range(4)]
+    tournament = create_tournament(name="Castle Cup", rounds=1, game="diamoniak", ruleset={}, club=site["club"],
+                                   seed="web-dk-cup")
+    register_players(tournament=tournament, players=bots)
+    start_tournament(tournament=tournament)
+    html = client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+    assert "Diamoniak" in html and "castle cards" in html and "diamond cards" in html and "vault" not in html
+    match = Match.objects.get(tournament_round__tournament=tournament)
+    assert match.status == MatchStatus.FINISHED and match.game == "diamoniak"
+    for seat in match.match_seats.all():
+        assert f"castle cards {seat.score} (diamond cards {seat.tiebreak})" in html
+    ladder = create_ladder(name="Ring Ladder", game="ringrace", table_size=4, club=site["club"])
+    join_ladder(ladder=ladder, players=bots)
+    seat_ladder_tables(ladder=ladder, seed="web-rr-ladder")
+    html = client.get(reverse("web:ladder", args=[ladder.pk])).content.decode()
+    assert "The ring-card diamond race · tables of 4" in html and "dollars" in html
+    assert client.get(reverse("web:match-replay", args=[ladder.matches.first().pk])).status_code == 200
