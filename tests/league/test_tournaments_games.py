@@ -265,3 +265,14 @@ def test_global_ratings_are_kept_per_game(run_on_commit):
     rows = Rating.objects.filter(ladder=None)
     assert Counter(rows.values_list("game", flat=True)) == {"diamonds": 4, "ringrace": 4}
     assert all(r.matches == 1 for r in rows)
+
+
+def test_the_standings_csv_header_names_the_games_score_and_tie_break(run_on_commit, client):
+    """The API's CSV of a ring race's standings: one column per metric, G-SCORE-1's dollars and set rings by name."""
+    t = create_tournament(name="csv", rounds=1, game="ringrace", table_size=2, seed="csv", rated=False)
+    register_players(tournament=t, players=bot_field(4))
+    run_on_commit(start_tournament, tournament=t)
+    response = client.get(f"/api/v1/tournaments/{t.pk}/standings/?format=csv")
+    assert response.status_code == 200
+    header = response.content.decode().splitlines()[0].split(",")
+    assert header[:8] == ["rank", "shared", "name", "players", "games", "points", "dollars", "set rings"]
