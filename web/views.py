@@ -25,6 +25,7 @@ from league.models import (
     TournamentStatus,
 )
 from league.selectors import season_standings, tournament_standings
+from league.selectors.standings import season_games
 from league.services import advance_tournament, register_players, start_tournament
 from league.services.tournaments import TournamentError
 
@@ -74,11 +75,15 @@ def league(request, pk: int):
 
 
 def season(request, pk: int):
+    """A season's tournaments and its standings, one table per game its tournaments play (results of different
+    games are not added up: their scores mean different things)."""
     season = get_object_or_404(Season.objects.select_related("league__club"), pk=pk)
-    standings = season_standings(season=season)
+    tables = []
+    for game in season_games(season) or ["diamonds"]:
+        standings = season_standings(season=season, game=game)
+        tables.append({"game": game, "standings": standings, "metric_names": _metric_names(standings)})
     return render(request, "web/season.html", {
-        "season": season, "tournaments": Tournament.objects.filter(season=season),
-        "standings": standings, "metric_names": _metric_names(standings),
+        "season": season, "tournaments": Tournament.objects.filter(season=season), "tables": tables,
     })
 
 

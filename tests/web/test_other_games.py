@@ -191,14 +191,14 @@ def test_play_against_bots_lets_the_visitor_choose_the_game(client, site):
 
 
 def test_tournament_and_ladder_pages_of_other_games(client, site):
-    """A Diamoniak tournament and a ring-race ladder played by bots: the pages name the game, and the tables' results
-    and the standings use the game's own score and tie-break."""
+    """A Diamoniak tournament (in a season with a Diamonds one) and a ring-race ladder played by bots: the pages name
+    the game, and the tables' results and the standings use the game's own score and tie-break."""
     from league.services import create_tournament, join_ladder, register_players, start_tournament
     from league.services.ladders import create_ladder, seat_ladder_tables
 
     bots = [create_bot_player(name=f"other-bot-{i}", kind="heuristic" if i % 2 else "random") for i in range(4)]
     tournament = create_tournament(name="Castle Cup", rounds=1, game="diamoniak", ruleset={}, club=site["club"],
-                                   seed="web-dk-cup")
+                                   season=site["season"], seed="web-dk-cup")
     register_players(tournament=tournament, players=bots)
     start_tournament(tournament=tournament)
     html = client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
@@ -207,6 +207,9 @@ def test_tournament_and_ladder_pages_of_other_games(client, site):
     assert match.status == MatchStatus.FINISHED and match.game == "diamoniak"
     for seat in match.match_seats.all():
         assert f"castle cards {seat.score} (diamond cards {seat.tiebreak})" in html
+    # The season now has a Diamonds and a Diamoniak tournament: a standings table for each game, never one sum.
+    html = client.get(reverse("web:season", args=[site["season"].pk])).content.decode()
+    assert "<h3>Diamonds</h3>" in html and "<h3>Diamoniak</h3>" in html and html.count("<table") == 2
     ladder = create_ladder(name="Ring Ladder", game="ringrace", table_size=4, club=site["club"])
     join_ladder(ladder=ladder, players=bots)
     seat_ladder_tables(ladder=ladder, seed="web-rr-ladder")
