@@ -85,10 +85,13 @@ class MatchStateView(APIView):
 
     @extend_schema(
         summary="What the caller's seat may see (a spectator: the public table)",
-        description="The engine's SeatView: the seat's own hand and vault, every showroom, the Thief, the cards "
-                    "played, the pending decision and the seat's legal options. A caller without a seat here gets "
-                    "the same without any hand, vault or pass. Other seats' hands and vaults appear only once the "
-                    "game is over. Spectators of a duplicate table whose deal other tables still play get 403.",
+        description="The engine's SeatView of the match's game (`game`). Diamonds: the seat's own hand and vault, "
+                    "every showroom, the Thief, the cards played, the pending decision and the seat's legal "
+                    "options; a caller without a seat here gets the same without any hand, vault or pass; other "
+                    "seats' hands and vaults appear only once the game is over. Diamoniak: the whole table but the "
+                    "draw pile's order; the ring race: the board as the table knows it (loose and fixed positions "
+                    "hidden until the end), the rings, the card shown. Spectators of a duplicate table whose deal "
+                    "other tables still play get 403.",
         parameters=[SEAT_PARAM],
         responses={200: OpenApiTypes.OBJECT, 400: E400, 403: E403, 404: E404},
     )
@@ -110,8 +113,8 @@ class MatchLegalView(APIView):
 
     @extend_schema(
         summary="The decisions the caller's seat may make now",
-        description="Each as the `decision` JSON that POST decisions/ takes; for passing, the cards to choose "
-                    "`count` of.",
+        description="Each as the `decision` JSON that POST decisions/ takes (the game's own); for Diamonds' "
+                    "passing, the cards to choose `count` of.",
         parameters=[SEAT_PARAM],
         responses={200: LegalSerializer, 400: E400, 401: E403, 403: E403, 404: E404},
     )
