@@ -1,6 +1,7 @@
 """A match: one game at one table, from its parameters (ruleset, seed, seats) to its stored result.
 
-The play itself lives in MatchRound, Trick and SuitAction rows; `move_number` is the engine's count of decisions
+The play itself lives in MatchRound, Trick and SuitAction rows for Diamonds, in MatchChoice rows for the other games
+(league.selectors.games); `move_number` is the engine's count of decisions
 applied so far, so a client (or a resumed worker) can tell which state the stored rows describe.
 """
 
@@ -28,6 +29,8 @@ class Match(models.Model):
     ruleset = models.JSONField(help_text="The engine ruleset with every field explicit.")
     seed = models.CharField(max_length=200)
     seats = models.JSONField(help_text="The seat names, in seat order, as they appear in the record.")
+    # The seat that acts first: Diamonds' first dealer; in the games stored as their choices (MatchChoice), the
+    # first player (engine.games GameType.first_seat_keyword; league.services.matches.create_match).
     first_dealer = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING)
     move_number = models.PositiveIntegerField(default=0)
