@@ -281,3 +281,29 @@ def test_an_overdue_decision_is_played_by_the_games_counterpart_of_the_fallback_
     assert sorted(o.placement for o in others)[0] == 1 and all(o.placement <= 2 for o in others)
     record = match_record(match)
     assert by_format(record["format"]).replay(record)[2] == []
+
+
+@pytest.mark.parametrize("game", NEW_GAMES)
+def test_a_run_killed_mid_match_loses_only_the_unstored_turn_and_resumes_identically(game, monkeypatch):
+    from league.services import play as play_module
+
+    match = bot_match(game, 3, seed=f"crash/{game}")
+    real = play_module.store_progress
+    calls = {"n": 0}
+
+    def dies_on_the_seventh_store(**kwargs):
+        calls["n"] += 1
+        if calls["n"] == 7:
+            raise RuntimeError("worker killed")
+        return real(**kwargs)
+
+    monkeypatch.setattr(play_module, "store_progress", dies_on_the_seventh_store)
+    with pytest.raises(RuntimeError):
+        play_bot_match(match_id=match.pk)
+    match.refresh_from_db()
+    stored_choices = MatchChoice.objects.filter(match=match).count()
+    assert 0 < stored_choices == match.move_number and match.status == MatchStatus.RUNNING
+    monkeypatch.setattr(play_module, "store_progress", real)
+    assert play_bot_match(match_id=match.pk).status == "finished"
+    match.refresh_from_db()
+    assert match_record(match) == reference_record(match)
