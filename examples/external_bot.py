@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""An external Diamonds bot in a few dozen lines of standard-library Python: it waits for its turn with the
-long-poll, reads its legal decisions, picks one at random and POSTs it.
+"""An external bot in a few dozen lines of standard-library Python, for any of the league's games (Diamonds,
+Diamoniak, the ring race): it waits for its turn with the long-poll, reads its legal decisions, picks one at random
+and POSTs it. It needs to know nothing of the rules: `legal/` lists complete decisions in every game, except
+Diamonds' card passing, which offers the cards to choose `count` of.
 
     python examples/external_bot.py --url http://127.0.0.1:8000 --token <the bot account's API token>
 

@@ -58,6 +58,39 @@ def test_example_bots_and_people_finish_a_match_in_process(accounts):
     assert match.status == MatchStatus.FINISHED and made["ext-1"] > 0 and made["ext-2"] > 0
 
 
+@pytest.mark.parametrize("game", ["diamoniak", "ringrace"])
+def test_example_bot_plays_the_other_games_knowing_none_of_their_rules(accounts, game):
+    """The same example script, unchanged, finishes a Diamoniak game and a ring race between two of its copies:
+    `legal/` lists complete decisions in those games, so picking one is all a bot must do."""
+    from league.services.decisions import advance_match
+    from league.services.matches import create_match
+
+    bot = load_example()
+    names = ("ext-1", "ext-2")
+    match = create_match(players=[accounts["players"][n] for n in names], ruleset={"players": 2},
+                         seed=f"example-{game}", club=accounts["club"], game=game)
+    advance_match(match_id=match.pk)
+
+    def call_through(name):
+        def call(url, token, method="GET", body=None):
+            path = url.split("://", 1)[1].split("/", 1)[1]
+            client = accounts["clients"][name]
+            r = client.get("/" + path) if method == "GET" else client.post("/" + path, body, format="json")
+            return r.status_code, r.json()
+        return call
+
+    made = dict.fromkeys(names, 0)
+    for _ in range(5000):
+        for name in names:
+            bot.call = call_through(name)
+            made[name] += bot.play("http://testserver", accounts["tokens"][name], wait=0, idle_polls=1, seed=name)
+        if Match.objects.get(pk=match.pk).status != MatchStatus.RUNNING:
+            break
+    match = Match.objects.get(pk=match.pk)
+    assert match.status == MatchStatus.FINISHED, match.error
+    assert match.game == game and made["ext-1"] > 0 and made["ext-2"] > 0
+
+
 def test_example_bots_and_people_finish_a_match(accounts, live_server, settings):
     if connection.vendor != "postgresql":
         # The live server's threads would share the test thread's in-memory SQLite connection: concurrent requests
