@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from django.db import IntegrityError
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
+from engine.games import GAMES
 from league.models import Ladder, League, Player, Season, TournamentEntry
-from league.selectors.standings import season_standings
+from league.selectors.standings import season_games, season_standings
 from league.services.ladders import create_ladder, join_ladder, leave_ladder
 from league.services.leagues import create_league, create_season
 from league.services.tournaments import withdraw_player
@@ -34,9 +35,14 @@ class LeagueSerializer(serializers.ModelSerializer):
 
 
 class SeasonSerializer(serializers.ModelSerializer):
+    games = serializers.SerializerMethodField(help_text="The games its tournaments play: its standings are per game.")
+
     class Meta:
         model = Season
-        fields = ["id", "league", "name", "starts_on", "ends_on", "created_at"]
+        fields = ["id", "league", "name", "starts_on", "ends_on", "games", "created_at"]
+
+    def get_games(self, season: Season) -> list[str]:
+        return season_games(season)
 
 
 class LadderSerializer(serializers.ModelSerializer):
@@ -131,15 +137,21 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             raise ValidationError({"ends_on": str(e)}) from None
         return Response(SeasonSerializer(season).data, status=201)
 
-    @extend_schema(summary="The season's standings over all its tournaments (JSON, or CSV with ?format=csv)",
+    @extend_schema(summary="The season's standings over its tournaments of one game (JSON, or CSV with ?format=csv)",
+                   parameters=[OpenApiParameter("game", str, enum=list(GAMES), description=(
+                       "Which game's standings: a season that mixes games is ranked one game at a time (by "
+                       "default the first of the season's `games`)."))],
                    responses={(200, "application/json"): StandingSerializer(many=True),
                               (200, "text/csv"): OpenApiTypes.STR, **READ_ERRORS})
     @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer])
     def standings(self, request, pk=None, format=None):
         season = self.get_object()
+        game = request.query_params.get("game") or None
+        if game is not None and game not in GAMES:
+            raise ValidationError({"game": f"unknown game {game!r}; games: {', '.join(GAMES)}"})
         csv = getattr(request.accepted_renderer, "format", "") == "csv"
         rows = []
-        for r in season_standings(season=season):
+        for r in season_standings(season=season, game=game):
             metrics = {k: _number(v) for k, v in r.metrics.items()}
             row = {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
                    "games": r.games}

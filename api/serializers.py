@@ -234,7 +234,7 @@ class RatingSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Rating
-        fields = ["id", "player", "name", "ladder", "mu", "sigma", "ordinal", "matches", "updated_at"]
+        fields = ["id", "player", "name", "ladder", "game", "mu", "sigma", "ordinal", "matches", "updated_at"]
 
 
 class RatingHistorySerializer(serializers.ModelSerializer):

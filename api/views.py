@@ -19,6 +19,7 @@ from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from engine import InvalidRuleset
+from engine.games import GAMES
 from league.models import (
     Club,
     Match,
@@ -491,17 +492,19 @@ class RatingFilter(django_filters.FilterSet):
     player = IdFilter(field_name="player")
     ladder = IdFilter(field_name="ladder")
     scope = django_filters.ChoiceFilter(method="filter_scope", choices=[("global", "global"), ("ladder", "ladder")])
+    game = django_filters.ChoiceFilter(choices=[(name, kind.title) for name, kind in GAMES.items()])
 
     class Meta:
         model = Rating
-        fields = ["player", "ladder"]
+        fields = ["player", "ladder", "game"]
 
     def filter_scope(self, queryset, name, value):
         return queryset.filter(ladder__isnull=value == "global")
 
 
 @extend_schema_view(
-    list=extend_schema(summary="Ratings, best first (filter by player, ladder, scope=global|ladder)",
+    list=extend_schema(summary="Ratings, best first (filter by player, ladder, game, scope=global|ladder); a player "
+                               "has one global rating per game",
                        responses={200: RatingSerializer(many=True), **LIST_ERRORS}),
     retrieve=extend_schema(summary="One rating", responses={200: RatingSerializer, **READ_ERRORS}),
 )
@@ -516,6 +519,8 @@ class RatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def history(self, request, pk=None):
         rating = self.get_object()
         rows = RatingHistory.objects.filter(player_id=rating.player_id, ladder_id=rating.ladder_id)
+        if rating.ladder_id is None:
+            rows = rows.filter(match__game=rating.game)  # the global rating of this game, not the player's others
         page = self.paginate_queryset(rows.order_by("created_at", "id"))
         return self.get_paginated_response(RatingHistorySerializer(page, many=True).data)
 
@@ -524,13 +529,15 @@ class RatingHistoryFilter(django_filters.FilterSet):
     player = IdFilter(field_name="player")
     ladder = IdFilter(field_name="ladder")
     match = IdFilter(field_name="match")
+    game = django_filters.ChoiceFilter(field_name="match__game",
+                                       choices=[(name, kind.title) for name, kind in GAMES.items()])
 
     class Meta:
         model = RatingHistory
-        fields = ["player", "ladder", "match"]
+        fields = ["player", "ladder", "match", "game"]
 
 
-@extend_schema_view(list=extend_schema(summary="Rating history entries (filter by player, ladder, match)",
+@extend_schema_view(list=extend_schema(summary="Rating history entries (filter by player, ladder, match, game)",
                        responses={200: RatingHistorySerializer(many=True), **LIST_ERRORS}),
                     retrieve=extend_schema(summary="One rating history entry", responses={
                         200: RatingHistorySerializer, **READ_ERRORS}))

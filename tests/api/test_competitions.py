@@ -73,3 +73,36 @@ def test_players_withdraw_from_tournaments(accounts):
     assert c["organiser"].post(url, {"player": p["ext-1"].pk}, format="json").status_code == 400  # not entered
     assert list(TournamentEntry.objects.filter(tournament=t, active=True).values_list("player__name", flat=True)
                 .order_by("player__name")) == ["bob", "random-1"]
+
+
+def test_a_season_mixing_games_is_ranked_one_game_at_a_time_and_ratings_are_per_game(accounts):
+    """A season with a Diamonds and a ring-race tournament lists both games; `?game=` picks whose standings; a
+    player's global ratings (and their histories) are one per game."""
+    from league.models import League, Rating, Season
+
+    c = accounts["clients"]
+    league = League.objects.create(club=accounts["club"], name="mixed")
+    season = Season.objects.create(league=league, name="2026", starts_on="2026-01-01", ends_on="2026-12-31")
+    both = [create_bot_player(name=f"m-{i}", kind="random") for i in range(4)]
+    racers = [create_bot_player(name=f"r-{i}", kind="random") for i in range(2)]
+    for game, players in (("diamonds", both), ("ringrace", both[:2] + racers)):
+        t = create_tournament(name=f"{game}-cup", rounds=1, table_size=4, seed=game, season=season, game=game)
+        register_players(tournament=t, players=players)
+        start_tournament(tournament=t)
+
+    assert c["anon"].get(f"/api/v1/seasons/{season.pk}/").json()["games"] == ["diamonds", "ringrace"]
+    default = c["anon"].get(f"/api/v1/seasons/{season.pk}/standings/").json()
+    race = c["anon"].get(f"/api/v1/seasons/{season.pk}/standings/?game=ringrace").json()
+    assert {r["name"] for r in default} == {p.name for p in both}
+    assert {r["name"] for r in race} == {p.name for p in both[:2] + racers}
+    r = c["anon"].get(f"/api/v1/seasons/{season.pk}/standings/?game=chess")
+    assert r.status_code == 400 and "unknown game" in r.json()["game"]
+
+    player = both[0]
+    ratings = c["anon"].get(f"/api/v1/ratings/?player={player.pk}&scope=global").json()["results"]
+    assert sorted(r["game"] for r in ratings) == ["diamonds", "ringrace"]
+    race_rating = Rating.objects.get(player=player, ladder=None, game="ringrace")
+    assert c["anon"].get(f"/api/v1/ratings/?player={player.pk}&game=ringrace").json()["count"] == 1
+    history = c["anon"].get(f"/api/v1/ratings/{race_rating.pk}/history/").json()["results"]
+    assert len(history) == 1
+    assert c["anon"].get(f"/api/v1/matches/{history[0]['match']}/").json()["game"] == "ringrace"
