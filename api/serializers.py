@@ -11,6 +11,7 @@ from rest_framework import serializers
 from engine.games import GAMES, game_type
 from league.models import (
     Club,
+    DeadlineAction,
     Match,
     MatchSeat,
     Player,
@@ -136,6 +137,10 @@ class DeadlineSerializer(serializers.Serializer):
     turn_deadline_seconds = serializers.IntegerField(allow_null=True, min_value=1,
                                                      help_text="Seconds per decision; null takes the deadline away.")
     deadline_fallback = serializers.ChoiceField(choices=["random", "greedy"], required=False)
+    deadline_action = serializers.ChoiceField(
+        choices=DeadlineAction.choices, required=False,
+        help_text="fallback: the bot makes the overdue decision only; forfeit: the late seat forfeits (placed last) "
+                  "and the bot plays it to the end. Unchanged when left out.")
 
 
 class TrickSerializer(serializers.ModelSerializer):

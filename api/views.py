@@ -9,7 +9,7 @@ from __future__ import annotations
 import django_filters
 from django import forms
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
@@ -43,8 +43,11 @@ from league.services.tournaments import (
     TournamentError,
     advance_tournament,
     create_tournament,
+    delete_tournament,
     register_players,
+    register_team,
     start_tournament,
+    update_tournament,
 )
 
 from .caching import cached_standings
@@ -292,8 +295,9 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     @extend_schema(
         summary="Set or clear the match's turn deadline (the club's organisers)",
-        description="A person's or external bot's decision left past the deadline is made by the fallback bot. "
-                    "A decision awaited now gets the full time from now.",
+        description="A person's or external bot's decision left past the deadline is made by the fallback bot "
+                    "(`deadline_action` fallback), or the late seat forfeits: the fallback bot plays it to the end "
+                    "and it is placed last (`forfeit`). A decision awaited now gets the full time from now.",
         request=DeadlineSerializer, responses={200: MatchSerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])
@@ -303,7 +307,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         form = DeadlineSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         set_turn_deadline(match=match, turn_deadline_seconds=form.validated_data["turn_deadline_seconds"],
-                          deadline_fallback=form.validated_data.get("deadline_fallback", match.deadline_fallback))
+                          deadline_fallback=form.validated_data.get("deadline_fallback", match.deadline_fallback),
+                          deadline_action=form.validated_data.get("deadline_action", match.deadline_action))
         return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
 
     @extend_schema(summary="The match's tricks so far, in order (public: every card played is seen by all)",
@@ -380,11 +385,22 @@ class TournamentFilter(django_filters.FilterSet):
     list=extend_schema(summary="Tournaments",
                        responses={200: TournamentSerializer(many=True), **LIST_ERRORS}),
     retrieve=extend_schema(summary="One tournament", responses={200: TournamentSerializer, **READ_ERRORS}),
-    create=extend_schema(summary="Create a tournament (the club's organisers)",
+    create=extend_schema(summary="Create a tournament of one game (the club's organisers)",
                          responses={201: TournamentSerializer, **WRITE_ERRORS}),
+    partial_update=extend_schema(
+        summary="Change a tournament's settings (the club's organisers)",
+        description="Before the first round any setting may change (checked as on creation). Once it runs only "
+                    "`name`, `auto_advance` and the turn deadline settings (for tables seated from then on) may: "
+                    "changing another answers 409.",
+        responses={200: TournamentSerializer, **WRITE_ERRORS, 409: E409}),
+    destroy=extend_schema(summary="Delete a tournament that has seated no round (the club's organisers)",
+                          description="A tournament with a seated round keeps its matches and results: 409.",
+                          responses={204: None, **WRITE_ERRORS, 409: E409}),
 )
 class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                         viewsets.GenericViewSet):
+    # PATCH, not PUT: a tournament's settings are changed a few at a time, and some can no longer change.
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
     queryset = Tournament.objects.all()
     serializer_class = TournamentSerializer
     filterset_class = TournamentFilter
@@ -397,7 +413,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         data = form.validated_data
         club = data.get("club")
         _require_organiser(request, club.pk if club else None)
-        fields = {k: data[k] for k in ("name", "rounds", "table_size", "format", "ruleset", "club", "season",
+        fields = {k: data[k] for k in ("name", "game", "rounds", "table_size", "format", "ruleset", "club", "season",
                                        "match_points", "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds",
                                        "deadline_action", "deadline_fallback") if k in data}
         try:
@@ -405,6 +421,32 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         except ValueError as e:
             raise ValidationError({"detail": str(e)}) from None
         return Response(TournamentSerializer(tournament).data, status=201)
+
+    def partial_update(self, request, pk=None):
+        tournament = self.get_object()
+        _require_organiser(request, tournament.club_id)
+        form = TournamentSerializer(tournament, data=request.data, partial=True)
+        form.is_valid(raise_exception=True)
+        changes = dict(form.validated_data)
+        new_club = changes.get("club", tournament.club)
+        if "club" in changes and (new_club.pk if new_club else None) != tournament.club_id:
+            _require_organiser(request, new_club.pk if new_club else None)  # organisers of both clubs
+        try:
+            tournament = update_tournament(tournament=tournament, **changes)
+        except TournamentError as e:
+            return Response({"detail": str(e), "code": "conflict"}, status=409)
+        except ValueError as e:
+            raise ValidationError({"detail": str(e)}) from None
+        return Response(TournamentSerializer(tournament).data)
+
+    def destroy(self, request, pk=None):
+        tournament = self.get_object()
+        _require_organiser(request, tournament.club_id)
+        try:
+            delete_tournament(tournament=tournament)
+        except TournamentError as e:
+            return Response({"detail": str(e), "code": "conflict"}, status=409)
+        return Response(status=204)
 
     @extend_schema(
         summary="The tournament's standings",
@@ -436,21 +478,37 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         tournament = self.get_object()
         return Response(TournamentRoundSerializer(tournament.tournament_rounds.order_by("index"), many=True).data)
 
-    @extend_schema(summary="Register players (the club's organisers)",
+    @extend_schema(summary="Register players, or partnership teams (the club's organisers)",
+                   description="`players`: player ids, for a tournament without partnerships. `teams`: pairs of "
+                               "player ids, for a partnership tournament (each pair plays as one team, R-TEAM-1). "
+                               "All or nothing: one refused entry registers none. 409 once registration is closed, "
+                               "or for the wrong kind of entry.",
                    request={"application/json": {"type": "object", "properties": {
-                       "players": {"type": "array", "items": {"type": "integer"}}}}},
+                       "players": {"type": "array", "items": {"type": "integer"}},
+                       "teams": {"type": "array", "items": {"type": "array", "items": {"type": "integer"},
+                                                            "minItems": 2, "maxItems": 2}}}}},
                    responses={201: OpenApiTypes.OBJECT, **WRITE_ERRORS, 409: E409})
     @action(detail=True, methods=["post"])
     def entries(self, request, pk=None):
         tournament = self.get_object()
         _require_organiser(request, tournament.club_id)
-        ids = request.data.get("players") if isinstance(request.data, dict) else None
+        body = request.data if isinstance(request.data, dict) else {}
+        if "teams" in body:
+            teams = body["teams"]
+            if not isinstance(teams, list) or not teams or not all(isinstance(t, list) and len(t) == 2 for t in teams):
+                raise ValidationError({"teams": "a list of pairs of player ids"})
+            pairs = [[_players_by_id([_int(i, "teams") for i in team], "teams")] for team in teams]
+            try:
+                with transaction.atomic():
+                    entries = [e for (pair,) in pairs for e in register_team(tournament=tournament, players=pair)]
+            except TournamentError as e:
+                return Response({"detail": str(e), "code": "conflict"}, status=409)
+            return Response({"tournament": tournament.pk, "entries": [e.player_id for e in entries],
+                             "teams": sorted({e.team for e in entries})}, status=201)
+        ids = body.get("players")
         if not isinstance(ids, list) or not ids:
-            raise ValidationError({"players": "a list of player ids"})
-        ids = [_int(i, "players") for i in ids]
-        players = list(Player.objects.filter(pk__in=ids))
-        if len(players) != len(set(ids)):
-            raise ValidationError({"players": "unknown player ids"})
+            raise ValidationError({"players": "a list of player ids (or `teams`: pairs, with partnerships)"})
+        players = _players_by_id([_int(i, "players") for i in ids], "players")
         try:
             entries = register_players(tournament=tournament, players=players)
         except TournamentError as e:
@@ -473,6 +531,14 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         if rnd is None:
             return Response({"detail": "the tournament is over", "code": "conflict"}, status=409)
         return Response(TournamentRoundSerializer(TournamentRound.objects.get(pk=rnd.pk)).data, status=201)
+
+
+def _players_by_id(ids: list[int], field: str) -> list[Player]:
+    """The players in the order of `ids` (400 naming `field` for an unknown id)."""
+    found = Player.objects.in_bulk(ids)
+    if len(found) != len(set(ids)):
+        raise ValidationError({field: f"unknown player ids: {sorted(set(ids) - set(found))}"})
+    return [found[i] for i in ids]
 
 
 def _number(value):

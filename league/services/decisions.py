@@ -401,9 +401,12 @@ def _enqueue_advance(match_id: int) -> None:
     enqueue_advance(match_id)
 
 
-def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadline_fallback: str = "random") -> Match:
-    """Give a match (a tournament table, say) a turn deadline, or take it away (None). A decision already awaited
-    gets the full time from now."""
+def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadline_fallback: str = "random",
+                      deadline_action: str | None = None) -> Match:
+    """Give a match (a tournament table, say) a turn deadline, or take it away (None), and say what missing it costs
+    (`deadline_action`; None keeps the match's). A decision already awaited gets the full time from now."""
+    if deadline_action is not None and deadline_action not in DeadlineAction.values:
+        raise ValueError(f"deadline_action must be one of {', '.join(DeadlineAction.values)}, not {deadline_action!r}")
     if deadline_fallback not in FALLBACK_BOTS:
         raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
     fallback_bot_kind(match.game, deadline_fallback)  # the match's game has that fallback (ValueError if not)
@@ -417,7 +420,8 @@ def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadli
                                                                                 MatchStatus.RUNNING):
             deadline_at = timezone.now() + timedelta(seconds=turn_deadline_seconds)
         Match.objects.filter(pk=locked.pk).update(turn_deadline_seconds=turn_deadline_seconds,
-                                                  deadline_fallback=deadline_fallback, deadline_at=deadline_at)
+                                                  deadline_fallback=deadline_fallback, deadline_at=deadline_at,
+                                                  deadline_action=deadline_action or locked.deadline_action)
     locked.refresh_from_db()
     return locked
 

@@ -113,6 +113,20 @@ def create_tournament(
     tie-break the engine or the standings do not know (a table size outside the game's players, the duplicate
     format for a game other than Diamonds), and for a turn deadline under a second, an unknown deadline action or a
     fallback bot that is not one of the fast ones (league.services.decisions.FALLBACK_BOTS)."""
+    settings = _checked_settings(
+        game=game, rounds=rounds, table_size=table_size, format=format, ruleset=ruleset, tiebreaks=tiebreaks,
+        turn_deadline_seconds=turn_deadline_seconds, deadline_action=deadline_action,
+        deadline_fallback=deadline_fallback)
+    return Tournament.objects.create(
+        name=name, club=club, season=season, match_points=dict(match_points or {}), auto_advance=auto_advance,
+        rated=rated, seed=seed if seed is not None else secrets.token_hex(8), **settings)
+
+
+def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, ruleset: dict | None,
+                      tiebreaks: Sequence[str], turn_deadline_seconds: int | None, deadline_action: str,
+                      deadline_fallback: str) -> dict:
+    """The settings a tournament is created or changed with, checked (ValueError: see create_tournament), in the
+    form they are stored."""
     ruleset = {k: v for k, v in dict(ruleset or {}).items() if k != "players"}
     if format not in TournamentFormat.values:
         raise ValueError(f"format must be one of {', '.join(TournamentFormat.values)}, not {format!r}")
@@ -131,13 +145,58 @@ def create_tournament(
         raise ValueError(f"deadline_action must be one of {', '.join(DeadlineAction.values)}, not {deadline_action!r}")
     if deadline_fallback not in FALLBACK_BOTS:  # names for every game (decisions.FALLBACK_BOT_OF_GAME)
         raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
-    return Tournament.objects.create(
-        name=name, game=kind.name, rounds=rounds, table_size=table_size, format=format, ruleset=ruleset, club=club,
-        season=season, match_points=dict(match_points or {}), tiebreaks=list(tiebreaks), auto_advance=auto_advance,
-        rated=rated, seed=seed if seed is not None else secrets.token_hex(8),
-        turn_deadline_seconds=turn_deadline_seconds, deadline_action=deadline_action,
-        deadline_fallback=deadline_fallback,
-    )
+    return {"game": kind.name, "rounds": rounds, "table_size": table_size, "format": format, "ruleset": ruleset,
+            "tiebreaks": list(tiebreaks), "turn_deadline_seconds": turn_deadline_seconds,
+            "deadline_action": deadline_action, "deadline_fallback": deadline_fallback}
+
+
+# What an organiser may still change once the tournament runs: nothing that would reseat or rescore played rounds.
+CHANGEABLE_WHILE_RUNNING = frozenset({"name", "auto_advance", "turn_deadline_seconds", "deadline_action",
+                                      "deadline_fallback"})
+CHANGEABLE = CHANGEABLE_WHILE_RUNNING | {"game", "rounds", "table_size", "format", "ruleset", "club", "season",
+                                        "match_points", "tiebreaks", "rated"}
+_CHECKED = ("game", "rounds", "table_size", "format", "ruleset", "tiebreaks", "turn_deadline_seconds",
+            "deadline_action", "deadline_fallback")
+
+
+@transaction.atomic
+def update_tournament(*, tournament: Tournament, **changes) -> Tournament:
+    """Change a tournament's settings (the names are Tournament's fields). Before its first round anything
+    create_tournament takes may change, checked the same way (registered engine bots included); once it runs, only
+    its name, whether rounds follow on by themselves, and the turn deadlines of tables seated from then on. Raises
+    TournamentError for a setting that can no longer change, ValueError for a bad value; either way nothing
+    changes."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    unknown = set(changes) - CHANGEABLE
+    if unknown:
+        raise ValueError(f"no such tournament setting: {', '.join(sorted(unknown))}")
+    if tournament.status != TournamentStatus.REGISTERING:
+        frozen = sorted(k for k, v in changes.items()
+                        if k not in CHANGEABLE_WHILE_RUNNING and v != getattr(tournament, k))
+        if frozen:
+            raise TournamentError(f"{tournament} is {tournament.status}: {', '.join(frozen)} can no longer change")
+    if "name" in changes and not str(changes["name"]).strip():
+        raise ValueError("a tournament needs a name")
+    checked = _checked_settings(**{k: changes.get(k, getattr(tournament, k)) for k in _CHECKED})
+    if checked["game"] != tournament.game:
+        check_entrants_can_play(checked["game"], [e.player for e in tournament.entries.select_related("player")])
+    for name, value in changes.items():
+        setattr(tournament, name, checked[name] if name in checked else value)
+    if "match_points" in changes:
+        tournament.match_points = dict(changes["match_points"] or {})
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def delete_tournament(*, tournament: Tournament) -> None:
+    """Delete a tournament that has seated no round (its registrations go with it). Once a round is seated, its
+    matches and results stay: TournamentError."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status != TournamentStatus.REGISTERING or tournament.tournament_rounds.exists():
+        raise TournamentError(f"{tournament} is {tournament.status}: a tournament that has seated a round keeps its "
+                              "results, so it cannot be deleted")
+    tournament.delete()
 
 
 def _open_for_registration(tournament: Tournament) -> Tournament:

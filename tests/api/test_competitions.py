@@ -106,3 +106,70 @@ def test_a_season_mixing_games_is_ranked_one_game_at_a_time_and_ratings_are_per_
     history = c["anon"].get(f"/api/v1/ratings/{race_rating.pk}/history/").json()["results"]
     assert len(history) == 1
     assert c["anon"].get(f"/api/v1/matches/{history[0]['match']}/").json()["game"] == "ringrace"
+
+
+def test_organisers_change_and_delete_a_tournament_before_it_starts_and_only_some_settings_after(accounts):
+    from league.models import Tournament
+
+    c, club = accounts["clients"], accounts["club"].pk
+    r = c["organiser"].post("/api/v1/tournaments/", {"name": "kids", "club": club, "rounds": 2, "table_size": 3,
+                                                     "game": "diamoniak"}, format="json")
+    assert r.status_code == 201 and r.json()["game"] == "diamoniak"
+    tournament_id = r.json()["id"]
+    url = f"/api/v1/tournaments/{tournament_id}/"
+    assert c["outsider"].patch(url, {"name": "mine"}, format="json").status_code == 403
+    assert c["anon"].delete(url).status_code in (401, 403)
+    assert c["organiser"].put(url, {"name": "x"}, format="json").status_code == 405
+    # Checked as on creation: Diamoniak seats at most 4; nothing changes on a refusal.
+    r = c["organiser"].patch(url, {"table_size": 5}, format="json")
+    assert r.status_code == 400 and "4" in r.json()["detail"]
+    r = c["organiser"].patch(url, {"game": "ringrace", "table_size": 5, "rounds": 3}, format="json")
+    assert r.status_code == 200 and (r.json()["game"], r.json()["table_size"], r.json()["rounds"]) == (
+        "ringrace", 5, 3)
+
+    bots = [create_bot_player(name=f"k-{i}", kind="heuristic") for i in range(5)]
+    assert c["organiser"].post(url + "entries/", {"players": [b.pk for b in bots]}, format="json").status_code == 201
+    r = c["organiser"].patch(url, {"game": "diamonds", "table_size": 4}, format="json")
+    # The entrants registered are in the way (Diamonds has no heuristic bot): a conflict with its state.
+    assert r.status_code == 409 and "heuristic" in r.json()["detail"]
+    tournament = Tournament.objects.get(pk=tournament_id)
+    assert (tournament.game, tournament.table_size) == ("ringrace", 5)
+
+    start_tournament(tournament=tournament)
+    r = c["organiser"].patch(url, {"rounds": 5}, format="json")
+    assert r.status_code == 409 and "rounds" in r.json()["detail"]
+    r = c["organiser"].patch(url, {"name": "kids' race", "auto_advance": False, "deadline_action": "forfeit"},
+                             format="json")
+    assert r.status_code == 200 and r.json()["name"] == "kids' race" and r.json()["deadline_action"] == "forfeit"
+    r = c["organiser"].delete(url)
+    assert r.status_code == 409 and Tournament.objects.filter(pk=tournament.pk).exists()
+
+    r = c["organiser"].post("/api/v1/tournaments/", {"name": "gone", "club": club, "rounds": 1}, format="json")
+    gone = f"/api/v1/tournaments/{r.json()['id']}/"
+    assert c["organiser"].delete(gone).status_code == 204
+    assert c["anon"].get(gone).status_code == 404
+
+
+def test_partnership_tournaments_register_teams_all_or_nothing(accounts):
+    from league.models import TournamentEntry
+
+    c, club = accounts["clients"], accounts["club"].pk
+    r = c["organiser"].post("/api/v1/tournaments/", {"name": "pairs", "club": club, "rounds": 1, "table_size": 4,
+                                                     "ruleset": {"partnerships": True}}, format="json")
+    assert r.status_code == 201
+    url = f"/api/v1/tournaments/{r.json()['id']}/entries/"
+    bots = [create_bot_player(name=f"pair-{i}", kind="random") for i in range(6)]
+    r = c["organiser"].post(url, {"players": [b.pk for b in bots[:2]]}, format="json")
+    assert r.status_code == 409 and "teams" in r.json()["detail"]
+    assert c["organiser"].post(url, {"teams": [[bots[0].pk]]}, format="json").status_code == 400
+    assert c["organiser"].post(url, {"teams": [[bots[0].pk, 99999]]}, format="json").status_code == 400
+    # The second pair is one player twice: neither team is registered.
+    r = c["organiser"].post(url, {"teams": [[bots[0].pk, bots[1].pk], [bots[2].pk, bots[2].pk]]}, format="json")
+    assert r.status_code == 409 and not TournamentEntry.objects.filter(player__in=bots).exists()
+    r = c["organiser"].post(url, {"teams": [[bots[0].pk, bots[1].pk], [bots[2].pk, bots[3].pk]]}, format="json")
+    assert r.status_code == 201 and len(r.json()["teams"]) == 2
+    teams = {}
+    for e in TournamentEntry.objects.filter(player__in=bots):
+        teams.setdefault(e.team, set()).add(e.player_id)
+    assert sorted(map(sorted, teams.values())) == [sorted([bots[0].pk, bots[1].pk]), sorted([bots[2].pk, bots[3].pk])]
+    assert c["outsider"].post(url, {"teams": [[bots[4].pk, bots[5].pk]]}, format="json").status_code == 403

@@ -67,6 +67,23 @@ def test_organisers_set_and_clear_a_tables_deadline(accounts):
     assert r.status_code == 200 and r.json()["deadline_at"] is None
 
 
+def test_organisers_make_a_tables_deadline_forfeit_and_a_bad_action_changes_nothing(accounts):
+    match = live_match(accounts, ["ann", "greedy-1"], {"players": 2})
+    url = f"/api/v1/matches/{match.pk}/deadline/"
+    organiser = accounts["clients"]["organiser"]
+    r = organiser.post(url, {"turn_deadline_seconds": 5, "deadline_action": "resign"}, format="json")
+    assert r.status_code == 400 and "deadline_action" in r.json()
+    match.refresh_from_db()
+    assert (match.turn_deadline_seconds, match.deadline_action) == (None, "fallback")
+    r = organiser.post(url, {"turn_deadline_seconds": 5, "deadline_action": "forfeit"}, format="json")
+    assert r.status_code == 200 and r.json()["deadline_action"] == "forfeit"
+    # Left out, the action stays as it is.
+    r = organiser.post(url, {"turn_deadline_seconds": 10}, format="json")
+    assert r.status_code == 200 and r.json()["deadline_action"] == "forfeit"
+    match.refresh_from_db()
+    assert (match.turn_deadline_seconds, match.deadline_action) == (10, "forfeit")
+
+
 def test_a_live_match_whose_bots_stopped_is_advanced_again(accounts, settings):
     from league.services import create_match
 
