@@ -17,15 +17,32 @@ from rest_framework.response import Response
 from engine.games import GAMES
 from league.models import Ladder, League, Player, Season, TournamentEntry
 from league.selectors.standings import season_games, season_standings
-from league.services.ladders import create_ladder, join_ladder, leave_ladder
-from league.services.leagues import create_league, create_season
+from league.services.ladders import create_ladder, join_ladder, leave_ladder, update_ladder
+from league.services.leagues import (
+    NotEmpty,
+    create_league,
+    create_season,
+    delete_league,
+    delete_season,
+    rename_league,
+    update_season,
+)
 from league.services.tournaments import withdraw_player
 
 from .permissions import ReadOnlyOrAuthenticated
 from .renderers import CSVRenderer
 from .serializers import StandingSerializer
 from .throttling import WriteThrottle
-from .views import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, TournamentViewSet, _int, _number, _require_organiser
+from .views import (
+    E409,
+    LIST_ERRORS,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    TournamentViewSet,
+    _int,
+    _number,
+    _require_organiser,
+)
 
 
 class LeagueSerializer(serializers.ModelSerializer):
@@ -52,8 +69,7 @@ class LadderSerializer(serializers.ModelSerializer):
         model = Ladder
         fields = ["id", "club", "name", "game", "ruleset", "table_size", "active", "rating_model",
                   "max_tables_per_tick", "entries", "created_at"]
-        # The game is shown; choosing it when creating a ladder is the ladder service's (league.services.ladders).
-        read_only_fields = ["active", "game"]
+        read_only_fields = ["active"]
 
     def get_entries(self, ladder: Ladder) -> list[int]:
         return list(ladder.entries.filter(active=True).values_list("player_id", flat=True))
@@ -88,9 +104,14 @@ def _player(data) -> Player:
     retrieve=extend_schema(summary="One league", responses={200: LeagueSerializer, **READ_ERRORS}),
     create=extend_schema(summary="Create a league (the club's organisers)",
                          responses={201: LeagueSerializer, **WRITE_ERRORS}),
+    partial_update=extend_schema(summary="Rename a league (the club's organisers)",
+                                 responses={200: LeagueSerializer, **WRITE_ERRORS}),
+    destroy=extend_schema(summary="Delete a league without seasons (the club's organisers; 409 otherwise)",
+                          responses={204: None, **WRITE_ERRORS, 409: E409}),
 )
 class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     viewsets.GenericViewSet):
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
     queryset = League.objects.all()
     serializer_class = LeagueSerializer
     filterset_fields = {"club": ["exact"]}
@@ -107,6 +128,29 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             raise ValidationError({"name": "the club has a league of that name"}) from None
         return Response(LeagueSerializer(league).data, status=201)
 
+    def partial_update(self, request, pk=None):
+        league = self.get_object()
+        _require_organiser(request, league.club_id)
+        form = LeagueSerializer(league, data=request.data, partial=True)
+        form.is_valid(raise_exception=True)
+        if set(form.validated_data) - {"name"}:
+            raise ValidationError({"detail": "only a league's name can change"})
+        try:
+            if "name" in form.validated_data:
+                league = rename_league(league=league, name=form.validated_data["name"])
+        except IntegrityError:
+            raise ValidationError({"name": "the club has a league of that name"}) from None
+        return Response(LeagueSerializer(league).data)
+
+    def destroy(self, request, pk=None):
+        league = self.get_object()
+        _require_organiser(request, league.club_id)
+        try:
+            delete_league(league=league)
+        except NotEmpty as e:
+            return Response({"detail": str(e), "code": "conflict"}, status=409)
+        return Response(status=204)
+
 
 @extend_schema_view(
     list=extend_schema(summary="Seasons (filter by league)",
@@ -114,9 +158,14 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     retrieve=extend_schema(summary="One season", responses={200: SeasonSerializer, **READ_ERRORS}),
     create=extend_schema(summary="Create a season of a league (the club's organisers)",
                          responses={201: SeasonSerializer, **WRITE_ERRORS}),
+    partial_update=extend_schema(summary="Rename a season or move its dates (the club's organisers)",
+                                 responses={200: SeasonSerializer, **WRITE_ERRORS}),
+    destroy=extend_schema(summary="Delete a season without tournaments (the club's organisers; 409 otherwise)",
+                          responses={204: None, **WRITE_ERRORS, 409: E409}),
 )
 class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     viewsets.GenericViewSet):
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
     queryset = Season.objects.select_related("league")
     serializer_class = SeasonSerializer
     filterset_fields = {"league": ["exact"]}
@@ -136,6 +185,31 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         except ValueError as e:
             raise ValidationError({"ends_on": str(e)}) from None
         return Response(SeasonSerializer(season).data, status=201)
+
+    def partial_update(self, request, pk=None):
+        season = self.get_object()
+        _require_organiser(request, season.league.club_id)
+        form = SeasonSerializer(season, data=request.data, partial=True)
+        form.is_valid(raise_exception=True)
+        changes = {k: v for k, v in form.validated_data.items() if k in ("name", "starts_on", "ends_on")}
+        if set(form.validated_data) - set(changes):
+            raise ValidationError({"detail": "a season's name and dates can change, not its league"})
+        try:
+            season = update_season(season=season, **changes)
+        except IntegrityError:
+            raise ValidationError({"name": "the league has a season of that name"}) from None
+        except ValueError as e:
+            raise ValidationError({"ends_on": str(e)}) from None
+        return Response(SeasonSerializer(season).data)
+
+    def destroy(self, request, pk=None):
+        season = self.get_object()
+        _require_organiser(request, season.league.club_id)
+        try:
+            delete_season(season=season)
+        except NotEmpty as e:
+            return Response({"detail": str(e), "code": "conflict"}, status=409)
+        return Response(status=204)
 
     @extend_schema(summary="The season's standings over its tournaments of one game (JSON, or CSV with ?format=csv)",
                    parameters=[OpenApiParameter("game", str, enum=list(GAMES), description=(
@@ -163,11 +237,20 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     list=extend_schema(summary="Ladders (their rankings: /api/v1/ratings/?ladder=ID)",
                        responses={200: LadderSerializer(many=True), **LIST_ERRORS}),
     retrieve=extend_schema(summary="One ladder", responses={200: LadderSerializer, **READ_ERRORS}),
-    create=extend_schema(summary="Create a ladder (the club's organisers; staff without a club)",
+    create=extend_schema(summary="Create a ladder of one game (the club's organisers; staff without a club)",
                          responses={201: LadderSerializer, **WRITE_ERRORS}),
+    partial_update=extend_schema(
+        summary="Rename, pause or resume a ladder, or change its tables per tick (the club's organisers)",
+        description="`active`: false pauses it (no new tables; tables in play finish). Its game, table size, ruleset "
+                    "and rating model cannot change: its ratings were earned under them (400).",
+        request={"application/json": {"type": "object", "properties": {
+            "name": {"type": "string"}, "active": {"type": "boolean"},
+            "max_tables_per_tick": {"type": "integer", "minimum": 1}}}},
+        responses={200: LadderSerializer, **WRITE_ERRORS}),
 )
 class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     viewsets.GenericViewSet):
+    http_method_names = ["get", "post", "patch", "head", "options"]
     queryset = Ladder.objects.prefetch_related("entries")
     serializer_class = LadderSerializer
     filterset_fields = {"club": ["exact"], "active": ["exact"]}
@@ -180,7 +263,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         data = form.validated_data
         club = data.get("club")
         _require_organiser(request, club.pk if club else None)
-        fields = {k: data[k] for k in ("name", "table_size", "ruleset", "rating_model", "club",
+        fields = {k: data[k] for k in ("name", "game", "table_size", "ruleset", "rating_model", "club",
                                        "max_tables_per_tick") if k in data}
         try:
             ladder = create_ladder(**fields)
@@ -189,6 +272,25 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         except ValueError as e:
             raise ValidationError({"detail": str(e)}) from None
         return Response(LadderSerializer(ladder).data, status=201)
+
+    def partial_update(self, request, pk=None):
+        ladder = self.get_object()
+        _require_organiser(request, ladder.club_id)
+        body = request.data if isinstance(request.data, dict) else {}
+        changes = {}
+        for name, kind in (("name", str), ("active", bool), ("max_tables_per_tick", int)):
+            if name in body:
+                if not isinstance(body[name], kind) or (kind is int and isinstance(body[name], bool)):
+                    raise ValidationError({name: f"must be a {kind.__name__}"})
+                changes[name] = body[name]
+        other = sorted(set(body) - set(changes))
+        try:
+            ladder = update_ladder(ladder=ladder, **changes, **{k: body[k] for k in other})
+        except IntegrityError:
+            raise ValidationError({"name": "a ladder of that name exists"}) from None
+        except ValueError as e:
+            raise ValidationError({"detail": str(e)}) from None
+        return Response(LadderSerializer(ladder).data)
 
     @extend_schema(summary="Put players in the pool (organisers; anyone for their own players)",
                    request=PLAYERS_BODY, responses={201: LadderSerializer, **WRITE_ERRORS})

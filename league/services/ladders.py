@@ -39,6 +39,28 @@ def create_ladder(
                                  rating_model=rating_model, club=club, max_tables_per_tick=max_tables_per_tick)
 
 
+# A ladder's game, tables and ratings model shape every rating it has given; what may change keeps them meaningful.
+LADDER_CHANGEABLE = frozenset({"name", "active", "max_tables_per_tick"})
+
+
+@transaction.atomic
+def update_ladder(*, ladder: Ladder, **changes) -> Ladder:
+    """Rename a ladder, pause or resume it (`active`: a paused ladder seats no new tables; tables in play finish),
+    or change how many tables one tick may open. Its game, table size, ruleset and rating model stay what its
+    ratings were earned under: ValueError, nothing changed."""
+    fixed = sorted(set(changes) - LADDER_CHANGEABLE)
+    if fixed:
+        raise ValueError(f"a ladder's {', '.join(fixed)} cannot change (its ratings were earned under them); "
+                         "start a new ladder instead")
+    if "max_tables_per_tick" in changes and changes["max_tables_per_tick"] < 1:
+        raise ValueError("a tick opens at least one table")
+    ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)
+    for name, value in changes.items():
+        setattr(ladder, name, value)
+    ladder.save(update_fields=list(changes))
+    return ladder
+
+
 @transaction.atomic
 def join_ladder(*, ladder: Ladder, players: Iterable[Player]) -> list[LadderEntry]:
     """Put players in the pool (again, if they had left). An engine bot must have a bot of the ladder's game

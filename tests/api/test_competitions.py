@@ -173,3 +173,45 @@ def test_partnership_tournaments_register_teams_all_or_nothing(accounts):
         teams.setdefault(e.team, set()).add(e.player_id)
     assert sorted(map(sorted, teams.values())) == [sorted([bots[0].pk, bots[1].pk]), sorted([bots[2].pk, bots[3].pk])]
     assert c["outsider"].post(url, {"teams": [[bots[4].pk, bots[5].pk]]}, format="json").status_code == 403
+
+
+def test_organisers_rename_and_delete_empty_leagues_and_seasons_and_pause_ladders(accounts):
+    from league.models import Ladder, League, Season
+
+    c, club = accounts["clients"], accounts["club"].pk
+    league = c["organiser"].post("/api/v1/leagues/", {"club": club, "name": "Monday"}, format="json").json()["id"]
+    season = c["organiser"].post("/api/v1/seasons/", {"league": league, "name": "spring", "starts_on": "2026-03-01",
+                                                      "ends_on": "2026-06-01"}, format="json").json()["id"]
+    assert c["outsider"].patch(f"/api/v1/leagues/{league}/", {"name": "x"}, format="json").status_code == 403
+    r = c["organiser"].patch(f"/api/v1/leagues/{league}/", {"name": "Monday night"}, format="json")
+    assert r.status_code == 200 and League.objects.get(pk=league).name == "Monday night"
+    r = c["organiser"].patch(f"/api/v1/seasons/{season}/", {"ends_on": "2026-01-01"}, format="json")
+    assert r.status_code == 400 and Season.objects.get(pk=season).ends_on.isoformat() == "2026-06-01"
+    r = c["organiser"].patch(f"/api/v1/seasons/{season}/", {"name": "spring '26", "ends_on": "2026-07-01"},
+                             format="json")
+    assert r.status_code == 200 and r.json()["ends_on"] == "2026-07-01"
+    t = create_tournament(name="in-season", rounds=1, table_size=2, seed="x", season=Season.objects.get(pk=season))
+    assert c["organiser"].delete(f"/api/v1/leagues/{league}/").status_code == 409
+    assert c["organiser"].delete(f"/api/v1/seasons/{season}/").status_code == 409
+    t.delete()
+    assert c["outsider"].delete(f"/api/v1/seasons/{season}/").status_code == 403
+    assert c["organiser"].delete(f"/api/v1/seasons/{season}/").status_code == 204
+    assert c["organiser"].delete(f"/api/v1/leagues/{league}/").status_code == 204
+    assert not League.objects.filter(pk=league).exists()
+
+    r = c["organiser"].post("/api/v1/ladders/", {"name": "race", "club": club, "game": "ringrace", "table_size": 3},
+                            format="json")
+    assert r.status_code == 201 and r.json()["game"] == "ringrace"
+    ladder = r.json()["id"]
+    r = c["organiser"].post("/api/v1/ladders/", {"name": "castles", "club": club, "game": "diamoniak",
+                                                 "table_size": 6}, format="json")
+    assert r.status_code == 400 and "4" in r.json()["detail"]
+    url = f"/api/v1/ladders/{ladder}/"
+    assert c["outsider"].patch(url, {"active": False}, format="json").status_code == 403
+    r = c["organiser"].patch(url, {"game": "diamonds"}, format="json")
+    assert r.status_code == 400 and "cannot change" in r.json()["detail"]
+    assert c["organiser"].patch(url, {"active": "no"}, format="json").status_code == 400
+    r = c["organiser"].patch(url, {"active": False, "max_tables_per_tick": 5}, format="json")
+    assert r.status_code == 200 and r.json()["active"] is False
+    assert (Ladder.objects.get(pk=ladder).game, Ladder.objects.get(pk=ladder).max_tables_per_tick) == ("ringrace", 5)
+    assert c["organiser"].delete(url).status_code == 405
