@@ -42,6 +42,7 @@ from .views import (
     _int,
     _number,
     _require_organiser,
+    conflict,
 )
 
 
@@ -148,7 +149,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         try:
             delete_league(league=league)
         except NotEmpty as e:
-            return Response({"detail": str(e), "code": "conflict"}, status=409)
+            return conflict(e)
         return Response(status=204)
 
 
@@ -208,7 +209,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         try:
             delete_season(season=season)
         except NotEmpty as e:
-            return Response({"detail": str(e), "code": "conflict"}, status=409)
+            return conflict(e)
         return Response(status=204)
 
     @extend_schema(summary="The season's standings over its tournaments of one game (JSON, or CSV with ?format=csv)",

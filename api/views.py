@@ -86,6 +86,11 @@ LIST_ERRORS = {400: OpenApiResponse(ErrorSerializer, description="A filter value
 WRITE_ERRORS = {400: E400, 401: E403, 403: E403, 404: E404, 429: E429}
 
 
+def conflict(error: Exception) -> Response:
+    """409: what was asked is well formed, but the object's state does not allow it (the error says why)."""
+    return Response({"detail": str(error), "code": "conflict"}, status=409)
+
+
 def _require_organiser(request, club_id: int | None) -> None:
     if not organises(request.user, club_id):
         raise PermissionDenied("only the club's organisers (and staff) may do this")
@@ -434,7 +439,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         try:
             tournament = update_tournament(tournament=tournament, **changes)
         except TournamentError as e:
-            return Response({"detail": str(e), "code": "conflict"}, status=409)
+            return conflict(e)
         except ValueError as e:
             raise ValidationError({"detail": str(e)}) from None
         return Response(TournamentSerializer(tournament).data)
@@ -445,7 +450,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         try:
             delete_tournament(tournament=tournament)
         except TournamentError as e:
-            return Response({"detail": str(e), "code": "conflict"}, status=409)
+            return conflict(e)
         return Response(status=204)
 
     @extend_schema(
@@ -502,7 +507,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
                 with transaction.atomic():
                     entries = [e for (pair,) in pairs for e in register_team(tournament=tournament, players=pair)]
             except TournamentError as e:
-                return Response({"detail": str(e), "code": "conflict"}, status=409)
+                return conflict(e)
             return Response({"tournament": tournament.pk, "entries": [e.player_id for e in entries],
                              "teams": sorted({e.team for e in entries})}, status=201)
         ids = body.get("players")
@@ -512,7 +517,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         try:
             entries = register_players(tournament=tournament, players=players)
         except TournamentError as e:
-            return Response({"detail": str(e), "code": "conflict"}, status=409)
+            return conflict(e)
         return Response({"tournament": tournament.pk, "entries": [e.player_id for e in entries]}, status=201)
 
     @extend_schema(summary="Seat and start the next round (the first one starts the tournament; organisers)",
@@ -527,7 +532,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
             else:
                 rnd = advance_tournament(tournament=tournament)
         except (TournamentError, ValueError) as e:
-            return Response({"detail": str(e), "code": "conflict"}, status=409)
+            return conflict(e)
         if rnd is None:
             return Response({"detail": "the tournament is over", "code": "conflict"}, status=409)
         return Response(TournamentRoundSerializer(TournamentRound.objects.get(pk=rnd.pk)).data, status=201)
