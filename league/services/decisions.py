@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import connection, transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import F
 from django.utils import timezone
 
 from engine import PASS_CARDS, Decision, Game, IllegalDecision, SeatView
@@ -343,11 +343,9 @@ def _store_step(match: Match, game: Game, marks, rows: list[MatchSeat], before, 
     extra: dict = {"deadline_at": _deadline(match, game, awaited, before, now, force_deadline)}
     if match.status == MatchStatus.PENDING:
         extra.update(status=MatchStatus.RUNNING, started_at=now)
+    # The awaited-seat flags go in the same write as the step (one statement on PostgreSQL).
     store_progress(match=match, game=game, marks=marks, extra=extra,
-                   forfeited=[ms.seat for ms in rows if ms.forfeited])
-    MatchSeat.objects.filter(match=match).update(
-        awaiting=Case(When(seat__in=sorted(awaited), then=Value(True)), default=Value(False))
-    )
+                   forfeited=[ms.seat for ms in rows if ms.forfeited], awaiting=awaited)
     announce_turns(rows[s].player.user_id for s in awaited if not rows[s].awaiting)
     for ms in rows:
         ms.awaiting = ms.seat in awaited
