@@ -127,22 +127,66 @@ def submit_decision(
 
     `seat` names the seat when the player's account holds several at this table; by default the player's own.
     Raises Match.DoesNotExist for an unknown match."""
-    decision = parse_decision(decision_json)
-    if not isinstance(move_number, int) or isinstance(move_number, bool):
-        raise MalformedDecision("move_number must be an integer: the move number of the state the decision answers")
+
+    def choose(match: Match, rows: list[MatchSeat]) -> int:
+        owned = [ms.seat for ms in rows if ms.player_id == player.pk]
+        chosen = seat if seat is not None else (owned[0] if owned else None)
+        if chosen is None or chosen not in owned:
+            raise NotYourSeat(f"{player.name} has no seat{'' if seat is None else f' {seat}'} at match {match.pk}")
+        return chosen
+
+    return _submit(match.pk, choose, move_number, decision_json, seat_first=False)
+
+
+def submit_user_decision(
+    *, match_id: int, user, move_number: object, decision_json: object, seat: int | None = None
+) -> DecisionOutcome:
+    """submit_decision for an account (the API's caller): its seat is found among the match's seats read under the
+    lock, so the request reads the match and its seats once. The seat asked for (NotYourSeat if it is not the
+    account's), else the one awaited, else the account's first. Refused as the API always refused: who before what
+    (a caller without the seat hears 403 whatever it sent), then the decision's form, then the match's state.
+    Raises Match.DoesNotExist for an unknown match."""
+
+    def choose(match: Match, rows: list[MatchSeat]) -> int:
+        mine = [ms for ms in rows if ms.player.user_id is not None and ms.player.user_id == user.pk]
+        if seat is not None:
+            if any(ms.seat == seat for ms in mine):
+                return seat
+            raise NotYourSeat(f"seat {seat} of match {match.pk} is not yours")
+        if not mine:
+            raise NotYourSeat(f"you have no seat at match {match.pk}")
+        return next((ms for ms in mine if ms.awaiting), mine[0]).seat
+
+    return _submit(match_id, choose, move_number, decision_json, seat_first=True)
+
+
+def _submit(match_id: int, choose_seat, move_number: object, decision_json: object, *,
+            seat_first: bool) -> DecisionOutcome:
+    """The decision's one transaction: lock the match, check, apply, store. `choose_seat(match, rows)` names the
+    deciding seat or raises NotYourSeat; with `seat_first` it is asked before the decision's form is judged."""
+    malformed = None
+    try:
+        decision = parse_decision(decision_json)
+        if not isinstance(move_number, int) or isinstance(move_number, bool):
+            raise MalformedDecision("move_number must be an integer: the move number of the state the decision "
+                                    "answers")
+    except MalformedDecision as e:
+        if not seat_first:
+            raise
+        malformed = e  # judged once the seat is known, without a lock taken for nothing otherwise
     with transaction.atomic():
-        locked = _locked_match(match.pk)
-        if locked is None:
-            raise Match.DoesNotExist(f"no match {match.pk}")
-        match = locked
+        match = _locked_match(match_id)
+        if match is None:
+            raise Match.DoesNotExist(f"no match {match_id}")
+        rows = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+        if seat_first:
+            seat = choose_seat(match, rows)
+            if malformed is not None:
+                raise malformed
         if match.status not in (MatchStatus.PENDING, MatchStatus.RUNNING):
             raise MatchNotInPlay(f"match {match.pk} is {match.status}")
-        rows = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
-        owned = [ms.seat for ms in rows if ms.player_id == player.pk]
-        if seat is None:
-            seat = owned[0] if owned else None
-        if seat is None or seat not in owned:
-            raise NotYourSeat(f"{player.name} has no seat{'' if seat is None else f' {seat}'} at match {match.pk}")
+        if not seat_first:
+            seat = choose_seat(match, rows)
         if rows[seat].player.is_engine_bot:
             raise NotYourSeat(f"seat {seat} is played by the engine bot {rows[seat].player.bot_kind!r}")
         if rows[seat].forfeited:
