@@ -123,7 +123,8 @@ class MatchLegalView(APIView):
     def get(self, request, pk: int):
         # The caller's seats and the match in one read (a player's client asks this before every decision); only a
         # caller without a seat here costs a second, to tell an unknown match (404) from someone else's (403).
-        mine = list(MatchSeat.objects.filter(match_id=pk, player__user=request.user)
+        # (match__pk, not match_id: an id out of the column's range is then no match rather than a database error.)
+        mine = list(MatchSeat.objects.filter(match__pk=pk, player__user=request.user)
                     .select_related("match", "player").order_by("seat"))
         if not mine:
             get_object_or_404(Match, pk=pk)
