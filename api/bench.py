@@ -55,8 +55,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="bulk-store this many finished matches in the standings' tournament")
     parser.add_argument("--templates", type=int, default=24,
                         help="real bot matches whose rows the bulk-stored matches copy")
-    parser.add_argument("--server-workers", type=int, default=2)
-    parser.add_argument("--server-threads", type=int, default=4)
+    # As deployed (deploy/Procfile, docker-compose.yml): with 2 workers of 4 threads the workers sat waiting on the
+    # database (row locks, synchronous commits) with a third of the cores idle; 3 x 16 keeps them busy.
+    parser.add_argument("--server-workers", type=int, default=3)
+    parser.add_argument("--server-threads", type=int, default=16)
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args(argv)
     if args.read_clients is None:
