@@ -5,7 +5,9 @@ A match with people (or external bots) at the table is played one decision at a 
   (select_for_update), loads the game back from the stored rows (league.selectors.games), checks that the caller
   owns the seat the decision is for and that the decision was made against the current move, lets the engine
   apply it and stores the new events with league.services.progress in the same transaction. Any refusal raises a
-  `DecisionRefused` before anything is written, so bad input changes nothing.
+  `DecisionRefused` before anything is written, so bad input changes nothing. The API calls it as
+  `submit_user_decision`, for an account: the account's seat is found among the seats read under the lock, so a
+  request reads the match and its seats once.
 - `advance_match` plays the engine bots' seats (in a worker, workers.tasks.advance_match) until a person's or an
   external bot's decision is pending, in one transaction under the same row lock, so a person's decision and a bot's
   never interleave.
