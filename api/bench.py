@@ -55,8 +55,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="bulk-store this many finished matches in the standings' tournament")
     parser.add_argument("--templates", type=int, default=24,
                         help="real bot matches whose rows the bulk-stored matches copy")
-    parser.add_argument("--server-workers", type=int, default=2)
-    parser.add_argument("--server-threads", type=int, default=4)
+    # As deployed (deploy/Procfile, docker-compose.yml): with 2 workers of 4 threads the workers sat waiting on the
+    # database (row locks, synchronous commits) with a third of the cores idle; 3 x 16 keeps them busy.
+    parser.add_argument("--server-workers", type=int, default=3)
+    parser.add_argument("--server-threads", type=int, default=16)
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args(argv)
     if args.read_clients is None:
@@ -95,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             cwd=ROOT, env=env, start_new_session=True,
         )
         _wait_for_port(port, server)
-        return _run(args, port, tournament_id, bots)
+        return _run(args, port, tournament_id, bots, server.pid)
     finally:
         if server is not None and server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
@@ -239,7 +241,7 @@ def _bulk_tournament(total: int, entrants: int, templates: int) -> int:
     return t.pk
 
 
-def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]]) -> int:
+def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]], server_pid: int) -> int:
     from league.models import Player
     from league.services import create_match
     from league.services.decisions import advance_match
@@ -256,10 +258,12 @@ def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]]) -> in
         cold: list[float] = []
         _reads(port, url, 1, cold, errors)
         print(f"standings read (warm-up): {(time.perf_counter() - t0) * 1000:.1f} ms")
+    cpu = _CpuMeter(server_pid)
     started = time.perf_counter()
     _threads(args.read_clients, lambda i: _reads(port, url, per_client[i], latencies, errors))
     elapsed = time.perf_counter() - started
     _report(f"standings reads ({args.read_clients} clients)", latencies, elapsed, errors)
+    cpu.report(len(latencies), elapsed)
 
     # Decisions: each client plays whole matches of four external bots.
     tokens = dict(bots)
@@ -274,6 +278,7 @@ def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]]) -> in
     legal_lat: list[float] = []
     errors = []
     groups = [matches[i::args.clients] for i in range(args.clients)]
+    cpu = _CpuMeter(server_pid)
     started = time.perf_counter()
     _threads(args.clients, lambda i: _play(port, groups[i], post_lat, legal_lat, errors))
     elapsed = time.perf_counter() - started
@@ -281,6 +286,7 @@ def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]]) -> in
     _report("legal reads (GET) ", legal_lat, elapsed, [])
     print(f"  {len(post_lat) + len(legal_lat)} requests in {elapsed:.2f} s while playing {args.matches} matches: "
           f"{(len(post_lat) + len(legal_lat)) / elapsed:.1f} requests/s in all")
+    cpu.report(len(post_lat) + len(legal_lat), elapsed)
     return 1 if errors else 0
 
 
@@ -361,6 +367,63 @@ def _report(what: str, latencies: list[float], elapsed: float, errors: list[str]
     print(f"{what}: {len(ordered)} requests, {len(ordered) / elapsed:8.1f} requests/s   "
           f"p50 {pct(50):6.1f} ms  p95 {pct(95):6.1f} ms  p99 {pct(99):6.1f} ms"
           + (f"   {len(errors)} errors, first: {errors[0]}" if errors else ""))
+
+
+class _CpuMeter:
+    """Where a phase's time went, on Linux: CPU seconds used by the server (gunicorn and its workers), by this client
+    process, and by everything on the machine (the two cores are shared, so a slow run may be another's load)."""
+
+    def __init__(self, server_pid: int):
+        self.server_pid = server_pid
+        self.server = _process_tree_cpu(server_pid)
+        self.client = time.process_time()
+        self.machine = _machine_cpu()
+
+    def report(self, requests: int, elapsed: float) -> None:
+        server, machine = _process_tree_cpu(self.server_pid), _machine_cpu()
+        if server is None or machine is None or self.server is None or self.machine is None or not requests:
+            return
+        server -= self.server
+        client = time.process_time() - self.client
+        busy = machine[0] - self.machine[0]
+        print(f"  CPU per request: server {server / requests * 1000:.1f} ms, client {client / requests * 1000:.1f} ms;"
+              f" server {server / elapsed:.2f} cores, client {client / elapsed:.2f}, everything else (the database,"
+              f" other users) {max(0.0, busy - server - client) / elapsed:.2f} of {os.cpu_count()}")
+
+
+def _process_tree_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) of `pid` and its children, from /proc; None where there is no /proc."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total, found = 0.0, False
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return None
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        # After the command name: state, ppid, ... utime and stime are the 12th and 13th.
+        if int(entry) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / tick
+            found = True
+    return total if found else None
+
+
+def _machine_cpu() -> tuple[float, float] | None:
+    """Busy and total CPU seconds of the whole machine so far, from /proc/stat."""
+    try:
+        with open("/proc/stat") as f:
+            values = [int(v) for v in f.readline().split()[1:]]
+    except OSError:
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = values[3] + (values[4] if len(values) > 4 else 0)
+    return (sum(values) - idle) / tick, sum(values) / tick
 
 
 def _free_port() -> int:

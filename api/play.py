@@ -9,6 +9,7 @@ that is not the caller's, 404 for an unknown match, 409 for a stale or repeated 
 from __future__ import annotations
 
 from django.conf import settings
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -27,7 +28,7 @@ from league.selectors.live import (
     seats_of_user,
     wait_for_turns,
 )
-from league.services.decisions import DecisionRefused, submit_decision
+from league.services.decisions import DecisionRefused, submit_user_decision
 
 from .permissions import ReadOnlyOrAuthenticated
 from .serializers import (
@@ -69,12 +70,16 @@ def refuse_spectator_of_shared_deal(match: Match) -> None:
 def caller_seat(request, match: Match, requested: int | None) -> MatchSeat | None:
     """The caller's seat at the match: the one asked for (403 if it is not theirs), else the one awaited, else the
     first; None for a spectator."""
-    mine = seats_of_user(match, request.user)
+    return pick_seat(match.pk, seats_of_user(match, request.user), requested)
+
+
+def pick_seat(match_id: int, mine: list[MatchSeat], requested: int | None) -> MatchSeat | None:
+    """caller_seat's choice among the caller's seats `mine` (in seat order)."""
     if requested is not None:
         for ms in mine:
             if ms.seat == requested:
                 return ms
-        raise PermissionDenied(f"seat {requested} of match {match.pk} is not yours")
+        raise PermissionDenied(f"seat {requested} of match {match_id} is not yours")
     if not mine:
         return None
     return next((ms for ms in mine if ms.awaiting), mine[0])
@@ -119,11 +124,19 @@ class MatchLegalView(APIView):
         responses={200: LegalSerializer, 400: E400, 401: E403, 403: E403, 404: E404},
     )
     def get(self, request, pk: int):
-        match = get_object_or_404(Match, pk=pk)
-        seat = caller_seat(request, match, _int_param(request.query_params.get("seat"), "seat"))
+        # The caller's seats and the match in one read (a player's client asks this before every decision); only a
+        # caller without a seat here costs a second, to tell an unknown match (404) from someone else's (403).
+        # (match__pk, not match_id: an id out of the column's range is then no match rather than a database error.)
+        mine = list(MatchSeat.objects.filter(match__pk=pk, player__user=request.user)
+                    .select_related("match", "player").order_by("seat"))
+        if not mine:
+            get_object_or_404(Match, pk=pk)
+        requested = _int_param(request.query_params.get("seat"), "seat")
+        seat = pick_seat(pk, mine, requested)
         if seat is None:
-            raise PermissionDenied(f"you have no seat at match {match.pk}")
-        return Response(legal_decisions(match_game(match), seat.seat))
+            raise PermissionDenied(f"you have no seat at match {pk}")
+        # The row was read just now, so its move number names the stored game as well as a fresh read would.
+        return Response(legal_decisions(match_game(seat.match, just_read=True), seat.seat))
 
 
 class MatchDecisionView(APIView):
@@ -140,20 +153,19 @@ class MatchDecisionView(APIView):
                    429: E429},
     )
     def post(self, request, pk: int):
-        match = get_object_or_404(Match, pk=pk)
         body = request.data
         if not isinstance(body, dict):
             raise ParseError("the body is a JSON object: {\"move_number\": N, \"decision\": {...}}")
         if "move_number" not in body or "decision" not in body:
             raise ParseError("the body needs 'move_number' and 'decision'")
-        ms = caller_seat(request, match, _int_param(body.get("seat"), "seat"))
-        if ms is None:
-            raise PermissionDenied(f"you have no seat at match {match.pk}")
+        requested = _int_param(body.get("seat"), "seat")
         try:
-            outcome = submit_decision(match=match, player=ms.player, move_number=body["move_number"],
-                                      decision_json=body["decision"], seat=ms.seat)
+            # The match, the caller's seat and the decision are all checked under the match's lock, in one
+            # transaction that reads the match and its seats once (league.services.decisions).
+            outcome = submit_user_decision(match_id=pk, user=request.user, move_number=body["move_number"],
+                                           decision_json=body["decision"], seat=requested)
         except Match.DoesNotExist:
-            return Response({"detail": "no such match", "code": "not_found"}, status=404)
+            raise Http404("No Match matches the given query.") from None
         except DecisionRefused as e:
             return refused(e)
         return Response({"match": outcome.match_id, "seat": outcome.seat, "move_number": outcome.move_number,

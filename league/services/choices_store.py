@@ -17,6 +17,7 @@ from collections.abc import Collection
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from engine.common.referee import result_json
@@ -28,9 +29,10 @@ from ..standings import forfeit_places
 
 
 def store_choices(*, match: Match, game: Any, marks: ChoiceMarks, extra: dict | None = None,
-                  forfeited: Collection[int] = ()) -> int:
+                  forfeited: Collection[int] = (), awaiting: Collection[int] | None = None) -> int:
     """Write the choices `game` holds beyond `marks` (and move `marks` on), the match row's move number and `extra`
-    fields, and the result once the game is over, atomically. Returns the number of choices written."""
+    fields, the result once the game is over and, with `awaiting`, the seats' awaited flags (exactly those seats),
+    atomically. Returns the number of choices written."""
     new = game.choices[marks.choices:]
     now = timezone.now()
     fields = {"move_number": game.move_number, "updated_at": now, **(extra or {})}
@@ -50,12 +52,22 @@ def store_choices(*, match: Match, game: Any, marks: ChoiceMarks, extra: dict | 
                 for name, value in seat_results[row.seat].items():
                     setattr(row, name, value)
             MatchSeat.objects.bulk_update(rows, ["score", "tiebreak", "placement", "is_winner"])
+        if awaiting is not None:
+            set_awaiting(match.pk, awaiting)
         Match.objects.filter(pk=match.pk).update(**fields)
     marks.choices += len(new)
     # The caller's row now describes what is stored (load_match_game's cache hook reads these).
     for name, value in fields.items():
         setattr(match, name, value)
     return len(new)
+
+
+def set_awaiting(match_id: int, awaiting: Collection[int]) -> None:
+    """Flag exactly the `awaiting` seats of the match as awaited in the caller's transaction. Both stores use it: the
+    choices store always, the Diamonds store where it cannot write its one statement (SQLite)."""
+    MatchSeat.objects.filter(match_id=match_id).update(
+        awaiting=Case(When(seat__in=sorted(awaiting), then=Value(True)), default=Value(False))
+    )
 
 
 def seat_results_of(game_name: str, game: Any, forfeited: Collection[int] = ()) -> dict[int, dict]:

@@ -5,7 +5,9 @@ A match with people (or external bots) at the table is played one decision at a 
   (select_for_update), loads the game back from the stored rows (league.selectors.games), checks that the caller
   owns the seat the decision is for and that the decision was made against the current move, lets the engine
   apply it and stores the new events with league.services.progress in the same transaction. Any refusal raises a
-  `DecisionRefused` before anything is written, so bad input changes nothing.
+  `DecisionRefused` before anything is written, so bad input changes nothing. The API calls it as
+  `submit_user_decision`, for an account: the account's seat is found among the seats read under the lock, so a
+  request reads the match and its seats once.
 - `advance_match` plays the engine bots' seats (in a worker, workers.tasks.advance_match) until a person's or an
   external bot's decision is pending, in one transaction under the same row lock, so a person's decision and a bot's
   never interleave.
@@ -33,7 +35,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import connection, transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import F
 from django.utils import timezone
 
 from engine import PASS_CARDS, Game, IllegalDecision
@@ -144,22 +146,66 @@ def submit_decision(
 
     `seat` names the seat when the player's account holds several at this table; by default the player's own.
     Raises Match.DoesNotExist for an unknown match."""
-    decision = parse_decision(decision_json, match.game)  # the game never changes: the caller's row will do
+
+    def choose(match: Match, rows: list[MatchSeat]) -> int:
+        owned = [ms.seat for ms in rows if ms.player_id == player.pk]
+        chosen = seat if seat is not None else (owned[0] if owned else None)
+        if chosen is None or chosen not in owned:
+            raise NotYourSeat(f"{player.name} has no seat{'' if seat is None else f' {seat}'} at match {match.pk}")
+        return chosen
+
+    return _submit(match.pk, choose, move_number, decision_json, seat_first=False)
+
+
+def submit_user_decision(
+    *, match_id: int, user, move_number: object, decision_json: object, seat: int | None = None
+) -> DecisionOutcome:
+    """submit_decision for an account (the API's caller): its seat is found among the match's seats read under the
+    lock, so the request reads the match and its seats once. The seat asked for (NotYourSeat if it is not the
+    account's), else the one awaited, else the account's first. Refused as the API always refused: who before what
+    (a caller without the seat hears 403 whatever it sent), then the decision's form, then the match's state.
+    Raises Match.DoesNotExist for an unknown match."""
+
+    def choose(match: Match, rows: list[MatchSeat]) -> int:
+        mine = [ms for ms in rows if ms.player.user_id is not None and ms.player.user_id == user.pk]
+        if seat is not None:
+            if any(ms.seat == seat for ms in mine):
+                return seat
+            raise NotYourSeat(f"seat {seat} of match {match.pk} is not yours")
+        if not mine:
+            raise NotYourSeat(f"you have no seat at match {match.pk}")
+        return next((ms for ms in mine if ms.awaiting), mine[0]).seat
+
+    return _submit(match_id, choose, move_number, decision_json, seat_first=True)
+
+
+def _submit(match_id: int, choose_seat, move_number: object, decision_json: object, *,
+            seat_first: bool) -> DecisionOutcome:
+    """The decision's one transaction: lock the match, check, apply, store. `choose_seat(match, rows)` names the
+    deciding seat or raises NotYourSeat; with `seat_first` it is asked before the decision's form is judged. The form
+    is judged by the match's game, so once its row is read (a malformed decision took the lock for nothing: rare,
+    and it still changes nothing)."""
     if not isinstance(move_number, int) or isinstance(move_number, bool):
-        raise MalformedDecision("move_number must be an integer: the move number of the state the decision answers")
+        malformed_move = MalformedDecision("move_number must be an integer: the move number of the state the "
+                                           "decision answers")
+        if not seat_first:
+            raise malformed_move
+    else:
+        malformed_move = None
     with transaction.atomic():
-        locked = _locked_match(match.pk)
-        if locked is None:
-            raise Match.DoesNotExist(f"no match {match.pk}")
-        match = locked
+        match = _locked_match(match_id)
+        if match is None:
+            raise Match.DoesNotExist(f"no match {match_id}")
+        rows = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+        if seat_first:
+            seat = choose_seat(match, rows)
+            if malformed_move is not None:
+                raise malformed_move
+        decision = parse_decision(decision_json, match.game)
         if match.status not in (MatchStatus.PENDING, MatchStatus.RUNNING):
             raise MatchNotInPlay(f"match {match.pk} is {match.status}")
-        rows = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
-        owned = [ms.seat for ms in rows if ms.player_id == player.pk]
-        if seat is None:
-            seat = owned[0] if owned else None
-        if seat is None or seat not in owned:
-            raise NotYourSeat(f"{player.name} has no seat{'' if seat is None else f' {seat}'} at match {match.pk}")
+        if not seat_first:
+            seat = choose_seat(match, rows)
         if rows[seat].player.is_engine_bot:
             raise NotYourSeat(f"seat {seat} is played by the engine bot {rows[seat].player.bot_kind!r}")
         if rows[seat].forfeited:
@@ -363,11 +409,9 @@ def _store_step(match: Match, game: Game, marks, rows: list[MatchSeat], before, 
     extra: dict = {"deadline_at": _deadline(match, game, awaited, before, now, force_deadline)}
     if match.status == MatchStatus.PENDING:
         extra.update(status=MatchStatus.RUNNING, started_at=now)
+    # The awaited-seat flags go in the same write as the step (one statement on PostgreSQL).
     store_progress(match=match, game=game, marks=marks, extra=extra,
-                   forfeited=[ms.seat for ms in rows if ms.forfeited])
-    MatchSeat.objects.filter(match=match).update(
-        awaiting=Case(When(seat__in=sorted(awaited), then=Value(True)), default=Value(False))
-    )
+                   forfeited=[ms.seat for ms in rows if ms.forfeited], awaiting=awaited)
     announce_turns(rows[s].player.user_id for s in awaited if not rows[s].awaiting)
     for ms in rows:
         ms.awaiting = ms.seat in awaited

@@ -9,16 +9,19 @@ What is already stored is known from `StoredMarks` (league.selectors.games), so 
 is written twice; the unique constraints on (match, round, trick) and (match, round, sequence) would refuse a
 second copy anyway.
 
-On PostgreSQL, outside a transaction (as a worker plays bots), a step is a single statement: its new rows travel
-as JSON documents unpacked by `jsonb_to_recordset` in data-modifying CTEs, so a trick costs one round trip to the
-server and next to no Python. Elsewhere, or inside a caller's transaction, the ORM writes the same rows in a
-transaction (a savepoint inside the caller's).
+On PostgreSQL a step is a single statement: its new and changed rows travel as JSON documents unpacked by
+`jsonb_to_recordset` in data-modifying CTEs, so a trick (or one person's play, which rewrites the unfinished trick's
+row) costs one round trip to the server and next to no Python. That holds inside a caller's transaction too (a
+person's decision, under the match's row lock): one statement is atomic on its own and needs no savepoint, and an
+error in it fails the caller's transaction as a whole, which is what the caller rolls back anyway. Elsewhere
+(SQLite) the ORM writes the same rows in a transaction (a savepoint inside the caller's).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Collection
+from contextlib import nullcontext
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -28,7 +31,7 @@ from engine import PASS_CARDS, SUITS, Game, card_str
 from ..models import Match, MatchRound, MatchSeat, MatchStatus, SuitAction, Trick
 from ..selectors.games import ChoiceMarks, RoundMark, StoredMarks, stored_as_choices
 from ..standings import forfeit_places
-from .choices_store import store_choices
+from .choices_store import set_awaiting, store_choices
 
 
 def _cards(cards) -> list[str]:
@@ -53,13 +56,16 @@ def _passes(game: Game, index: int) -> list | None:
 
 
 def store_progress(*, match: Match, game: Game, marks: StoredMarks | ChoiceMarks, extra: dict | None = None,
-                   forfeited: Collection[int] = ()) -> int:
+                   forfeited: Collection[int] = (), awaiting: Collection[int] | None = None) -> int:
     """Write everything `game` holds beyond `marks` (and update `marks`), atomically. Returns the number of tricks
     completed by this write (for a game stored as its choices: the number of choices written). `extra` adds fields
     to the match row's update (a lease renewal). `forfeited` are the seats that forfeited
-    (league.services.decisions): when the game ends their teams are placed last."""
+    (league.services.decisions): when the game ends their teams are placed last. With `awaiting`, the seats'
+    `awaiting` flags are set in the same write (true for exactly those seats), so live play's step is still one
+    statement on PostgreSQL."""
     if stored_as_choices(match.game):
-        return store_choices(match=match, game=game, marks=marks, extra=extra, forfeited=forfeited)
+        return store_choices(match=match, game=game, marks=marks, extra=extra, forfeited=forfeited,
+                             awaiting=awaiting)
     new_rounds: list[dict] = []
     round_updates: list[dict] = []
     new_tricks: list[dict] = []
@@ -115,10 +121,13 @@ def store_progress(*, match: Match, game: Game, marks: StoredMarks | ChoiceMarks
     if game.result is not None:
         fields.update(status=MatchStatus.FINISHED, result=game.result._asdict(), finished_at=now)
         seats = _seat_results(game, forfeited)
-    if not trick_updates and connection.vendor == "postgresql" and not connection.in_atomic_block:
-        _write_in_one_statement(match.pk, new_rounds, round_updates, new_tricks, new_actions, seats, fields)
+    flags = None if awaiting is None else sorted(awaiting)
+    if connection.vendor == "postgresql":
+        _write_in_one_statement(match.pk, new_rounds, round_updates, new_tricks, trick_updates, new_actions, seats,
+                                fields, flags)
     else:
-        _write_with_orm(match, new_rounds, round_updates, new_tricks, trick_updates, new_actions, seats, fields)
+        _write_with_orm(match, new_rounds, round_updates, new_tricks, trick_updates, new_actions, seats, fields,
+                        flags)
     for name, value in fields.items():
         setattr(match, name, value)
     return completed
@@ -142,7 +151,8 @@ def _seat_results(game: Game, forfeited: Collection[int] = ()) -> list[dict]:
 
 
 @transaction.atomic
-def _write_with_orm(match, new_rounds, round_updates, new_tricks, trick_updates, new_actions, seats, fields):
+def _write_with_orm(match, new_rounds, round_updates, new_tricks, trick_updates, new_actions, seats, fields,
+                    awaiting=None):
     for u in round_updates:
         MatchRound.objects.filter(match=match, index=u["index"]).update(
             pass_count=u["pass_count"], passes=u["passes"], clubs_targets=u["clubs_targets"]
@@ -164,6 +174,8 @@ def _write_with_orm(match, new_rounds, round_updates, new_tricks, trick_updates,
             for name, value in by_seat[row.seat].items():
                 setattr(row, name, value)
         MatchSeat.objects.bulk_update(rows, ["team", "score", "tiebreak", "showroom", "placement", "is_winner"])
+    if awaiting is not None:
+        set_awaiting(match.pk, awaiting)
     Match.objects.filter(pk=match.pk).update(**fields)
 
 
@@ -181,6 +193,9 @@ _SQL_ROUND_UPDATES = f"""UPDATE {MatchRound._meta.db_table} AS r
 _SQL_NEW_TRICKS = f"""INSERT INTO {Trick._meta.db_table} (match_id, round, "index", leader, plays, winner)
     SELECT %(match)s, x.round, x."index", x.leader, x.plays, x.winner
     FROM jsonb_to_recordset(%(tricks)s::jsonb) AS x(round int, "index" int, leader int, plays jsonb, winner int)"""
+_SQL_TRICK_UPDATES = f"""UPDATE {Trick._meta.db_table} AS t SET plays = x.plays, winner = x.winner
+    FROM jsonb_to_recordset(%(trick_updates)s::jsonb) AS x(round int, "index" int, plays jsonb, winner int)
+    WHERE t.match_id = %(match)s AND t.round = x.round AND t."index" = x."index" """
 _SQL_NEW_ACTIONS = f"""INSERT INTO {SuitAction._meta.db_table}
     (match_id, round, sequence, trick, seat, suit, cause, target, moved)
     SELECT %(match)s, x.round, x.sequence, x.trick, x.seat, x.suit, x.cause, x.target, x.moved
@@ -192,18 +207,29 @@ _SQL_SEATS = f"""UPDATE {MatchSeat._meta.db_table} AS s
     FROM jsonb_to_recordset(%(seats)s::jsonb) AS x(seat int, team int, score int, tiebreak int, showroom int,
                                                   placement int, is_winner boolean)
     WHERE s.match_id = %(match)s AND s.seat = x.seat"""
+# Only the rows whose flag changes are written (most steps change one or two seats, or none).
+_SQL_AWAITING = f"""UPDATE {MatchSeat._meta.db_table} AS s SET awaiting = %(awaiting)s::jsonb @> to_jsonb(s.seat)
+    WHERE s.match_id = %(match)s AND s.awaiting IS DISTINCT FROM (%(awaiting)s::jsonb @> to_jsonb(s.seat))"""
 
 
-def _write_in_one_statement(match_id, new_rounds, round_updates, new_tricks, new_actions, seats, fields) -> None:
-    """The whole step as one PostgreSQL statement. No row is modified twice, as one statement requires."""
+def _write_in_one_statement(match_id, new_rounds, round_updates, new_tricks, trick_updates, new_actions, seats,
+                            fields, awaiting=None) -> None:
+    """The whole step as one PostgreSQL statement. No row is modified twice, as one statement requires: new and
+    updated rounds and tricks are different rows, and the seats' results (written once, as the game ends) and their
+    awaiting flags are then two statements."""
     params: dict = {"match": match_id}
     ctes = []
     for sql, name, rows in ((_SQL_NEW_ROUNDS, "rounds", new_rounds), (_SQL_ROUND_UPDATES, "round_updates",
                             round_updates), (_SQL_NEW_TRICKS, "tricks", new_tricks),
+                            (_SQL_TRICK_UPDATES, "trick_updates", trick_updates),
                             (_SQL_NEW_ACTIONS, "actions", new_actions), (_SQL_SEATS, "seats", seats)):
         if rows:
             ctes.append(f"{name} AS ({sql})")
             params[name] = json.dumps(rows)
+    flags_apart = awaiting is not None and bool(seats)
+    if awaiting is not None and not flags_apart:
+        ctes.append(f"awaiting AS ({_SQL_AWAITING})")
+        params["awaiting"] = json.dumps(awaiting)
     sets = []
     for name, value in fields.items():
         if name == "result":
@@ -215,5 +241,8 @@ def _write_in_one_statement(match_id, new_rounds, round_updates, new_tricks, new
     sql = (f"WITH {', '.join(ctes)} " if ctes else "") + (
         f"UPDATE {Match._meta.db_table} SET {', '.join(sets)} WHERE id = %(match)s"
     )
-    with connection.cursor() as cursor:
+    # The second statement (once a match, as it ends) needs a transaction of its own outside a caller's.
+    with transaction.atomic(savepoint=False) if flags_apart else nullcontext(), connection.cursor() as cursor:
         cursor.execute(sql, params)
+        if flags_apart:
+            cursor.execute(_SQL_AWAITING, {"match": match_id, "awaiting": json.dumps(awaiting)})
