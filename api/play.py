@@ -147,7 +147,9 @@ class MatchDecisionView(APIView):
         summary="Make the caller's seat's decision",
         description="`move_number` is the state's move number the decision answers (from state/ or legal/): a "
                     "stale or repeated one is refused with 409 and changes nothing. While cards are passed, every "
-                    "move since the pass count was chosen is current for a seat that has not passed yet.",
+                    "move since the pass count was chosen is current for a seat that has not passed yet. The answer's "
+                    "`legal` is what GET legal/ would answer now for the first of the caller's seats that the match "
+                    "awaits (null if none is): a bot that holds it can decide again without asking.",
         request=DecisionRequestSerializer,
         responses={201: DecisionResultSerializer, 400: E400, 401: E403, 403: E403, 404: E404, 409: E409,
                    429: E429},
@@ -169,7 +171,7 @@ class MatchDecisionView(APIView):
         except DecisionRefused as e:
             return refused(e)
         return Response({"match": outcome.match_id, "seat": outcome.seat, "move_number": outcome.move_number,
-                         "pending": outcome.pending, "over": outcome.over}, status=201)
+                         "pending": outcome.pending, "over": outcome.over, "legal": outcome.legal}, status=201)
 
 
 class MyTurnsView(APIView):

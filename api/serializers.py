@@ -166,14 +166,6 @@ class PendingSerializer(serializers.Serializer):
     count = serializers.IntegerField(allow_null=True)
 
 
-class DecisionResultSerializer(serializers.Serializer):
-    match = serializers.IntegerField()
-    seat = serializers.IntegerField()
-    move_number = serializers.IntegerField()
-    pending = PendingSerializer(allow_null=True)
-    over = serializers.BooleanField()
-
-
 class LegalSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     move_number = serializers.IntegerField()
@@ -181,6 +173,18 @@ class LegalSerializer(serializers.Serializer):
     pending = PendingSerializer(allow_null=True)
     decisions = serializers.ListField(child=serializers.DictField())
     pass_cards = serializers.DictField(allow_null=True, help_text='{"count": 2, "from": ["D3", ...]}: choose count.')
+
+
+class DecisionResultSerializer(serializers.Serializer):
+    match = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    move_number = serializers.IntegerField()
+    pending = PendingSerializer(allow_null=True)
+    over = serializers.BooleanField()
+    legal = LegalSerializer(
+        allow_null=True,
+        help_text="What GET legal/ would answer now for the first of the caller's seats the match awaits (null if "
+                  "none is): the next decision can be made without asking for it.")
 
 
 class TurnSerializer(serializers.Serializer):

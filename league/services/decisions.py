@@ -43,7 +43,7 @@ from engine.games import game_type
 
 from ..models import DeadlineAction, Match, MatchSeat, MatchStatus, Player
 from ..selectors.games import StoredPlayError, load_match_game
-from ..selectors.live import match_game
+from ..selectors.live import legal_decisions, match_game
 from ..turn_signals import announce_turns
 from .play import bot_seed, play_bot_match
 from .progress import store_progress
@@ -113,6 +113,10 @@ class DecisionOutcome:
     move_number: int
     pending: dict | None
     over: bool
+    # What GET legal/ would answer now for the first of the caller's seats the match awaits, built from the game in
+    # hand (no query): a bot holding that seat need not ask. None when none of the caller's seats is awaited, and
+    # always for submit_decision (a player, not an account).
+    legal: dict | None = None
 
 
 def parse_decision(decision_json: object, game: str = "diamonds"):
@@ -166,8 +170,11 @@ def submit_user_decision(
     (a caller without the seat hears 403 whatever it sent), then the decision's form, then the match's state.
     Raises Match.DoesNotExist for an unknown match."""
 
+    def mine_of(rows: list[MatchSeat]) -> list[MatchSeat]:
+        return [ms for ms in rows if ms.player.user_id is not None and ms.player.user_id == user.pk]
+
     def choose(match: Match, rows: list[MatchSeat]) -> int:
-        mine = [ms for ms in rows if ms.player.user_id is not None and ms.player.user_id == user.pk]
+        mine = mine_of(rows)
         if seat is not None:
             if any(ms.seat == seat for ms in mine):
                 return seat
@@ -176,11 +183,11 @@ def submit_user_decision(
             raise NotYourSeat(f"you have no seat at match {match.pk}")
         return next((ms for ms in mine if ms.awaiting), mine[0]).seat
 
-    return _submit(match_id, choose, move_number, decision_json, seat_first=True)
+    return _submit(match_id, choose, move_number, decision_json, seat_first=True, caller_seats=mine_of)
 
 
 def _submit(match_id: int, choose_seat, move_number: object, decision_json: object, *,
-            seat_first: bool) -> DecisionOutcome:
+            seat_first: bool, caller_seats=None) -> DecisionOutcome:
     """The decision's one transaction: lock the match, check, apply, store. `choose_seat(match, rows)` names the
     deciding seat or raises NotYourSeat; with `seat_first` it is asked before the decision's form is judged. The form
     is judged by the match's game, so once its row is read (a malformed decision took the lock for nothing: rare,
@@ -229,10 +236,19 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
             # tournament round).
             _enqueue_advance(match.pk)
     pending = game.pending
+    legal = None
+    if caller_seats is not None and not game.over:
+        # _store_step set the rows' awaited flags to the stored state, so this is the seat GET legal/ (without
+        # `seat`) would pick, and only ever one of the caller's own (its hand is in it). The game is this request's
+        # own object, not the cache's, so reading it after the commit is safe.
+        awaited = next((ms.seat for ms in caller_seats(rows) if ms.awaiting), None)
+        if awaited is not None:
+            legal = legal_decisions(game, awaited)
     return DecisionOutcome(
         match_id=match.pk, seat=seat, move_number=game.move_number, over=game.over,
         pending=None if pending is None else {"kind": pending.kind, "seats": list(pending.seats),
                                               "count": pending.count},
+        legal=legal,
     )
 
 
