@@ -9,8 +9,16 @@ unless --keep) with a finished tournament of engine bots (for standings) and liv
 (for decisions), starts gunicorn on 127.0.0.1 in a second process, and from this process sends, with --clients
 threads on keep-alive connections:
 - `--reads` GET /api/v1/tournaments/{id}/standings/ requests;
-- every decision of `--matches` matches (each client plays whole matches of its own: GET legal/, then POST
-  decisions/; the POST's answer names the next awaited seat). By default there is one match per client.
+- every decision of `--matches` matches (each client plays whole matches of its own: POST decisions/, whose answer
+  names the next awaited seat and, for the caller's own seat, carries its legal decisions; GET legal/ only when
+  it has none fresh: at the start, after a 409, or for a seat of another account). By default there is one match
+  per client, whose four seats one bot account holds (`--accounts-per-match 4`: an account per seat, so most
+  decisions need a legal/ read first).
+Decisions are sent in a closed loop by default (each client sends its next request as soon as the last is
+answered: the most the server answers, with latency about clients / throughput), or with `--rate R` in an open
+loop: the clients pace their decisions (like bots that think between moves) so that together they offer R
+decisions/s, and each decision's latency is counted from the moment it was due, so a server (or client) that
+falls behind shows in the figures rather than slowing the offered load.
 With `--finished-matches N` the standings are those of a tournament of N stored finished matches: `--templates`
 matches are played by engine bots through the ordinary storage path, and the N matches are bulk-inserted as copies
 of their rows (rounds, tricks, Suit Actions, seat results) at tournament tables of `--entrants` players, with
@@ -53,6 +61,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="players in the standings' tournament (default 16; 64 with --finished-matches)")
     parser.add_argument("--finished-matches", type=int, default=0,
                         help="bulk-store this many finished matches in the standings' tournament")
+    parser.add_argument("--accounts-per-match", type=int, choices=(1, 4), default=1,
+                        help="1: one bot account holds a match's four seats (each POST answer carries the next "
+                             "legal); 4: an account per seat")
+    parser.add_argument("--rate", type=float, default=None,
+                        help="open loop: the clients together offer this many decisions/s (default: closed loop)")
     parser.add_argument("--templates", type=int, default=24,
                         help="real bot matches whose rows the bulk-stored matches copy")
     # As deployed (deploy/Procfile, docker-compose.yml): with 2 workers of 4 threads the workers sat waiting on the
@@ -135,8 +148,17 @@ def _setup(args) -> tuple[int, list[tuple[str, str]]]:
         start_tournament(tournament=t)
         tournament_id = t.pk
     print(f"setup: standings tournament {tournament_id} stored in {time.perf_counter() - started:.1f} s")
+    from league.models import Player
+    from league.models.player import EXTERNAL_BOT
+
     bots = []
     for i in range(4 * args.matches):
+        if args.accounts_per_match == 1 and i % 4:
+            # Another seat of the account that holds seat 0 of this match: a Player of its own on the same user.
+            holder = Player.objects.get(name=bots[i - i % 4][0])
+            player = Player.objects.create(name=f"bench-ext-{i}", user=holder.user, bot_kind=EXTERNAL_BOT)
+            bots.append((player.name, bots[i - i % 4][1]))
+            continue
         player = create_external_bot(name=f"bench-ext-{i}")
         bots.append((player.name, issue_token(player.user)))
     return tournament_id, bots
@@ -276,13 +298,23 @@ def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]], serve
         matches.append((match.pk, [tokens[n] for n in names]))
     post_lat: list[float] = []
     legal_lat: list[float] = []
+    decision_lat: list[float] = []
     errors = []
     groups = [matches[i::args.clients] for i in range(args.clients)]
+    # Open loop: each client owes a decision every clients / rate seconds, from a phase of its own so that the
+    # clients do not all send at once.
+    interval = args.clients / args.rate if args.rate else None
+    phases = random.Random(2)
     cpu = _CpuMeter(server_pid)
     started = time.perf_counter()
-    _threads(args.clients, lambda i: _play(port, groups[i], post_lat, legal_lat, errors))
+    pace = [None if interval is None else (started + phases.uniform(0, interval), interval)
+            for _ in range(args.clients)]
+    _threads(args.clients, lambda i: _play(port, groups[i], post_lat, legal_lat, decision_lat, errors, pace[i]))
     elapsed = time.perf_counter() - started
-    _report("decisions (POST)", post_lat, elapsed, errors)
+    if interval is not None:
+        _report(f"decisions at an offered {args.rate:g}/s ({args.clients} clients; from when each was due to its "
+                "answer)", decision_lat, elapsed, errors, unit="decisions")
+    _report("decisions (POST)", post_lat, elapsed, errors if interval is None else [])
     _report("legal reads (GET) ", legal_lat, elapsed, [])
     print(f"  {len(post_lat) + len(legal_lat)} requests in {elapsed:.2f} s while playing {args.matches} matches: "
           f"{(len(post_lat) + len(legal_lat)) / elapsed:.1f} requests/s in all")
@@ -303,21 +335,35 @@ def _reads(port: int, url: str, count: int, latencies: list[float], errors: list
     conn.close()
 
 
-def _play(port: int, matches: list[tuple[int, list[str]]], post_lat, legal_lat, errors) -> None:
-    """Play each match to its end: whichever seat is awaited reads its legal decisions and makes one."""
+def _play(port: int, matches: list[tuple[int, list[str]]], post_lat, legal_lat, decision_lat, errors,
+          pace: tuple[float, float] | None) -> None:
+    """Play each match to its end: whichever seat is awaited makes a decision, from the legal decisions the last
+    POST's answer carried, or (if it carried none for that seat) read with GET legal/. With `pace` (the time the
+    first decision is due, and the interval between decisions) the client waits for each decision's time."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     rng = random.Random(1)
+    due = pace[0] if pace else 0.0
     for match_id, tokens in matches:
         # The spectator's state says whose turn it is first; after that each POST's answer says it.
         status, state = _call(conn, "GET", f"/api/v1/matches/{match_id}/state/", None, None)
         over, pending = state["over"], state["pending"]
+        legal = None
         for _ in range(2000):  # a 4-player match is under 200 decisions; the bound only stops a runaway loop
             if over:
                 break
-            seat = pending["seats"][0]
-            t0 = time.perf_counter()
-            status, legal = _call(conn, "GET", f"/api/v1/matches/{match_id}/legal/", tokens[seat], None)
-            legal_lat.append(time.perf_counter() - t0)
+            if pace:
+                wait = due - time.perf_counter()
+                if wait > 0:
+                    time.sleep(wait)
+                begun = due  # a decision sent late (the client fell behind) counts its wait too
+                due += pace[1]
+            else:
+                begun = time.perf_counter()
+            seat = legal["seat"] if legal else pending["seats"][0]
+            if legal is None:
+                t0 = time.perf_counter()
+                status, legal = _call(conn, "GET", f"/api/v1/matches/{match_id}/legal/", tokens[seat], None)
+                legal_lat.append(time.perf_counter() - t0)
             if legal["pass_cards"]:
                 decision = {"kind": "pass_cards", "cards": rng.sample(legal["pass_cards"]["from"],
                                                                       legal["pass_cards"]["count"])}
@@ -325,12 +371,18 @@ def _play(port: int, matches: list[tuple[int, list[str]]], post_lat, legal_lat, 
                 decision = rng.choice(legal["decisions"])
             t0 = time.perf_counter()
             status, body = _call(conn, "POST", f"/api/v1/matches/{match_id}/decisions/", tokens[seat],
-                                 {"move_number": legal["move_number"], "decision": decision})
-            post_lat.append(time.perf_counter() - t0)
+                                 {"move_number": legal["move_number"], "decision": decision, "seat": seat})
+            done = time.perf_counter()
+            post_lat.append(done - t0)
+            if status == 409:
+                legal = None  # stale: read the seat's legal decisions afresh and decide again
+                continue
             if status != 201:
                 errors.append(f"POST decision: {status} {body}")
                 return
-            over, pending = body["over"], body["pending"]
+            decision_lat.append(done - begun)
+            # A server without the answer's `legal` (an older one) still works: the next round reads legal/.
+            over, pending, legal = body["over"], body["pending"], body.get("legal")
     conn.close()
 
 
@@ -355,7 +407,7 @@ def _split(total: int, parts: int) -> list[int]:
     return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
 
 
-def _report(what: str, latencies: list[float], elapsed: float, errors: list[str]) -> None:
+def _report(what: str, latencies: list[float], elapsed: float, errors: list[str], unit: str = "requests") -> None:
     if not latencies:
         print(f"{what}: no requests")
         return
@@ -364,7 +416,7 @@ def _report(what: str, latencies: list[float], elapsed: float, errors: list[str]
     def pct(p: float) -> float:
         return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
 
-    print(f"{what}: {len(ordered)} requests, {len(ordered) / elapsed:8.1f} requests/s   "
+    print(f"{what}: {len(ordered)} {unit}, {len(ordered) / elapsed:8.1f} {unit}/s   "
           f"p50 {pct(50):6.1f} ms  p95 {pct(95):6.1f} ms  p99 {pct(99):6.1f} ms"
           + (f"   {len(errors)} errors, first: {errors[0]}" if errors else ""))
 
