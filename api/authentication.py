@@ -9,7 +9,7 @@ is a datetime here too). What it accepts and refuses is DRF's, word for word.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from django.contrib.auth import get_user_model
 from django.db import connections, router
@@ -28,7 +28,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        values = _converted(connection, token_fields + user_fields, row)
+        values = _converted(connection, _converters(model, connection), row)
         n = len(token_fields)
         token = model.from_db(db, [f.attname for f in token_fields], values[:n])
         user = get_user_model().from_db(db, [f.attname for f in user_fields], values[n:])
@@ -57,12 +57,24 @@ def _token_query(model, vendor: str) -> tuple[str, list, list]:
     return sql, token_fields, user_fields
 
 
-def _converted(connection, fields: list, row) -> list:
-    """The row's values as the ORM would load them: the backend's converters, then each field's own."""
+@lru_cache(maxsize=256)
+def _converters(model, connection) -> list[tuple]:
+    """Per column of the token query on `connection` (a thread's: the backend's converters are its methods): its Col
+    and the converters the ORM applies to it (the backend's, then the field's own). Found once per connection:
+    looking them up cost more than applying them."""
+    _, token_fields, user_fields = _token_query(model, connection.vendor)
     out = []
-    for field, value in zip(fields, row):
+    for field in token_fields + user_fields:
         col = field.get_col(field.model._meta.db_table)
-        for convert in connection.ops.get_db_converters(col) + field.get_db_converters(connection):
+        out.append((col, connection.ops.get_db_converters(col) + field.get_db_converters(connection)))
+    return out
+
+
+def _converted(connection, converters: list[tuple], row) -> list:
+    """The row's values as the ORM would load them."""
+    out = []
+    for (col, converts), value in zip(converters, row):
+        for convert in converts:
             value = convert(value, col, connection)
         out.append(value)
     return out

@@ -28,6 +28,7 @@ from league.selectors.live import (
     seats_of_user,
     wait_for_turns,
 )
+from league.selectors.prepared import PreparedQuery
 from league.services.decisions import DecisionRefused, submit_user_decision
 
 from .permissions import ReadOnlyOrAuthenticated
@@ -113,6 +114,11 @@ class MatchStateView(APIView):
         return Response(data)
 
 
+# A player's client asks legal/ before most decisions: its one query is compiled once per process.
+_MY_SEATS = PreparedQuery(lambda pk, user_id: MatchSeat.objects.filter(match__pk=pk, player__user=user_id)
+                          .select_related("match", "player").order_by("seat"), 2)
+
+
 class MatchLegalView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -127,8 +133,7 @@ class MatchLegalView(APIView):
         # The caller's seats and the match in one read (a player's client asks this before every decision); only a
         # caller without a seat here costs a second, to tell an unknown match (404) from someone else's (403).
         # (match__pk, not match_id: an id out of the column's range is then no match rather than a database error.)
-        mine = list(MatchSeat.objects.filter(match__pk=pk, player__user=request.user)
-                    .select_related("match", "player").order_by("seat"))
+        mine = _MY_SEATS(pk, request.user.pk)
         if not mine:
             get_object_or_404(Match, pk=pk)
         requested = _int_param(request.query_params.get("seat"), "seat")

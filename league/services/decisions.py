@@ -44,6 +44,7 @@ from engine.games import game_type
 from ..models import DeadlineAction, Match, MatchSeat, MatchStatus, Player
 from ..selectors.games import StoredPlayError, load_match_game
 from ..selectors.live import legal_decisions, match_game
+from ..selectors.prepared import PreparedQuery
 from ..turn_signals import announce_turns
 from .play import bot_seed, play_bot_match
 from .progress import store_progress
@@ -203,7 +204,7 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
         match = _locked_match(match_id)
         if match is None:
             raise Match.DoesNotExist(f"no match {match_id}")
-        rows = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+        rows = _seats_with_players(match)
         if seat_first:
             seat = choose_seat(match, rows)
             if malformed_move is not None:
@@ -393,6 +394,22 @@ def _forfeit(match: Match, rows: list[MatchSeat], seats: set[int], move_number: 
             ms.forfeited, ms.forfeited_at_move = True, move_number
 
 
+# Every decision runs these two: compiled once per process (league.selectors.prepared), the same SQL as the ORM's.
+_LOCKED_MATCH = PreparedQuery(lambda pk: Match.objects.select_for_update().filter(pk=pk).order_by("pk")[:1], 1,
+                              for_write=True)
+_SEATS = PreparedQuery(lambda match_id: MatchSeat.objects.filter(match_id=match_id).select_related("player")
+                       .order_by("seat"), 1)
+_MATCH_FIELD = MatchSeat._meta.get_field("match")
+
+
+def _seats_with_players(match: Match) -> list[MatchSeat]:
+    """The match's seats in order with their players; each seat's `match` is `match` (as filter(match=match) gives)."""
+    rows = _SEATS(match.pk)
+    for ms in rows:
+        _MATCH_FIELD.set_cached_value(ms, match)
+    return rows
+
+
 def _locked_match(match_id: int) -> Match | None:
     """The match row, locked until the transaction ends (None if there is no such match)."""
     if connection.vendor == "sqlite":
@@ -400,7 +417,8 @@ def _locked_match(match_id: int) -> Match | None:
         # write deadlock ("database is locked" at once). Writing first takes the database's write lock straight
         # away, waiting for it (the connection's timeout) like a row lock would.
         Match.objects.filter(pk=match_id).update(move_number=F("move_number"))
-    return Match.objects.select_for_update().filter(pk=match_id).first()
+    found = _LOCKED_MATCH(match_id)
+    return found[0] if found else None
 
 
 def _awaiting_stale(rows: list[MatchSeat], game: Game) -> bool:
