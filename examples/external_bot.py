@@ -2,7 +2,9 @@
 """An external bot in a few dozen lines of standard-library Python, for any of the league's games (Diamonds,
 Diamoniak, the ring race): it waits for its turn with the long-poll, reads its legal decisions, picks one at random
 and POSTs it. It needs to know nothing of the rules: `legal/` lists complete decisions in every game, except
-Diamonds' card passing, which offers the cards to choose `count` of.
+Diamonds' card passing, which offers the cards to choose `count` of. When the answer to its decision carries
+`legal` (one of its own seats is awaited again at that match), it decides again from it without asking; a server
+that leaves `legal` out (or null) costs a legal/ read, as before.
 
     python examples/external_bot.py --url http://127.0.0.1:8000 --token <the bot account's API token>
 
@@ -50,15 +52,20 @@ def play(base, token, *, wait=30, idle_polls=None, seed=None, log=print):
         for turn in body["turns"]:
             match, seat = turn["match"], turn["seat"]
             status, legal = call(f"{api}/matches/{match}/legal/?seat={seat}", token)
-            if status != 200 or not legal["my_turn"]:
-                continue  # the turn passed meanwhile (a deadline, say): the next poll says what is next
-            decision = choose(legal, rng)
-            status, answer = call(f"{api}/matches/{match}/decisions/", token, "POST",
-                                  {"move_number": legal["move_number"], "decision": decision, "seat": seat})
-            if status == 201:
-                made += 1
-            elif status != 409:  # 409: the match moved on before us; anything else is worth a line in the log
-                log(f"match {match}: {decision} refused: HTTP {status} {answer}")
+            # Decide as long as the match awaits one of our seats: each answer says whether it does.
+            while status == 200 and legal and legal["my_turn"]:
+                decision = choose(legal, rng)
+                status, answer = call(f"{api}/matches/{match}/decisions/", token, "POST",
+                                      {"move_number": legal["move_number"], "decision": decision,
+                                       "seat": legal["seat"]})
+                if status == 201:
+                    made += 1
+                    legal = answer.get("legal")  # None: no seat of ours is awaited here now (or an older server)
+                else:
+                    if status != 409:  # 409: the match moved on before us; anything else is worth a log line
+                        log(f"match {match}: {decision} refused: HTTP {status} {answer}")
+                    break
+            # Otherwise the turn passed meanwhile (a deadline, say): the next poll says what is next.
     return made
 
 
