@@ -52,8 +52,12 @@ class ChoicesReferee:
     def clone(self):
         """An independent copy of the game as it stands (the league caches live games and hands out clones).
 
-        A deep copy: the state is small lists, sets and frozen decisions. The ruleset is frozen, so it is shared."""
-        return copy.deepcopy(self, {id(self.ruleset): self.ruleset})
+        A deep copy of the table (small lists and sets). The log is copied as new lists holding the same entries: a
+        choice is a (seat, frozen decision) tuple and an event dict is never changed once logged, so only the lists
+        themselves must not be shared; deep-copying them made a clone's cost grow with the game (most of a late
+        decision's time in the league). The ruleset is frozen, so it is shared."""
+        log = {id(self.choices): list(self.choices), id(self.events): list(self.events), id(self.ruleset): self.ruleset}
+        return copy.deepcopy(self, log)
 
     def _check(self, seat: int, decision: object) -> None:
         """Raise IllegalDecision (naming the rule) unless `seat` may make `decision` now."""
