@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import threading
 
-from api.caching import Flights
+import pytest
+
+from api.caching import Flights, standings_fingerprint
 
 
 def _wait_for_callers(flights: Flights, key, count: int) -> None:
@@ -96,3 +98,56 @@ def test_a_failed_run_is_run_again_by_a_waiter():
     assert out1["value"] == "raised"
     assert out2["value"] == "fine"
     assert calls == ["fail", "ok"]
+
+
+# ---- what the fingerprint follows ----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_standings_fingerprint_moves_with_every_input_of_the_standings_and_only_with_them(
+        django_capture_on_commit_callbacks):
+    from django.contrib.auth import get_user_model
+
+    from league.models import Match, Tournament
+    from league.services.corrections import correct_result
+    from league.services.tournaments import (
+        create_tournament,
+        register_players,
+        seat_round,
+        start_round,
+        update_tournament,
+        withdraw_player,
+    )
+    from tests.league.tournament_support import bot_field
+
+    t = create_tournament(name="prints", rounds=2, table_size=2, auto_advance=False, seed="fp")
+    other = create_tournament(name="elsewhere", rounds=1, table_size=2, auto_advance=False, seed="fp2")
+    players = bot_field(4)
+    seen = [standings_fingerprint(t)]
+
+    def moved() -> bool:
+        t.refresh_from_db()
+        seen.append(standings_fingerprint(t))
+        return seen[-1] != seen[-2]
+
+    register_players(tournament=t, players=players)
+    assert moved()  # entries
+    assert not moved()  # nothing changed
+    register_players(tournament=other, players=bot_field(2, prefix="other"))
+    assert not moved()  # another tournament's field
+    update_tournament(tournament=Tournament.objects.get(pk=t.pk), match_points={"2": {"1": 3, "2": 0}})
+    assert moved()  # the points table (it may change until the tournament starts)
+    rnd = seat_round(tournament=t)
+    assert moved()  # a round
+    with django_capture_on_commit_callbacks(execute=True):
+        start_round(tournament_round=rnd)  # eager: the engine bots play both tables to the end
+    assert Match.objects.filter(tournament_round=rnd, status="finished").count() == 2
+    assert moved()  # finished matches
+    match = Match.objects.filter(tournament_round=rnd).first()
+    organiser = get_user_model().objects.create_user("fp-organiser")
+    correct_result(match=match, user=organiser, reason="slip", vault=[10, 0], showroom=[0, 0])
+    assert moved()  # a corrected result
+    update_tournament(tournament=Tournament.objects.get(pk=t.pk), name="renamed")
+    assert not moved()  # a name is not an input
+    withdraw_player(tournament=t, player=players[0])
+    assert moved()  # an entry made inactive
