@@ -18,7 +18,8 @@ Decisions are sent in a closed loop by default (each client sends its next reque
 answered: the most the server answers, with latency about clients / throughput), or with `--rate R` in an open
 loop: the clients pace their decisions (like bots that think between moves) so that together they offer R
 decisions/s, and each decision's latency is counted from the moment it was due, so a server (or client) that
-falls behind shows in the figures rather than slowing the offered load.
+falls behind shows in the figures rather than slowing the offered load. `--read-rate R` does the same for the
+standings readers.
 With `--finished-matches N` the standings are those of a tournament of N stored finished matches: `--templates`
 matches are played by engine bots through the ordinary storage path, and the N matches are bulk-inserted as copies
 of their rows (rounds, tricks, Suit Actions, seat results) at tournament tables of `--entrants` players, with
@@ -66,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
                              "legal); 4: an account per seat")
     parser.add_argument("--rate", type=float, default=None,
                         help="open loop: the clients together offer this many decisions/s (default: closed loop)")
+    parser.add_argument("--read-rate", type=float, default=None,
+                        help="open loop: the standings readers together offer this many reads/s (default: closed "
+                             "loop)")
     parser.add_argument("--templates", type=int, default=24,
                         help="real bot matches whose rows the bulk-stored matches copy")
     # As deployed (deploy/Procfile, docker-compose.yml): with 2 workers of 4 threads the workers sat waiting on the
@@ -280,11 +284,15 @@ def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]], serve
         cold: list[float] = []
         _reads(port, url, 1, cold, errors)
         print(f"standings read (warm-up): {(time.perf_counter() - t0) * 1000:.1f} ms")
+    read_interval = args.read_clients / args.read_rate if args.read_rate else None
     cpu = _CpuMeter(server_pid)
     started = time.perf_counter()
-    _threads(args.read_clients, lambda i: _reads(port, url, per_client[i], latencies, errors))
+    read_pace = _paces(args.read_clients, started, read_interval)
+    _threads(args.read_clients, lambda i: _reads(port, url, per_client[i], latencies, errors, read_pace[i]))
     elapsed = time.perf_counter() - started
-    _report(f"standings reads ({args.read_clients} clients)", latencies, elapsed, errors)
+    offered = f" at an offered {args.read_rate:g}/s" if read_interval else ""
+    waits = "; from when each was due to its answer" if read_interval else ""
+    _report(f"standings reads{offered} ({args.read_clients} clients{waits})", latencies, elapsed, errors)
     cpu.report(len(latencies), elapsed)
 
     # Decisions: each client plays whole matches of four external bots.
@@ -304,11 +312,9 @@ def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]], serve
     # Open loop: each client owes a decision every clients / rate seconds, from a phase of its own so that the
     # clients do not all send at once.
     interval = args.clients / args.rate if args.rate else None
-    phases = random.Random(2)
     cpu = _CpuMeter(server_pid)
     started = time.perf_counter()
-    pace = [None if interval is None else (started + phases.uniform(0, interval), interval)
-            for _ in range(args.clients)]
+    pace = _paces(args.clients, started, interval)
     _threads(args.clients, lambda i: _play(port, groups[i], post_lat, legal_lat, decision_lat, errors, pace[i]))
     elapsed = time.perf_counter() - started
     if interval is not None:
@@ -322,10 +328,26 @@ def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]], serve
     return 1 if errors else 0
 
 
-def _reads(port: int, url: str, count: int, latencies: list[float], errors: list[str]) -> None:
+def _paces(clients: int, started: float, interval: float | None) -> list[tuple[float, float] | None]:
+    """Per client: when its first request is due and the interval after that (None: closed loop). Each client starts
+    at a phase of its own so that they do not all send at once."""
+    phases = random.Random(2)
+    return [None if interval is None else (started + phases.uniform(0, interval), interval) for _ in range(clients)]
+
+
+def _reads(port: int, url: str, count: int, latencies: list[float], errors: list[str],
+           pace: tuple[float, float] | None = None) -> None:
+    """`count` GETs of `url`; with `pace` each is sent when due and timed from then (see _play)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    due = pace[0] if pace else 0.0
     for _ in range(count):
-        t0 = time.perf_counter()
+        if pace:
+            wait = due - time.perf_counter()
+            if wait > 0:
+                time.sleep(wait)
+            t0, due = due, due + pace[1]
+        else:
+            t0 = time.perf_counter()
         conn.request("GET", url, headers={"Accept": "application/json"})
         response = conn.getresponse()
         response.read()

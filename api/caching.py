@@ -2,12 +2,12 @@
 match finishes, a result is corrected, or the field or the rounds change. The cache key is a fingerprint of those
 (one statement of a few aggregates), so a cached table is never stale; the timeout only bounds memory.
 
-Under many readers at once (a tournament's last round, every player refreshing) two costs multiply: the
-fingerprint (its match count reads the tournament's finished matches from an index: a millisecond or two of the
-database's time at 10,000 of them) and, after a match finishes, the cold computation (seconds). So within a
-process both are shared by the readers waiting for them (`Flights`): readers of one tournament share one fingerprint query, but only one begun after they arrived, so
-what each is answered with is never older than its request; and readers that miss the same key wait for the one
-computation of it under way instead of each starting their own.
+Under many readers at once (a tournament's last round, every player refreshing) two costs multiply: the fingerprint
+(its match count reads the tournament's finished matches from an index: a millisecond or two of the database's time
+at 10,000 of them) and, after a match finishes, the cold computation (seconds). So within a process both are shared
+by the readers waiting for them (`Flights`): readers of one tournament share one fingerprint query, but only one
+begun after they arrived, so what each is answered with is never older than its request; and readers that miss the
+same key wait for the one computation of it under way instead of each starting their own.
 """
 
 from __future__ import annotations
