@@ -30,6 +30,7 @@ Decisions:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -110,8 +111,19 @@ class Tally:
     byes: Mapping[Competitor, int]
     config: StandingsConfig
 
+    _points: dict[Competitor, Fraction] | None = field(default=None, init=False, repr=False, compare=False)
+
     def competitors(self) -> list[Competitor]:
         return list(self.by_competitor)
+
+    def points(self) -> dict[Competitor, Fraction]:
+        """Every competitor's match points, byes included: computed once, as most metrics and every tie level read
+        them."""
+        if self._points is None:
+            bye = Fraction(self.config.bye_points)
+            self._points = {c: sum((pl.points for _, pl in placed), Fraction(0)) + bye * self.byes.get(c, 0)
+                            for c, placed in self.by_competitor.items()}
+        return self._points
 
 
 @dataclass(frozen=True)
@@ -235,9 +247,8 @@ def tally(
 
 
 def metric_points(t: Tally, group: Sequence[Competitor]) -> dict[Competitor, Number]:
-    bye = Fraction(t.config.bye_points)
-    return {c: sum((pl.points for _, pl in t.by_competitor[c]), Fraction(0)) + bye * t.byes.get(c, 0)
-            for c in group}
+    points = t.points()
+    return {c: points[c] for c in group}
 
 
 def metric_score(t: Tally, group: Sequence[Competitor]) -> dict[Competitor, Number]:
@@ -262,15 +273,12 @@ def metric_average_points(t: Tally, group: Sequence[Competitor]) -> dict[Competi
 
 def metric_opponent_points(t: Tally, group: Sequence[Competitor]) -> dict[Competitor, Number]:
     """Sum of the match points of every opponent, once per match played against them (a Buchholz)."""
-    everyone = metric_points(t, t.competitors())
+    everyone = t.points()
     out = {}
     for c in group:
-        total = Fraction(0)
-        for index, _ in t.by_competitor[c]:
-            for other in t.matches[index][1]:
-                if other.entry.competitor != c:
-                    total += everyone[other.entry.competitor]
-        out[c] = total
+        met = Counter(other.entry.competitor for index, _ in t.by_competitor[c] for other in t.matches[index][1]
+                      if other.entry.competitor != c)
+        out[c] = sum((everyone[o] * n for o, n in met.items()), Fraction(0))
     return out
 
 

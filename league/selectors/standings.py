@@ -80,41 +80,42 @@ def standings_config(tournament: Tournament) -> StandingsConfig:
     return StandingsConfig(points=points, precedence=precedence, bye_points=bye)
 
 
-def _results(seat_rows, deal_of: dict[tuple[int, int], str] | None = None) -> list[MatchResult]:
-    """MatchResults from MatchSeat rows (with their match and round) of finished matches, grouped by match."""
-    by_match: dict[int, list] = {}
-    for row in seat_rows:
-        by_match.setdefault(row.match_id, []).append(row)
-    results = []
-    for match_id, rows in by_match.items():
-        match = rows[0].match
-        entries = [Entry(r.player_id, r.score, r.tiebreak, r.showroom, r.seat, r.placement) for r in rows]
-        deal_id = None
-        if deal_of is not None and match.tournament_round_id is not None:
-            deal_id = deal_of.get((match.tournament_round_id, match.table_number))
-        rnd = match.tournament_round.index if match.tournament_round_id else None
-        results.append(MatchResult(entries, match_id=match_id, round=rnd, deal_id=deal_id, rotation=0,
-                                   table_size=len(rows)))
-    return results
-
-
-# Columns of the joined match and round that standings never read. A tournament of 10,000 matches reads 40,000
-# seat rows, and decoding every row's copy of the match's JSON (ruleset, seats, result) and of its round's seating
-# (`tables`, the whole round's) and their timestamps was most of a cold standings computation.
-_UNREAD = (
-    *(f"match__{f}" for f in ("ruleset", "seats", "seed", "result", "error", "claimed_by", "lease_expires_at",
-                              "deadline_at", "created_at", "started_at", "updated_at", "finished_at")),
-    *(f"match__tournament_round__{f}" for f in ("tables", "byes", "created_at", "started_at", "closed_at")),
-)
+# What standings read of a finished match's seat, as plain tuples: a tournament of 10,000 matches has 40,000 seat
+# rows, and building a seat, a match and a round model for each was most of a cold standings computation.
+_SEAT_COLUMNS = ("match_id", "player_id", "score", "tiebreak", "showroom", "seat", "placement",
+                 "match__tournament_round_id", "match__table_number", "match__tournament_round__index")
 
 
 def _finished_seats(**match_filter):
+    """The seats of the finished matches that `match_filter` selects, as _SEAT_COLUMNS tuples, by match and seat."""
     return (
         MatchSeat.objects.filter(match__status=MatchStatus.FINISHED, **match_filter)
-        .select_related("match", "match__tournament_round")
-        .defer(*_UNREAD)
         .order_by("match_id", "seat")
+        .values_list(*_SEAT_COLUMNS)
     )
+
+
+def _results(seat_rows, deal_of: dict[tuple[int, int], str] | None = None) -> list[MatchResult]:
+    """MatchResults from _finished_seats rows (ordered by match), one per match."""
+    results = []
+    rows: list = []
+    for row in seat_rows:
+        if rows and rows[0][0] != row[0]:
+            results.append(_result(rows, deal_of))
+            rows = []
+        rows.append(row)
+    if rows:
+        results.append(_result(rows, deal_of))
+    return results
+
+
+def _result(rows: list, deal_of: dict[tuple[int, int], str] | None) -> MatchResult:
+    match_id, *_, round_id, table_number, round_index = rows[0]
+    entries = [Entry(player, score, tiebreak, showroom, seat, placement)
+               for _, player, score, tiebreak, showroom, seat, placement, *_ in rows]
+    deal_id = deal_of.get((round_id, table_number)) if deal_of is not None and round_id is not None else None
+    return MatchResult(entries, match_id=match_id, round=round_index, deal_id=deal_id, rotation=0,
+                       table_size=len(rows))
 
 
 def tournament_results(tournament: Tournament) -> list[MatchResult]:
