@@ -3,11 +3,11 @@ match finishes, a result is corrected, or the field or the rounds change. The ca
 (one statement of a few aggregates), so a cached table is never stale; the timeout only bounds memory.
 
 Under many readers at once (a tournament's last round, every player refreshing) two costs multiply: the fingerprint
-(its match count reads the tournament's finished matches from an index: a millisecond or two of the database's time
-at 10,000 of them) and, after a match finishes, the cold computation (seconds). So within a process both are shared
-by the readers waiting for them (`Flights`): readers of one tournament share one fingerprint query, but only one
-begun after they arrived, so what each is answered with is never older than its request; and readers that miss the
-same key wait for the one computation of it under way instead of each starting their own.
+(a few index lookups, and the finished matches of the rounds still open) and, after a match finishes, the cold
+computation (seconds). So within a process both are shared by the readers waiting for them (`Flights`): readers of
+one tournament share one fingerprint query, but only one begun after they arrived, so what each is answered with is
+never older than its request; and readers that miss the same key wait for the one computation of it under way
+instead of each starting their own.
 """
 
 from __future__ import annotations
@@ -20,7 +20,15 @@ from typing import Any
 from django.core.cache import cache
 from django.db import connection
 
-from league.models import Match, MatchStatus, ResultCorrection, Tournament, TournamentEntry, TournamentRound
+from league.models import (
+    Match,
+    MatchStatus,
+    ResultCorrection,
+    RoundStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentRound,
+)
 
 STANDINGS_TIMEOUT = 300
 
@@ -92,22 +100,26 @@ _COMPUTATIONS = Flights()
 def _fingerprint_sql() -> str:
     match, rnd = Match._meta.db_table, TournamentRound._meta.db_table
     correction, entry = ResultCorrection._meta.db_table, TournamentEntry._meta.db_table
-    # The finished matches are read from the partial index match_finished_by_round alone (league.models.Match), so
-    # the cost grows with the tournament's rounds and matches, not with the rest of the database.
-    return f"""SELECT f.n, f.last, c.last, e.n, e.active, e.last, r.n, r.last FROM
+    # A round closes once every match of it is finished or failed, and neither ever changes again (a correction has
+    # its own part below), so closed rounds count by how many there are, and only the open rounds' matches are read
+    # (from the partial index match_finished_by_round): a reader of a finished tournament of 10,000 matches reads
+    # none of them.
+    return f"""SELECT f.n, f.last, c.last, e.n, e.active, e.last, r.n, r.closed, r.last FROM
         (SELECT COUNT(*) AS n, MAX(m.finished_at) AS last FROM {match} m JOIN {rnd} tr ON tr.id = m.tournament_round_id
-          WHERE tr.tournament_id = %s AND m.status = '{MatchStatus.FINISHED}') f,
+          WHERE tr.tournament_id = %s AND tr.status <> '{RoundStatus.CLOSED}'
+            AND m.status = '{MatchStatus.FINISHED}') f,
         (SELECT MAX(rc.id) AS last FROM {correction} rc JOIN {match} m ON m.id = rc.match_id
           JOIN {rnd} tr ON tr.id = m.tournament_round_id WHERE tr.tournament_id = %s) c,
         (SELECT COUNT(*) AS n, SUM(CASE WHEN active THEN 1 ELSE 0 END) AS active, MAX(id) AS last FROM {entry}
           WHERE tournament_id = %s) e,
-        (SELECT COUNT(*) AS n, MAX(id) AS last FROM {rnd} WHERE tournament_id = %s) r"""
+        (SELECT COUNT(*) AS n, SUM(CASE WHEN status = '{RoundStatus.CLOSED}' THEN 1 ELSE 0 END) AS closed,
+          MAX(id) AS last FROM {rnd} WHERE tournament_id = %s) r"""
 
 
 def standings_fingerprint(tournament: Tournament) -> str:
-    """What the standings are computed from, in one statement: the finished matches (how many, the last to finish),
-    the last result correction, the entries (how many, how many active, the last) and the rounds (how many, the
-    last), with the tournament's own settings."""
+    """What the standings are computed from, in one statement: the finished matches of the open rounds (how many, the
+    last to finish), the last result correction, the entries (how many, how many active, the last) and the rounds
+    (how many, how many closed, the last), with the tournament's own settings."""
     with connection.cursor() as cursor:
         cursor.execute(_fingerprint_sql(), [tournament.pk] * 4)
         inputs = cursor.fetchone()
