@@ -146,3 +146,18 @@ def test_the_sites_css_and_scripts_are_served_without_debug(client):
     for path in ("/static/web/site.css", "/static/web/match.js", "/static/web/replay.js"):
         response = client.get(path)
         assert response.status_code == 200, path
+
+
+def test_a_forfeited_seat_is_marked_on_its_table_its_match_and_the_match_lists(client, site):
+    from league.models import MatchSeat
+
+    match = Match.objects.get(tournament_round__tournament=site["tournament"])
+    late = match.match_seats.get(seat=2)
+    MatchSeat.objects.filter(pk=late.pk).update(forfeited=True, forfeited_at_move=17)
+    pages = [reverse("web:tournament", args=[site["tournament"].pk]), reverse("web:match", args=[match.pk]),
+             reverse("web:player", args=[late.player_id])]
+    for url in pages:
+        html = client.get(url).content.decode()
+        assert html.count("forfeited at move 17") == 1, url
+    other = next(s for s in match.match_seats.all() if s.seat != 2)
+    assert "forfeited" not in client.get(reverse("web:player", args=[other.player_id])).content.decode()
