@@ -1,9 +1,15 @@
 """`python -m engine.arena`: how strong is one bot against a field of another? A table of seeded games.
 
-Example: `python -m engine.arena --games 200 --players 4 --seat search --field greedy` plays 200 games, the
-`search` bot in one seat (its team's seats with partnerships), rotating that seat from game to game, the
-`field` bot everywhere else. Shared wins count as fractions; the win rate carries a 95% Wilson interval.
-Every game is fixed by `--seed` and its index, so a table can be reproduced exactly.
+Example: `python -m engine.arena --games 200 --players 4 --seat search --field greedy` plays 200 Diamonds games,
+the `search` bot in one seat (its team's seats with partnerships), rotating that seat from game to game, the
+`field` bot everywhere else. `--game diamoniak` or `--game ringrace` plays another game of engine.games the same
+way, every seat for itself (default `--seat heuristic --field random`); the Diamonds variants (`--partnerships`,
+`--perfect`, `--clubs`) and another game's bots are refused there.
+
+Each competitor (a seat; a team with partnerships) counts once per game: a win counts 1 and a shared win its
+fraction, so the win shares add up to the number of games; the win rate carries a 95% Wilson interval; the margin
+is the competitor's score minus the best other competitor's. Every game is fixed by `--seed` and its index, so a
+table can be reproduced exactly.
 """
 
 from __future__ import annotations
@@ -14,10 +20,25 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
-from .bots import BOTS, make_bot, play_game
+from .bots import make_bot, play_game
+from .errors import InvalidRuleset
 from .game import Game
+from .games import GAMES, GameType, game_type
 from .ruleset import Ruleset
+
+DIAMONDS = "diamonds"
+
+# (--seat, --field) when not given: each game's strongest bot against a weaker one.
+DEFAULT_BOTS: dict[str, tuple[str, str]] = {
+    "diamonds": ("search", "greedy"),
+    "diamoniak": ("heuristic", "random"),
+    "ringrace": ("heuristic", "random"),
+}
+
+# One competitor's game: (is it the bot under test?, score, win share, margin).
+Outcome = tuple[bool, int, float, int]
 
 
 @dataclass
@@ -28,6 +49,24 @@ class Tally:
     wins: float = 0.0
     scores: list[int] = field(default_factory=list)
     margins: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """What an arena plays: a game of engine.games and its ruleset, the bot under test, the field, the seed."""
+
+    game: str
+    ruleset: Any
+    seat_kind: str
+    field_kind: str
+    seat_settings: dict[str, object] = field(default_factory=dict)
+    field_settings: dict[str, object] = field(default_factory=dict)
+    seed: str = "arena"
+
+    @property
+    def competitors(self) -> int:
+        """Teams in Diamonds (each seat its own team without partnerships); seats in the newer games."""
+        return self.ruleset.team_count if self.game == DIAMONDS else self.ruleset.players
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -56,34 +95,58 @@ def parse_settings(text: str) -> dict[str, object]:
     return out
 
 
-def play_one(args: tuple) -> list[tuple[str, int, float, int]]:
-    """Play game `index`; returns per team (kind, score, win share, margin)."""
-    index, ruleset, seat_kind, field_kind, seat_settings, field_settings, seed = args
-    n = ruleset.players
+def play_one(task: tuple[Matchup, int]) -> list[Outcome]:
+    """Play game `index` of the matchup; one outcome per competitor, in seat (team) order."""
+    matchup, index = task
+    if matchup.game == DIAMONDS:
+        return _play_diamonds(matchup, index)
+    return _play_every_seat_for_itself(matchup, index)
+
+
+def _play_diamonds(matchup: Matchup, index: int) -> list[Outcome]:
+    ruleset = matchup.ruleset
     hero_team = index % ruleset.team_count  # rotate the hero's seat (its team's, with partners)
     team_of = {s: t for t, members in enumerate(ruleset.teams) for s in members}
-    kinds = [seat_kind if team_of[s] == hero_team else field_kind for s in range(n)]
-    bots = [
-        make_bot(kind, seed=f"{seed}/{index}/bot-{s}",
-                 **(seat_settings if kind == seat_kind and team_of[s] == hero_team else field_settings))
-        for s, kind in enumerate(kinds)
-    ]
-    game = Game(ruleset, f"{seed}/{index}", seats=[f"{k}-{s}" for s, k in enumerate(kinds)])
+    under_test = [team_of[s] == hero_team for s in range(ruleset.players)]
+    bots = [_bot(matchup, hero, f"bot-{s}", index, make_bot) for s, hero in enumerate(under_test)]
+    game = Game(ruleset, f"{matchup.seed}/{index}", seats=_seat_names(matchup, under_test))
     play_game(game, bots)
     result = game.result
     assert result is not None
     share = 1.0 / len(result.winners)
-    out = []
-    for t, members in enumerate(ruleset.teams):
-        best_other = max(x for u, x in enumerate(result.score) if u != t)
-        out.append((kinds[members[0]], result.score[t], share if t in result.winners else 0.0,
-                    result.score[t] - best_other))
-    return out
+    return [(t == hero_team, result.score[t], share if t in result.winners else 0.0,
+             result.score[t] - max(x for u, x in enumerate(result.score) if u != t))
+            for t in range(ruleset.team_count)]
 
 
-def run(ruleset: Ruleset, games: int, seat_kind: str, field_kind: str, seat_settings: dict, field_settings: dict,
-        seed: str, jobs: int) -> Iterator[list[tuple[str, int, float, int]]]:
-    tasks = [(i, ruleset, seat_kind, field_kind, seat_settings, field_settings, seed) for i in range(games)]
+def _play_every_seat_for_itself(matchup: Matchup, index: int) -> list[Outcome]:
+    kind = game_type(matchup.game)
+    players = matchup.ruleset.players
+    hero_seat = index % players
+    under_test = [s == hero_seat for s in range(players)]
+    bots = [_bot(matchup, hero, f"bot-{s}", index, kind.make_bot) for s, hero in enumerate(under_test)]
+    game = kind.new_game(matchup.ruleset, f"{matchup.seed}/{index}", seats=_seat_names(matchup, under_test))
+    kind.play_game(game, bots)
+    standing = kind.standing(game)
+    score, winners = standing["score"], standing["winners"]
+    share = 1.0 / len(winners)
+    return [(hero, score[s], share if s in winners else 0.0, score[s] - max(x for u, x in enumerate(score) if u != s))
+            for s, hero in enumerate(under_test)]
+
+
+def _bot(matchup: Matchup, under_test: bool, name: str, index: int, make) -> Any:
+    if under_test:
+        return make(matchup.seat_kind, seed=f"{matchup.seed}/{index}/{name}", **matchup.seat_settings)
+    return make(matchup.field_kind, seed=f"{matchup.seed}/{index}/{name}", **matchup.field_settings)
+
+
+def _seat_names(matchup: Matchup, under_test: list[bool]) -> list[str]:
+    return [f"{matchup.seat_kind if hero else matchup.field_kind}-{s}" for s, hero in enumerate(under_test)]
+
+
+def run(matchup: Matchup, games: int, jobs: int = 1) -> Iterator[list[Outcome]]:
+    """The outcomes of games 0 .. games-1, in order."""
+    tasks = [(matchup, i) for i in range(games)]
     if jobs <= 1:
         yield from map(play_one, tasks)
         return
@@ -93,59 +156,97 @@ def run(ruleset: Ruleset, games: int, seat_kind: str, field_kind: str, seat_sett
         yield from pool.imap(play_one, tasks, chunksize=1)
 
 
+def tally(matchup: Matchup, games: int, jobs: int = 1, progress: bool = False) -> dict[str, Tally]:
+    """Per bot (label): its seat-games, win shares, scores and margins over `games` seeded games."""
+    if matchup.seat_kind == matchup.field_kind:
+        labels = (f"{matchup.seat_kind} (seat)", f"{matchup.field_kind} (field)")
+    else:
+        labels = (matchup.seat_kind, matchup.field_kind)
+    tallies = {label: Tally() for label in labels}
+    for done, outcomes in enumerate(run(matchup, games, jobs), 1):
+        for under_test, score, win, margin in outcomes:
+            entry = tallies[labels[0] if under_test else labels[1]]
+            entry.games += 1
+            entry.wins += win
+            entry.scores.append(score)
+            entry.margins.append(margin)
+        if progress:
+            print(f"\r{done}/{games} games", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
+    return tallies
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default=DIAMONDS, choices=list(GAMES))
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--partnerships", action="store_true")
-    parser.add_argument("--perfect", action="store_true")
-    parser.add_argument("--clubs", choices=["thief", "choose"])
-    parser.add_argument("--seat", default="search", help=f"the bot under test (known: {', '.join(BOTS)})")
-    parser.add_argument("--field", default="greedy", help="the bot in every other seat")
+    parser.add_argument("--partnerships", action="store_true", help="Diamonds only")
+    parser.add_argument("--perfect", action="store_true", help="Diamonds only")
+    parser.add_argument("--clubs", choices=["thief", "choose"], help="Diamonds only")
+    bots_per_game = "; ".join(f"{name}: {', '.join(kind.bots)}" for name, kind in GAMES.items())
+    seat_defaults = ", ".join(f"{name} {seat}" for name, (seat, _) in DEFAULT_BOTS.items())
+    field_defaults = ", ".join(f"{name} {field_kind}" for name, (_, field_kind) in DEFAULT_BOTS.items())
+    parser.add_argument("--seat", help=f"the bot under test (default: {seat_defaults}; known: {bots_per_game})")
+    parser.add_argument("--field", help=f"the bot in every other seat (default: {field_defaults})")
     parser.add_argument("--seat-settings", default="", help="e.g. playouts=400,seconds=0")
     parser.add_argument("--field-settings", default="")
     parser.add_argument("--seed", default="arena")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (the machine is shared: keep 1)")
     args = parser.parse_args(argv)
-    for kind in (args.seat, args.field):
-        if kind not in BOTS:
-            parser.error(f"unknown bot {kind!r}; known bots: {', '.join(sorted(BOTS))}")
-    ruleset = Ruleset(args.players, partnerships=args.partnerships, perfect=args.perfect, clubs=args.clubs)
-    seat_settings, field_settings = parse_settings(args.seat_settings), parse_settings(args.field_settings)
-    labels = (f"{args.seat} (seat)", f"{args.field} (field)") if args.seat == args.field else (args.seat, args.field)
-    tallies = {label: Tally() for label in labels}
+    kind = game_type(args.game)
+    matchup = Matchup(args.game, _ruleset(parser, args, kind), *_seat_and_field(parser, args, kind),
+                      parse_settings(args.seat_settings), parse_settings(args.field_settings), args.seed)
     start = time.perf_counter()
-    for done, teams in enumerate(run(ruleset, args.games, args.seat, args.field, seat_settings, field_settings,
-                                     args.seed, args.jobs), 1):
-        hero_team = (done - 1) % ruleset.team_count
-        for t, (_, score, win, margin) in enumerate(teams):
-            tally = tallies[labels[0] if t == hero_team else labels[1]]
-            tally.games += 1
-            tally.wins += win
-            tally.scores.append(score)
-            tally.margins.append(margin)
-        if sys.stderr.isatty():
-            print(f"\r{done}/{args.games} games", end="", file=sys.stderr, flush=True)
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
-    elapsed = time.perf_counter() - start
-    _print_table(tallies, ruleset, args, elapsed)
+    tallies = tally(matchup, args.games, args.jobs, progress=sys.stderr.isatty())
+    _print_table(tallies, matchup, kind, args.games, time.perf_counter() - start)
     return 0
 
 
-def _print_table(tallies: dict[str, Tally], ruleset: Ruleset, args, elapsed: float) -> None:
-    fair = 1.0 / ruleset.team_count
-    variant = f"{ruleset.players} players" + (", partnerships" if ruleset.partnerships else "") + (
-        ", perfect" if ruleset.perfect else "") + f", clubs {ruleset.clubs}"
-    title = f"{args.games} games, {variant}; seed {args.seed!r}; fair share {fair:.1%}; {elapsed:.1f}s"
+def _ruleset(parser: argparse.ArgumentParser, args: argparse.Namespace, kind: GameType) -> Any:
+    """The game's ruleset from the options, or a parser error naming what does not fit the game."""
+    if args.game != DIAMONDS:
+        diamonds_only = [flag for flag, given in (("--partnerships", args.partnerships), ("--perfect", args.perfect),
+                                                  ("--clubs", args.clubs is not None)) if given]
+        if diamonds_only:
+            parser.error(f"{', '.join(diamonds_only)}: Diamonds only, not for {kind.title} (--game {args.game})")
+    if not kind.min_players <= args.players <= kind.max_players:
+        parser.error(f"{kind.title} is for {kind.min_players}-{kind.max_players} players, not {args.players}")
+    try:
+        if args.game == DIAMONDS:
+            return Ruleset(args.players, partnerships=args.partnerships, perfect=args.perfect, clubs=args.clubs)
+        return kind.make_ruleset(args.players)
+    except InvalidRuleset as refusal:
+        parser.error(str(refusal))
+
+
+def _seat_and_field(parser: argparse.ArgumentParser, args: argparse.Namespace, kind: GameType) -> tuple[str, str]:
+    """--seat and --field (each game's defaults when not given), or a parser error naming the game's bots."""
+    default_seat, default_field = DEFAULT_BOTS[args.game]
+    seat_kind, field_kind = args.seat or default_seat, args.field or default_field
+    for option, name in (("--seat", seat_kind), ("--field", field_kind)):
+        if name not in kind.bots:
+            parser.error(f"{option}: {kind.title} has no bot {name!r}; its bots: {', '.join(kind.bots)}")
+    return seat_kind, field_kind
+
+
+def _print_table(tallies: dict[str, Tally], matchup: Matchup, kind: GameType, games: int, elapsed: float) -> None:
+    fair = 1.0 / matchup.competitors
+    ruleset = matchup.ruleset
+    variant = f"{ruleset.players} players"
+    if matchup.game == DIAMONDS:
+        variant += (", partnerships" if ruleset.partnerships else "") + (
+            ", perfect" if ruleset.perfect else "") + f", clubs {ruleset.clubs}"
+    title = f"{kind.title}: {games} games, {variant}; seed {matchup.seed!r}; fair share {fair:.1%}; {elapsed:.1f}s"
     rows = []
     for label, t in tallies.items():
         low, high = wilson(t.wins, t.games)
         rate = t.wins / t.games if t.games else 0.0
         rows.append((label, str(t.games), f"{t.wins:g}", f"{rate:.1%}", f"{low:.1%} - {high:.1%}",
                      f"{_mean(t.scores):.2f}", f"{_mean(t.margins):+.2f}"))
-    headers = ("bot", "seat-games", "wins", "win rate", "95% CI (Wilson)", "mean score", "mean margin")
+    headers = ("bot", "seat-games", "wins", "win rate", "95% CI (Wilson)", f"mean {kind.score_label}", "mean margin")
     try:
         from rich.console import Console
         from rich.table import Table
@@ -155,7 +256,7 @@ def _print_table(tallies: dict[str, Tally], ruleset: Ruleset, args, elapsed: flo
         for row in rows:
             print(" | ".join(row))
         return
-    table = Table(title=title)
+    table = Table(title=title, min_width=len(title))  # the title on one line, even over a narrow table
     for h in headers:
         table.add_column(h, justify="left" if h == "bot" else "right")
     for row in rows:
