@@ -113,13 +113,20 @@ def match_decide(request, pk: int):
 
 
 def match_replay(request, pk: int):
+    """A finished match's replay, one window of steps per page (web.games.replay): `?step=N` (1-based) picks the
+    window holding step N, which the page shows first; a step past the end shows the last one."""
     match = get_object_or_404(Match, pk=pk)
     if not record_is_public(match):
         raise Http404("a match can be replayed once it is over (and its round, for a duplicate table)")
+    try:
+        step = int(request.GET.get("step", 1))
+    except ValueError:
+        return render(request, "web/error.html", {"heading": "No such step", "message": "The step to show is a whole "
+                                                  "number: ?step=1 is the first."}, status=400)
     record = public_record(match)
     presenter = presenter_for(match.game)
     return render(request, "web/replay.html", {
-        "match": match, "presenter": presenter, "frames": presenter.replay_frames(record),
+        "match": match, "presenter": presenter, "window": presenter.replay_window(record, step),
         "names": list(match.seats), "teams": record.get("teams"),
     })
 

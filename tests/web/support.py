@@ -40,3 +40,22 @@ def form_for(state: dict, rng: random.Random) -> dict:
     else:
         data["target"] = rng.choice(legal)
     return data
+
+
+def replay_steps_on_page(html: str) -> list[int]:
+    """The steps (1-based over the whole game) whose frames a replay page holds, in page order."""
+    return [int(n) for n in re.findall(r'<section class="frame" id="step-(\d+)"', html)]
+
+
+def replay_link(html: str, which: str) -> int | None:
+    """The step a replay page's link goes to ("first", "prev", "next" or "last"); None when it leads nowhere new."""
+    tag = re.search(rf'<a class="button" data-step="{which}" href="\?step=(\d+)"([^>]*)>', html)
+    return None if "aria-disabled" in tag.group(2) else int(tag.group(1))
+
+
+def every_replay_page(client, url: str) -> list[str]:
+    """A replay's pages, from the first step to the last, by following each page's link to the next window."""
+    pages = [client.get(url).content.decode()]
+    while (step := replay_link(pages[-1], "next")) is not None:
+        pages.append(client.get(f"{url}?step={step}").content.decode())
+    return pages

@@ -14,6 +14,7 @@ from engine.diamoniak.rules import card_name as diamoniak_card
 from engine.ringrace.rules import card_name as ringrace_card
 from league.models import Match, MatchStatus
 from league.selectors.live import match_game
+from web.games.replay import REPLAY_WINDOW
 
 from .browser import shoot
 from .conftest import PASSWORD
@@ -104,7 +105,23 @@ def test_a_person_plays_another_game_against_bots_in_a_browser(chromium, site_se
     page.click("text=Next ▶")
     assert page.locator(".frame:visible h2").inner_text().startswith("Turn 1:")
     shoot(page, f"{game}-replay")
+    if total > REPLAY_WINDOW:
+        # The page holds one window of steps: past its edge the stepper opens the next window's page on the step
+        # that comes next, and stepping back from there opens the previous window's page on its last step.
+        for _ in range(REPLAY_WINDOW - 2):
+            page.keyboard.press("ArrowRight")
+        assert counter.inner_text() == f"Step {REPLAY_WINDOW} of {total}"
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url(f"**/replay/?step={REPLAY_WINDOW + 1}")
+        assert counter.inner_text() == f"Step {REPLAY_WINDOW + 1} of {total}"
+        assert page.locator(".frame:visible h2").inner_text().startswith(f"Turn {REPLAY_WINDOW}:")
+        page.click("text=◀ Previous")
+        page.wait_for_url(f"**/replay/?step={REPLAY_WINDOW}")
+        assert counter.inner_text() == f"Step {REPLAY_WINDOW} of {total}"
+        assert page.locator(".frame:visible").count() == 1
     page.click("text=Last »")
+    if total > REPLAY_WINDOW:
+        page.wait_for_url(f"**/replay/?step={total}")
     assert "the game ends" in page.locator(".frame:visible h2").inner_text()
     assert counter.inner_text() == f"Step {total} of {total}"
     assert errors == [], errors

@@ -20,6 +20,8 @@ from league.selectors.live import match_game, seat_state
 from league.services import create_bot_player, create_match
 from league.services.decisions import start_live_match
 
+from .support import every_replay_page
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -150,7 +152,7 @@ def test_a_whole_game_by_clicking_then_its_result_and_replay(client, site, game,
     if game == "ringrace":  # over: the board is revealed
         cells = re.findall(r'<li class="cell cell-(\w+)">', html)
         assert [c for c in cells if c in ("loose", "fixed")] and "untried" not in cells
-    replay = client.get(reverse("web:match-replay", args=[match.pk])).content.decode()
+    replay = "".join(every_replay_page(client, reverse("web:match-replay", args=[match.pk])))
     # One step per turn after the start, in order; the game's last turn may be cut short by its end (K-WIN-1).
     turns = [int(t) for t in re.findall(r"<h2>Turn (\d+): ", replay)]
     assert turns == list(range(1, len(turns) + 1)) and final["turn"] <= len(turns) <= final["turn"] + 1

@@ -110,11 +110,11 @@ def test_a_person_plays_a_whole_game_by_the_pages_forms(client, site):
 
 def test_replay_frames_follow_the_engine(site):
     from league.selectors.live import public_record
-    from web.games.diamonds_replay import replay_frames
+    from web.games import presenter_for
 
     match = Match.objects.filter(status=MatchStatus.FINISHED).first()
     record = public_record(match)
-    frames = replay_frames(record)
+    frames = presenter_for("diamonds").replay_frames(record)
     last = frames[-1]
     assert [2 * v + s for v, s in zip(last.vaults, last.showrooms)] == record["result"]["score"]
     assert frames[0].hands == [sorted(h, key=lambda c: (SUITS.index(c[0]), int(c[1:]))) for h in

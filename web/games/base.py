@@ -2,7 +2,7 @@
 
 The views never branch on the game: they look its presenter up by the match's `game` and ask it for the table
 (built from the engine view's dict the selectors give), the template that draws it, the decision JSON a posted
-form means, and the replay's frames.
+form means, and the replay's steps (a page shows one window of them: web.games.replay).
 """
 
 from __future__ import annotations
@@ -15,21 +15,29 @@ from django.http import QueryDict
 
 from engine.games import GameType, game_type
 
+from .replay import ReplaySteps, ReplayWindow, every_frame, window_of
+
 
 @dataclass(frozen=True)
 class GamePresenter:
     name: str  # the engine's game name (engine.games.GAMES), which a match stores in `game`
     table_template: str  # draws `table` (what build_table returns) inside the live page's <div class="table-view">
-    replay_template: str  # draws the replay's `frames`
+    replay_template: str  # draws one frame `f` of the replay (inside its step's <section>)
     # (a seat's or the public view's dict, the seat names) -> the object table_template draws
     build_table: Callable[[dict[str, Any], list[str]], Any]
     decision_json: Callable[[QueryDict], Any]  # a posted decision form -> the game's decision JSON
-    replay_frames: Callable[[dict[str, Any]], list[Any]]  # a finished match's record -> the replay's steps
+    replay_steps: ReplaySteps  # a finished match's record -> its steps, each drawn on demand (web.games.replay)
     replay_step: str  # what one replay step is, in words: "trick", "turn"
     default_bot: str  # the house bots' kind when the visitor does not choose one
     # the "play against bots" form's cleaned data -> the ruleset of a table of four at this game
     bot_table_ruleset: Callable[[dict[str, Any]], dict[str, Any]]
     blurb: str  # one line on what the game is, for the page where a visitor picks one
+
+    def replay_window(self, record: dict[str, Any], step: int) -> ReplayWindow:
+        return window_of(self.replay_steps, record, step)
+
+    def replay_frames(self, record: dict[str, Any]) -> list[Any]:
+        return every_frame(self.replay_steps, record)
 
     @property
     def kind(self) -> GameType:

@@ -6,8 +6,9 @@ decision's JSON; and both are stored as choices, so a replay steps through the r
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.http import QueryDict
@@ -95,8 +96,9 @@ class Frame:
 
 
 def replay_by_turns(record: dict[str, Any], *, build_table: Callable[[dict[str, Any], list[str]], Any],
-                    describe: Callable[[dict[str, Any], list[str]], str | None]) -> list[Frame]:
-    """The table at the start and after every turn of a finished record, with what each turn did.
+                    describe: Callable[[dict[str, Any], list[str]], str | None]) -> Iterator[Callable[[], Frame]]:
+    """The steps of a finished record: the start, then every turn, each drawn as the table after it with what the
+    turn did (web.games.replay: a step is drawn only while the walk stands at it).
 
     The record's choices are applied one by one to the game its format builds (engine.games.by_format), so each
     frame is what the rules derive, never recomputed here; every frame is the public view at that moment. A turn
@@ -105,13 +107,11 @@ def replay_by_turns(record: dict[str, Any], *, build_table: Callable[[dict[str, 
     names = list(record["seats"])
     game = kind.from_record({**record, "choices": []})  # the set-up alone: seed, seats, first player, given cards
 
-    def snapshot() -> dict[str, Any]:
-        return public_view(kind.view(game, 0).to_dict())
+    def frame(title: str, since: int) -> Frame:
+        lines = [line for e in game.events[since:] if (line := describe(e, names))]
+        return Frame(title, lines, build_table(public_view(kind.view(game, 0).to_dict()), names))
 
-    def lines_since(seen: int) -> list[str]:
-        return [line for e in game.events[seen:] if (line := describe(e, names))]
-
-    frames = [Frame("The start", lines_since(0), build_table(snapshot(), names))]
+    yield partial(frame, "The start", 0)
     seen = len(game.events)
     turn, turn_seat = game.turn, game.seat
     for choice in record.get("choices") or []:
@@ -119,8 +119,12 @@ def replay_by_turns(record: dict[str, Any], *, build_table: Callable[[dict[str, 
         if game.turn == turn and not game.over:
             continue
         title = f"Turn {turn + 1}: {names[turn_seat]}"
-        frames.append(Frame(title + (" — the game ends" if game.over else ""), lines_since(seen),
-                            build_table(snapshot(), names)))
+        yield partial(frame, title + (" — the game ends" if game.over else ""), seen)
         seen = len(game.events)
         turn, turn_seat = game.turn, game.seat
-    return frames
+
+
+def final_public_view(record: dict[str, Any]) -> dict[str, Any]:
+    """The public view of a finished record's end, replayed by the engine."""
+    kind = by_format(record.get("format"))
+    return public_view(kind.view(kind.from_record(record), 0).to_dict())

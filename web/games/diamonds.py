@@ -9,7 +9,7 @@ from typing import Any
 from django.http import QueryDict
 
 from .base import GamePresenter, number_or_text
-from .diamonds_replay import replay_frames
+from .diamonds_replay import replay_steps
 from .diamonds_table import build_table
 
 
@@ -37,6 +37,6 @@ def bot_table_ruleset(form_data: dict[str, Any]) -> dict[str, Any]:
 DIAMONDS = GamePresenter(
     name="diamonds", table_template="web/games/diamonds_table.html",
     replay_template="web/games/diamonds_replay.html", build_table=build_table, decision_json=decision_json,
-    replay_frames=replay_frames, replay_step="trick", default_bot="greedy", bot_table_ruleset=bot_table_ruleset,
+    replay_steps=replay_steps, replay_step="trick", default_bot="greedy", bot_table_ruleset=bot_table_ruleset,
     blurb="The trick-taking game where the crystals in your vault count double.",
 )

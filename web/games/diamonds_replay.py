@@ -1,12 +1,15 @@
 """A finished game's replay: the table after each step of its record (the deal, the pass, every trick).
 
 Each frame is the engine's own replay of the record cut off after that step (engine.from_record), so the hands,
-showrooms, vaults and the Thief are what the rules derive, never recomputed here.
+showrooms, vaults and the Thief are what the rules derive, never recomputed here. A step's replay is run only when
+the page's window holds the step (web.games.replay).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from engine import card_str, from_record
@@ -34,28 +37,28 @@ def _cut(record: dict[str, Any], r: int, rnd: dict[str, Any]) -> dict[str, Any]:
     return cut
 
 
-def replay_frames(record: dict[str, Any]) -> list[Frame]:
+def replay_steps(record: dict[str, Any]) -> Iterator[Callable[[], Frame]]:
+    """Every step of the record, each drawn on demand (web.games.replay)."""
     names = list(record["seats"])
     n = len(names)
-    frames: list[Frame] = []
 
-    def snap(title, rnd_cut, r, *, trick=None, winner=None, passes=None, actions=(), round_over=False):
+    def snap(title, rnd_cut, r, *, trick=None, winner=None, passes=None, actions=(), round_over=False) -> Frame:
         game = from_record(_cut(record, r, rnd_cut))
         hands = [[] for _ in range(n)] if round_over else [sorted_cards(h) for h in game.hands]
         teams = [game.team_of(s) for s in range(n)]  # showrooms and vaults are per team: shown per seat
-        frames.append(Frame(title, hands, [game.showroom[t] for t in teams], [game.vault[t] for t in teams],
-                            game.supply, game.thief,
-                            trick or [], winner, passes, [action_line(a, names) for a in actions]))
+        return Frame(title, hands, [game.showroom[t] for t in teams], [game.vault[t] for t in teams],
+                     game.supply, game.thief,
+                     trick or [], winner, passes, [action_line(a, names) for a in actions])
 
     for r, rnd in enumerate(record["rounds"]):
         dealt = {**rnd, "pass_count": None, "passes": None, "clubs_targets": [], "tricks": [], "actions": []}
-        snap(f"Round {r + 1}: the deal ({names[rnd['dealer']]} deals)", dealt, r)
+        yield partial(snap, f"Round {r + 1}: the deal ({names[rnd['dealer']]} deals)", dealt, r)
         if rnd.get("passes") is None:
             continue
         passed = {**rnd, "tricks": [], "actions": []}
         count = rnd["pass_count"]
-        snap(f"Round {r + 1}: everyone passes {count} card{'s' if count > 1 else ''}", passed, r,
-             passes=rnd["passes"])
+        yield partial(snap, f"Round {r + 1}: everyone passes {count} card{'s' if count > 1 else ''}", passed, r,
+                      passes=rnd["passes"])
         tricks = rnd["tricks"]
         for t, trick in enumerate(tricks):
             last = t == len(tricks) - 1
@@ -65,9 +68,9 @@ def replay_frames(record: dict[str, Any]) -> list[Frame]:
             title = f"Round {r + 1}, trick {t + 1}" + (f": {winner} wins it" if winner else "")
             if last and winner:
                 title += ", and the round ends"
-            snap(title, upto, r, trick=[{"name": names[p["seat"]], "card": p["card"]} for p in trick["plays"]],
-                 winner=winner, actions=acts, round_over=last and winner is not None)
-    return frames
+            yield partial(snap, title, upto, r,
+                          trick=[{"name": names[p["seat"]], "card": p["card"]} for p in trick["plays"]],
+                          winner=winner, actions=acts, round_over=last and winner is not None)
 
 
 def sorted_cards(hand) -> list[str]:

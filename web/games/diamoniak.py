@@ -8,6 +8,7 @@ draw or the discard pile, so how many are still to come is public too (8 less th
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ from .base import GamePresenter, table_of_four
 from .choices import (
     ButtonGroup,
     DecisionButton,
+    Frame,
     ResultRow,
     around_the_table,
     decision_button,
@@ -213,13 +215,13 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
     return None
 
 
-def replay_frames(record: dict[str, Any]) -> list:
+def replay_steps(record: dict[str, Any]) -> Iterator[Callable[[], Frame]]:
     return replay_by_turns(record, build_table=build_table, describe=describe)
 
 
 DIAMONIAK = GamePresenter(
     name="diamoniak", table_template="web/games/diamoniak_table.html",
     replay_template="web/games/diamoniak_replay.html", build_table=build_table, decision_json=decision_from_post,
-    replay_frames=replay_frames, replay_step="turn", default_bot="heuristic", bot_table_ruleset=table_of_four,
+    replay_steps=replay_steps, replay_step="turn", default_bot="heuristic", bot_table_ruleset=table_of_four,
     blurb="Draw cards to build a castle of six in your colour; witches take three of your cards, fairies save them.",
 )

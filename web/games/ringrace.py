@@ -8,17 +8,21 @@ that. Once the game is over the view reveals every position, and so does the pag
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .base import GamePresenter, table_of_four
 from .choices import (
     ButtonGroup,
     DecisionButton,
+    Frame,
     ResultRow,
     around_the_table,
     decision_button,
     decision_from_post,
+    final_public_view,
     grouped,
     replay_by_turns,
     result_rows,
@@ -183,21 +187,25 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
     return None
 
 
-def replay_frames(record: dict[str, Any]) -> list:
+def replay_steps(record: dict[str, Any]) -> Iterator[Callable[[], Frame]]:
     """The table turn by turn. A replay is of a finished game, whose board is public by then (the last frame shows
     it whole), so each earlier step also says what its untried positions turned out to be."""
-    frames = replay_by_turns(record, build_table=build_table, describe=describe)
-    final = frames[-1].table.board
-    for frame in frames[:-1]:
-        for cell, end in zip(frame.table.board, final):
-            if cell.state == "untried":
-                cell.underneath = "fixed" if end.state == "fixed" else "loose"
-    return frames
+    final = build_table(final_public_view(record), list(record["seats"])).board
+    for draw in replay_by_turns(record, build_table=build_table, describe=describe):
+        yield partial(_with_underneath, draw, final)
+
+
+def _with_underneath(draw: Callable[[], Frame], final: list[BoardCell]) -> Frame:
+    frame = draw()
+    for cell, end in zip(frame.table.board, final):
+        if cell.state == "untried":
+            cell.underneath = "fixed" if end.state == "fixed" else "loose"
+    return frame
 
 
 RINGRACE = GamePresenter(
     name="ringrace", table_template="web/games/ringrace_table.html",
     replay_template="web/games/ringrace_replay.html", build_table=build_table, decision_json=decision_from_post,
-    replay_frames=replay_frames, replay_step="turn", default_bot="heuristic", bot_table_ruleset=table_of_four,
+    replay_steps=replay_steps, replay_step="turn", default_bot="heuristic", bot_table_ruleset=table_of_four,
     blurb="Draw ring cards and guess which of 42 diamonds are loose; steal cards rob a set ring of the same value.",
 )

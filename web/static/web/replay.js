@@ -1,29 +1,56 @@
-// The replay: every step of the game is on the page (readable without a script); this shows one at a time and
-// steps with the buttons or the arrow keys.
+// The replay: the page holds one window of the game's steps, readable without a script, with links to the windows
+// around it. This shows one step at a time, steps with the links or the arrow keys, and past the window's edge goes
+// to the page of the window holding the step wanted, which opens on that step.
 (function () {
   "use strict";
-  var frames = document.querySelectorAll("#frames .frame");
+  var box = document.getElementById("frames");
+  var frames = box ? box.querySelectorAll(".frame") : [];
   var counter = document.getElementById("frame-counter");
   if (!frames.length) return;
-  var at = 0;
+  var start = Number(box.getAttribute("data-start"));
+  var total = Number(box.getAttribute("data-total"));
+  var links = document.querySelectorAll(".stepper [data-step]");
+  var step = 0; // the step shown, 1-based over the whole game
   document.documentElement.classList.add("js");
 
-  function show(i) {
-    at = Math.max(0, Math.min(frames.length - 1, i));
-    Array.prototype.forEach.call(frames, function (f, k) { f.hidden = k !== at; });
-    counter.textContent = "Step " + (at + 1) + " of " + frames.length;
+  function urlOf(n) {
+    var url = new URL(window.location.href);
+    url.searchParams.set("step", n);
+    url.hash = "";
+    return url.toString();
+  }
+
+  function show(n, remember) {
+    step = n;
+    Array.prototype.forEach.call(frames, function (f, k) { f.hidden = start + k + 1 !== n; });
+    counter.textContent = "Step " + n + " of " + total;
+    Array.prototype.forEach.call(links, function (a) {
+      var to = a.getAttribute("data-step");
+      var stuck = (to === "first" || to === "prev") ? n === 1 : n === total;
+      if (stuck) a.setAttribute("aria-disabled", "true"); else a.removeAttribute("aria-disabled");
+    });
+    // So that reloading the page, or coming back to it, shows this step again.
+    if (remember && window.history.replaceState) window.history.replaceState(null, "", urlOf(n));
+  }
+
+  function go(n) {
+    if (n < 1 || n > total || n === step) return;
+    if (n > start && n <= start + frames.length) show(n, true);
+    else window.location.assign(urlOf(n));
   }
 
   document.querySelector(".stepper").addEventListener("click", function (e) {
-    var step = e.target.getAttribute("data-step");
-    if (step === "first") show(0);
-    else if (step === "prev") show(at - 1);
-    else if (step === "next") show(at + 1);
-    else if (step === "last") show(frames.length - 1);
+    var link = e.target.closest("[data-step]");
+    if (!link) return;
+    e.preventDefault();
+    var to = link.getAttribute("data-step");
+    go(to === "first" ? 1 : to === "prev" ? step - 1 : to === "next" ? step + 1 : total);
   });
   document.addEventListener("keydown", function (e) {
-    if (e.key === "ArrowRight") show(at + 1);
-    if (e.key === "ArrowLeft") show(at - 1);
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return; // Alt+← is the browser's Back
+    if (e.key === "ArrowRight") go(step + 1);
+    if (e.key === "ArrowLeft") go(step - 1);
   });
-  show(0);
+  var shown = Number(box.getAttribute("data-shown"));
+  show(Math.max(start + 1, Math.min(start + frames.length, shown)), false);
 })();
