@@ -127,7 +127,7 @@ def match_replay(request, pk: int):
     presenter = presenter_for(match.game)
     return render(request, "web/replay.html", {
         "match": match, "presenter": presenter, "window": presenter.replay_window(record, step),
-        "names": list(match.seats), "teams": record.get("teams"),
+        "names": list(match.seats),
     })
 
 
