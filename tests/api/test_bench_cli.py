@@ -1,0 +1,37 @@
+"""The API's load benchmark runs end to end at a tiny scale (its figures are printed, never asserted): a scratch
+database (SQLite, or `<name>_apibench` beside DATABASE_URL's), a gunicorn server on loopback, standings reads and
+whole matches of external bots played over HTTP, in both the closed and the open loop."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bench(*args: str) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "REDIS_URL")}
+    done = subprocess.run([sys.executable, "-m", "api.bench", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("loop", [[], ["--read-rate", "40", "--rate", "60"]], ids=["closed", "open"])
+def test_the_load_benchmark_plays_its_matches_over_http_and_reports_each_kind(loop):
+    out = _bench("--clients", "2", "--matches", "2", "--reads", "12", "--finished-matches", "24", "--entrants", "8",
+                 "--templates", "2", "--server-workers", "1", "--server-threads", "4", *loop)
+    assert re.search(r"setup: standings tournament \d+ stored", out)
+    assert re.search(r"standings reads.*: 12 requests", out)
+    decisions = re.search(r"decisions \(POST\): (\d+) requests", out)
+    # two whole 4-player matches: each lasts far more than a handful of decisions
+    assert decisions and int(decisions.group(1)) > 20, out
+    if loop:
+        assert "at an offered 40/s" in out and "at an offered 60/s" in out
+    assert "p50" in out and "p95" in out and "p99" in out and "CPU per request" in out
