@@ -187,7 +187,9 @@ class MyTurnsView(APIView):
         description="Answers at once if some match awaits one of the caller's players, else waits up to `wait` "
                     "seconds (at most DIAMONDS_TURNS_MAX_WAIT, 60 by default) for one, then answers with an empty "
                     "list. An external bot loops on this, then reads state/ and POSTs decisions/.",
-        parameters=[OpenApiParameter("wait", float, description="Seconds to wait for a turn (0: answer at once).")],
+        parameters=[OpenApiParameter("wait", float, description="Seconds to wait for a turn (0: answer at once)."),
+                    OpenApiParameter("legal", bool, description="1: each turn carries its seat's legal decisions "
+                                     "(as GET legal/ answers them), so a bot decides without another request.")],
         responses={200: TurnsSerializer, 400: E400, 401: E403},
     )
     def get(self, request):
@@ -198,5 +200,14 @@ class MyTurnsView(APIView):
             raise ParseError("wait must be a number of seconds") from None
         if not 0 <= wait < float("inf"):
             raise ParseError("wait must be a number of seconds")
+        with_legal = request.query_params.get("legal", "0")
+        if with_legal not in ("0", "1", "true", "false"):
+            raise ParseError("legal is 1 (each turn carries its legal decisions) or 0")
         turns, waited = wait_for_turns(request.user, wait=min(wait, settings.DIAMONDS_TURNS_MAX_WAIT))
-        return Response(TurnsSerializer({"turns": turns, "waited": round(waited, 3)}).data)
+        answer = TurnsSerializer({"turns": turns, "waited": round(waited, 3)}).data
+        for turn, row in zip(turns, answer["turns"]):
+            # The match row was read with the turn a moment ago: its move number names the stored game. Only the
+            # caller's own seats are turns, so a legal answer never shows another seat's hand.
+            row["legal"] = (legal_decisions(match_game(turn.match, just_read=True), turn.seat)
+                            if with_legal in ("1", "true") else None)
+        return Response(answer)

@@ -193,6 +193,10 @@ class TurnSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id")
     move_number = serializers.IntegerField()
     deadline_at = serializers.DateTimeField(allow_null=True)
+    legal = LegalSerializer(
+        allow_null=True, required=False,
+        help_text="With ?legal=1: what GET legal/?seat= would answer now for this seat, so the decision can be "
+                  "made without asking for it; otherwise null.")
 
 
 class TurnsSerializer(serializers.Serializer):

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """An external bot in a few dozen lines of standard-library Python, for any of the league's games (Diamonds,
-Diamoniak, the ring race): it waits for its turn with the long-poll, reads its legal decisions, picks one at random
-and POSTs it. It needs to know nothing of the rules: `legal/` lists complete decisions in every game, except
-Diamonds' card passing, which offers the cards to choose `count` of. When the answer to its decision carries
-`legal` (one of its own seats is awaited again at that match), it decides again from it without asking; a server
-that leaves `legal` out (or null) costs a legal/ read, as before.
+Diamoniak, the ring race): it waits for its turn with the long-poll, which answers with each turn's legal
+decisions (`?legal=1`), picks one at random and POSTs it. It needs to know nothing of the rules: the legal
+decisions are complete decisions in every game, except Diamonds' card passing, which offers the cards to choose
+`count` of. When the answer to its decision carries `legal` (one of its own seats is awaited again at that match),
+it decides again from it without asking. A server that leaves `legal` out (or null) costs a legal/ read.
 
     python examples/external_bot.py --url http://127.0.0.1:8000 --token <the bot account's API token>
 
@@ -45,13 +45,14 @@ def play(base, token, *, wait=30, idle_polls=None, seed=None, log=print):
     rng, made, idle = random.Random(seed), 0, 0
     api = base.rstrip("/") + "/api/v1"
     while idle_polls is None or idle < idle_polls:
-        status, body = call(f"{api}/me/turns/?wait={wait}", token)
+        status, body = call(f"{api}/me/turns/?wait={wait}&legal=1", token)
         if status != 200:
             raise SystemExit(f"turns: HTTP {status}: {body}")
         idle = 0 if body["turns"] else idle + 1
         for turn in body["turns"]:
-            match, seat = turn["match"], turn["seat"]
-            status, legal = call(f"{api}/matches/{match}/legal/?seat={seat}", token)
+            match, seat, legal = turn["match"], turn["seat"], turn.get("legal")
+            if legal is None:
+                status, legal = call(f"{api}/matches/{match}/legal/?seat={seat}", token)
             # Decide as long as the match awaits one of our seats: each answer says whether it does.
             while status == 200 and legal and legal["my_turn"]:
                 decision = choose(legal, rng)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -135,6 +135,7 @@ class Turn:
     player_id: int
     move_number: int
     deadline_at: Any
+    match: Match = field(repr=False, compare=False)  # the row as read with the turn, for the game it names
 
 
 def turns_of_user(user) -> list[Turn]:
@@ -143,7 +144,8 @@ def turns_of_user(user) -> list[Turn]:
         MatchSeat.objects.filter(player__user=user, awaiting=True, match__status__in=IN_PLAY)
         .select_related("match").order_by("match_id", "seat")
     )
-    return [Turn(ms.match_id, ms.seat, ms.player_id, ms.match.move_number, ms.match.deadline_at) for ms in rows]
+    return [Turn(ms.match_id, ms.seat, ms.player_id, ms.match.move_number, ms.match.deadline_at, ms.match)
+            for ms in rows]
 
 
 def deal_still_in_play(match: Match) -> bool:

@@ -61,7 +61,7 @@ def test_example_bots_and_people_finish_a_match_in_process(accounts):
 @pytest.mark.parametrize("game", ["diamoniak", "ringrace"])
 def test_example_bot_plays_the_other_games_knowing_none_of_their_rules(accounts, game):
     """The same example script, unchanged, finishes a Diamoniak game and a ring race between two of its copies:
-    `legal/` lists complete decisions in those games, so picking one is all a bot must do."""
+    the legal decisions are complete decisions in those games, so picking one is all a bot must do."""
     from league.services.decisions import advance_match
     from league.services.matches import create_match
 
@@ -70,10 +70,12 @@ def test_example_bot_plays_the_other_games_knowing_none_of_their_rules(accounts,
     match = create_match(players=[accounts["players"][n] for n in names], ruleset={"players": 2},
                          seed=f"example-{game}", club=accounts["club"], game=game)
     advance_match(match_id=match.pk)
+    paths = []
 
     def call_through(name):
         def call(url, token, method="GET", body=None):
             path = url.split("://", 1)[1].split("/", 1)[1]
+            paths.append(path)
             client = accounts["clients"][name]
             r = client.get("/" + path) if method == "GET" else client.post("/" + path, body, format="json")
             return r.status_code, r.json()
@@ -89,6 +91,8 @@ def test_example_bot_plays_the_other_games_knowing_none_of_their_rules(accounts,
     match = Match.objects.get(pk=match.pk)
     assert match.status == MatchStatus.FINISHED, match.error
     assert match.game == game and made["ext-1"] > 0 and made["ext-2"] > 0
+    # Every decision came from the long-poll's or the previous answer's `legal`: not one legal/ read.
+    assert not [p for p in paths if "/legal/" in p] and any("me/turns/" in p and "legal=1" in p for p in paths)
 
 
 def test_example_bots_and_people_finish_a_match(accounts, live_server, settings):

@@ -1,5 +1,6 @@
 """The decision POST's answer carries the caller's next `legal` (what GET legal/ would answer for the first of its
-seats the match awaits), so a bot saves a round trip per decision; never another account's seat (its hand)."""
+seats the match awaits), so a bot saves a round trip per decision; never another account's seat (its hand). The
+turns long-poll with ?legal=1 carries each awaited seat's legal decisions the same way."""
 
 from __future__ import annotations
 
@@ -82,3 +83,36 @@ def test_the_answer_never_carries_another_account_s_seat(game, players):
             assert body["legal"] == clients[seat].get(f"/api/v1/matches/{match.pk}/legal/").json()
     else:
         raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_turns_with_legal_carry_each_awaited_seat_s_legal_decisions_so_a_bot_needs_no_legal_read(game, players):
+    # An account per seat, each deciding only from what the long-poll answered it: the match is played to its end.
+    bots = [create_external_bot(name=f"polled-{game}-{i}") for i in range(players)]
+    clients = [client_for(token=issue_token(b.user)) for b in bots]
+    match = create_match(players=bots, ruleset={"players": players}, seed=f"polled/{game}", game=game)
+    advance_match(match_id=match.pk)
+    rng = random.Random(3)
+    plain = [t for c in clients for t in c.get("/api/v1/me/turns/?wait=0").json()["turns"]]
+    assert plain and all(t["legal"] is None for t in plain)  # only asked for
+    made = 0
+    for _ in range(3000):
+        answers = [c.get("/api/v1/me/turns/?wait=0&legal=1").json()["turns"] for c in clients]
+        awaited = [(s, turns[0]) for s, turns in enumerate(answers) if turns]
+        if not awaited:
+            break
+        for seat, turn in awaited:
+            assert turn["seat"] == seat and turn["legal"]["seat"] == seat and turn["legal"]["my_turn"]
+            assert turn["legal"]["move_number"] == turn["move_number"]
+            assert turn["legal"] == clients[seat].get(f"/api/v1/matches/{match.pk}/legal/").json()
+        seat, turn = awaited[0]
+        response = clients[seat].post(f"/api/v1/matches/{match.pk}/decisions/",
+                                      {"move_number": turn["legal"]["move_number"],
+                                       "decision": choose(turn["legal"], rng)}, format="json")
+        assert response.status_code == 201, response.content
+        made += 1
+    else:
+        raise AssertionError("the match did not end")
+    match.refresh_from_db()
+    assert match.status == "finished" and made > 10
+    assert clients[0].get("/api/v1/me/turns/?wait=0&legal=yes").status_code == 400

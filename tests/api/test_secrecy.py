@@ -77,7 +77,7 @@ def read_everything(client, match_id: int) -> dict[str, object]:
     urls = [f"/api/v1/matches/{match_id}/state/", f"/api/v1/matches/{match_id}/legal/",
             f"/api/v1/matches/{match_id}/record/", f"/api/v1/matches/{match_id}/tricks/?page_size=500",
             f"/api/v1/matches/{match_id}/", "/api/v1/matches/", "/api/v1/matches/?player=1&status=running",
-            "/api/v1/me/turns/", "/api/v1/players/", "/api/v1/me/"]
+            "/api/v1/me/turns/", "/api/v1/me/turns/?legal=1", "/api/v1/players/", "/api/v1/me/"]
     out = {}
     for url in urls:
         r = client.get(url)
