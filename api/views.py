@@ -34,7 +34,7 @@ from league.models import (
 )
 from league.models.player import EXTERNAL_BOT
 from league.selectors.live import public_record, seats_of_user
-from league.selectors.standings import tournament_standings
+from league.selectors.standings_cache import cached_tournament_standings
 from league.services import create_bot_player, create_club, create_match, create_person_player
 from league.services.corrections import CorrectionError, NotCorrectable, correct_result
 from league.services.decisions import set_turn_deadline, start_live_match
@@ -50,7 +50,6 @@ from league.services.tournaments import (
     update_tournament,
 )
 
-from .caching import cached_standings
 from .permissions import IsStaffForWrites, ReadOnlyOrAuthenticated, organises
 from .play import refuse_spectator_of_shared_deal
 from .renderers import CSVRenderer
@@ -466,11 +465,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
             filter_backends=[])
     def standings(self, request, pk=None, format=None):
         tournament = self.get_object()
-        rows = cached_standings(tournament, lambda: [
-            {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids), "games": r.games,
-             "metrics": {k: _number(v) for k, v in r.metrics.items()}}
-            for r in tournament_standings(tournament=tournament)
-        ])
+        rows = [{"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids), "games": r.games,
+                 "metrics": {k: _number(v) for k, v in r.metrics.items()}}
+                for r in cached_tournament_standings(tournament)]
         csv = getattr(request.accepted_renderer, "format", "") == "csv"
         if csv:  # one column per metric
             rows = [{**{k: v for k, v in row.items() if k != "metrics"}, **row["metrics"]} for row in rows]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 
@@ -173,6 +174,25 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
+
+
+# ---- the cache: the write rate limits and the standings tables --------------------------------------------------
+def _next_redis_database(url: str) -> str:
+    """`url` with the Redis database after its own (0 -> 1; the last, 15, -> 0)."""
+    parts = urlsplit(url)
+    number = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{(number + 1) % 16}"))
+
+
+# Every web and worker process must count the same rate limits and share the standings tables (a worker computes a
+# watched tournament's new table for the web processes), so with Redis the cache lives there: DIAMONDS_CACHE_URL, or
+# the database after REDIS_URL's, never the broker's own (clearing the cache must not drop queued tasks). Without
+# Redis everything runs in one process, and the in-process default cache is that process's.
+DIAMONDS_CACHE_URL = os.environ.get("DIAMONDS_CACHE_URL", "").strip() or (
+    _next_redis_database(REDIS_URL) if REDIS_URL else "")
+if DIAMONDS_CACHE_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": DIAMONDS_CACHE_URL,
+                          "KEY_PREFIX": "diamonds"}}
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 # The play queue's name can be changed so that test workers sharing a Redis consume only their own run's matches.
 DIAMONDS_PLAY_QUEUE = os.environ.get("DIAMONDS_PLAY_QUEUE", "play")

@@ -24,8 +24,9 @@ from league.models import (
     Tournament,
     TournamentStatus,
 )
-from league.selectors import season_standings, tournament_standings
+from league.selectors import season_standings
 from league.selectors.standings import season_games
+from league.selectors.standings_cache import cached_tournament_standings
 from league.services import advance_tournament, register_players, start_tournament
 from league.services.tournaments import TournamentError
 
@@ -98,7 +99,7 @@ def tournament(request, pk: int):
             tables.append({"number": table["number"], "match": match,
                            "seats": list(match.match_seats.all()) if match else []})
         rounds.append({"round": rnd, "tables": tables, "byes": rnd.byes})
-    standings = tournament_standings(tournament=tournament)
+    standings = cached_tournament_standings(tournament)
     organiser = organises(request.user, tournament.club_id)
     candidates = []
     if organiser and tournament.status == TournamentStatus.REGISTERING:

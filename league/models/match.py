@@ -69,8 +69,8 @@ class Match(models.Model):
             # Only matches in play, and not on updated_at: it changes with every stored trick, and an indexed
             # column would keep PostgreSQL from updating the row in place (HOT).
             models.Index(fields=["status"], name="match_in_play", condition=Q(status__in=["pending", "running"])),
-            # A tournament's finished matches, read by the standings cache's fingerprint (api.caching) without
-            # visiting the rows: written once per match, as it finishes.
+            # A tournament's finished matches, read by the standings cache's fingerprint
+            # (league.selectors.standings_cache) without visiting the rows: written once per match, as it finishes.
             models.Index(fields=["tournament_round", "finished_at"], name="match_finished_by_round",
                          condition=Q(status="finished")),
         ]

@@ -50,6 +50,7 @@ from ..models import (
     TournamentRound,
     TournamentStatus,
 )
+from ..selectors.standings_cache import warm_tournament_standings
 from ..standings import canonical_metrics
 from .decisions import FALLBACK_BOTS
 from .matches import create_match
@@ -426,6 +427,8 @@ def on_match_finished(*, match_id: int) -> None:
         apply_match_ratings(match_id=match_id)
     if match.tournament_round_id is not None:
         _round_may_close(match.tournament_round_id)
+        # Its readers find the new table ready instead of waiting for it (a tournament somebody reads only).
+        warm_tournament_standings(tournament_id=match.tournament_round.tournament_id)
 
 
 def _round_may_close(round_id: int) -> None:

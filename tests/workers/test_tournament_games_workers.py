@@ -8,10 +8,13 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from django.core.cache import cache
 
 from engine.games import game_type
 from league.models import Match, MatchSeat, MatchStatus, Rating, RatingHistory, TournamentStatus
+from league.selectors import standings_cache
 from league.selectors.standings import tournament_standings
+from league.selectors.standings_cache import cached_tournament_standings, standings_fingerprint
 from league.services.tournaments import create_tournament, register_players, start_tournament
 from workers.tasks import run_match
 
@@ -36,6 +39,7 @@ def test_workers_play_a_tournament_of_the_game_to_its_standings(worker_pool, mon
     t = create_tournament(name=f"{game} on workers", rounds=rounds, game=game, table_size=table_size,
                           format="swiss", seed=f"{game}-workers")
     register_players(tournament=t, players=players)
+    assert len(cached_tournament_standings(t)) == field  # somebody reads its standings: it is watched
     start_tournament(tournament=t)
 
     def over():
@@ -43,6 +47,14 @@ def test_workers_play_a_tournament_of_the_game_to_its_standings(worker_pool, mon
         return t.status == TournamentStatus.FINISHED
 
     wait_for(over, timeout=240, what=f"the {game} tournament to finish")
+    # The worker that ended the last match computed the final table into the cache every process shares (Redis):
+    # this process reads it without computing anything.
+    wait_for(lambda: cache.get(f"standings:{t.pk}:{standings_fingerprint(t)}") is not None, timeout=60,
+             what="the final standings in the shared cache")
+    computed = []
+    monkeypatch.setattr(standings_cache, "tournament_standings", lambda **kw: computed.append(kw) or [])
+    shared = cached_tournament_standings(t)
+    assert computed == [] and shared == tournament_standings(tournament=t)
     rounds_done = list(t.tournament_rounds.order_by("index"))
     assert [r.status for r in rounds_done] == ["closed"] * rounds
     matches = Match.objects.filter(tournament_round__tournament=t)

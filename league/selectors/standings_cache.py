@@ -1,6 +1,11 @@
-"""A cache for standings: computing them reads every finished match of the tournament, but they change only when a
-match finishes, a result is corrected, or the field or the rounds change. The cache key is a fingerprint of those
-(one statement of a few aggregates), so a cached table is never stale; the timeout only bounds memory.
+"""A cache for a tournament's standings, which the API and the website read: computing them reads every finished match
+of the tournament, but they change only when a match finishes, a result is corrected, or the field or the rounds
+change. The cache key is a fingerprint of those (one statement of a few aggregates), so a cached table is never
+stale; the timeout only bounds memory.
+
+A tournament somebody reads the standings of is "watched" for a while, and when one of its matches finishes the
+worker computes the new table at once (`warm_tournament_standings`), so readers do not wait for it; nobody pays for
+the tables of tournaments nobody reads (a tournament played by engine bots alone).
 
 Under many readers at once (a tournament's last round, every player refreshing) two costs multiply: the fingerprint
 (a few index lookups, and the finished matches of the rounds still open) and, after a match finishes, the cold
@@ -20,7 +25,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import connection
 
-from league.models import (
+from ..models import (
     Match,
     MatchStatus,
     ResultCorrection,
@@ -29,8 +34,11 @@ from league.models import (
     TournamentEntry,
     TournamentRound,
 )
+from .standings import StandingRow, tournament_standings
 
 STANDINGS_TIMEOUT = 300
+# How long a tournament counts as watched after a reader had its table computed.
+WATCHED_TIMEOUT = 1800
 
 
 class _Flight:
@@ -146,3 +154,28 @@ def _compute_and_keep(key: str, compute: Callable[[], list]) -> list:
         rows = compute()
         cache.set(key, rows, STANDINGS_TIMEOUT)
     return rows
+
+
+def _watched_key(tournament_id: int) -> str:
+    return f"standings-watched:{tournament_id}"
+
+
+def cached_tournament_standings(tournament: Tournament) -> list[StandingRow]:
+    """league.selectors.tournament_standings, from the cache when its inputs have not changed since."""
+    def compute() -> list[StandingRow]:
+        cache.set(_watched_key(tournament.pk), True, WATCHED_TIMEOUT)
+        return tournament_standings(tournament=tournament)
+
+    return cached_standings(tournament, compute)
+
+
+def warm_tournament_standings(*, tournament_id: int) -> bool:
+    """Compute a watched tournament's standings now (after one of its matches finished), so that its readers find
+    them in the cache; returns whether it did."""
+    if not cache.get(_watched_key(tournament_id)):
+        return False
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return False
+    cached_standings(tournament, lambda: tournament_standings(tournament=tournament))
+    return True

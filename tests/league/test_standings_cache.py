@@ -1,5 +1,6 @@
-"""api.caching.Flights: concurrent readers share the standings' fingerprint and cold computation, and are never
-answered with a run begun before they asked."""
+"""The standings cache (league.selectors.standings_cache): concurrent readers share the fingerprint and the cold
+computation and are never answered with a run begun before they asked; the fingerprint follows every input; a
+watched tournament's table is ready when a match ends; the website reads the same cache."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import threading
 
 import pytest
 
-from api.caching import Flights, standings_fingerprint
+from league.selectors.standings_cache import Flights, standings_fingerprint
 
 
 def _wait_for_callers(flights: Flights, key, count: int) -> None:
@@ -157,3 +158,75 @@ def test_the_standings_fingerprint_moves_with_every_input_of_the_standings_and_o
     assert not moved()  # a name is not an input
     withdraw_player(tournament=t, player=players[0])
     assert moved()  # an entry made inactive
+
+
+# ---- the table ready when a match ends, for a tournament somebody reads ----------------------------------------
+
+
+def _count_computations(monkeypatch) -> list[int]:
+    from league.selectors import standings_cache
+
+    computed: list[int] = []
+    real = standings_cache.tournament_standings
+
+    def counting(*, tournament):
+        computed.append(tournament.pk)
+        return real(tournament=tournament)
+
+    monkeypatch.setattr(standings_cache, "tournament_standings", counting)
+    return computed
+
+
+@pytest.mark.django_db
+def test_a_watched_tournament_s_table_is_computed_when_a_match_ends_so_its_readers_wait_for_nothing(monkeypatch):
+    from django.core.cache import cache
+
+    from league.models import Match, Tournament
+    from league.selectors.standings_cache import cached_tournament_standings
+    from league.services.tournaments import create_tournament, on_match_finished, register_players, start_tournament
+    from tests.league.tournament_support import bot_field, store_result
+
+    cache.clear()
+    computed = _count_computations(monkeypatch)
+    watched = create_tournament(name="watched", rounds=1, table_size=2, auto_advance=False, seed="w")
+    unread = create_tournament(name="unread", rounds=1, table_size=2, auto_advance=False, seed="u")
+    for t in (watched, unread):
+        register_players(tournament=t, players=bot_field(4, prefix=t.name))
+        start_tournament(tournament=t)  # its tables wait: what it sends after commit is not run here
+    assert [r.games for r in cached_tournament_standings(watched)] == [0, 0, 0, 0]
+    assert computed == [watched.pk]  # a reader's table: the tournament is watched from now on
+    for t in (watched, unread):
+        match = Match.objects.filter(tournament_round__tournament=t).order_by("table_number").first()
+        store_result(match, {0: (30, 10), 1: (12, 5)})
+        on_match_finished(match_id=match.pk)  # as the worker does after a match
+    assert computed == [watched.pk, watched.pk]  # the watched one's new table, at once; none for the other
+    rows = cached_tournament_standings(Tournament.objects.get(pk=watched.pk))
+    assert computed == [watched.pk, watched.pk]  # its reader found it ready
+    assert sorted(r.games for r in rows) == [0, 0, 1, 1]
+    cache.clear()
+
+
+@pytest.mark.django_db
+def test_the_tournament_page_reads_the_cached_standings_and_sees_a_result_at_once(client, monkeypatch):
+    from django.core.cache import cache
+    from django.urls import reverse
+
+    from league.models import Match
+    from league.services.tournaments import create_tournament, register_players, start_tournament
+    from tests.league.tournament_support import bot_field, store_result
+
+    cache.clear()
+    computed = _count_computations(monkeypatch)
+    t = create_tournament(name="paged", rounds=1, table_size=2, auto_advance=False, seed="p")
+    register_players(tournament=t, players=bot_field(4, prefix="paged"))
+    start_tournament(tournament=t)
+    url = reverse("web:tournament", args=[t.pk])
+    client.get(url)
+    client.get(url)
+    assert computed == [t.pk]  # the second view read the cache
+    match = Match.objects.filter(tournament_round__tournament=t).order_by("table_number").first()
+    store_result(match, {0: (30, 10), 1: (12, 5)})
+    html = client.get(url).content.decode()
+    assert computed == [t.pk, t.pk]  # a finished match is a new table
+    assert "paged-" in html and "Standings" in html
+    cache.clear()
