@@ -230,3 +230,21 @@ def test_the_tournament_page_reads_the_cached_standings_and_sees_a_result_at_onc
     assert computed == [t.pk, t.pk]  # a finished match is a new table
     assert "paged-" in html and "Standings" in html
     cache.clear()
+
+
+@pytest.mark.django_db
+def test_a_new_tournament_that_reuses_a_deleted_one_s_id_never_gets_its_table():
+    import copy
+    from datetime import timedelta
+
+    from league.services.tournaments import create_tournament, register_players
+    from tests.league.tournament_support import bot_field
+
+    old = create_tournament(name="old", rounds=1, table_size=2, auto_advance=False, seed="o")
+    register_players(tournament=old, players=bot_field(2, prefix="old"))
+    # SQLite gives a deleted last row's id again (PostgreSQL's sequences never do): the same id, entries and rounds,
+    # created later, is another tournament.
+    same_rows_later = copy.copy(old)
+    same_rows_later.created_at = old.created_at + timedelta(seconds=1)
+    assert standings_fingerprint(copy.copy(old)) == standings_fingerprint(old)
+    assert standings_fingerprint(same_rows_later) != standings_fingerprint(old)
