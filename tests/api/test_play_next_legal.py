@@ -55,12 +55,18 @@ def test_the_answer_s_legal_is_what_a_following_legal_read_answers(game, players
     assert made > 10
 
 
+def match_of_one_account_per_seat(game: str, players: int, name: str):
+    """A live match of `game` whose seats are external bots of an account each; their API clients in seat order."""
+    bots = [create_external_bot(name=f"{name}-{game}-{i}") for i in range(players)]
+    clients = [client_for(token=issue_token(b.user)) for b in bots]
+    match = create_match(players=bots, ruleset={"players": players}, seed=f"{name}/{game}", game=game)
+    advance_match(match_id=match.pk)
+    return match, clients
+
+
 @pytest.mark.parametrize(("game", "players"), GAMES)
 def test_the_answer_never_carries_another_account_s_seat(game, players):
-    bots = [create_external_bot(name=f"apart-{game}-{i}") for i in range(players)]
-    clients = [client_for(token=issue_token(b.user)) for b in bots]
-    match = create_match(players=bots, ruleset={"players": players}, seed=f"apart/{game}", game=game)
-    advance_match(match_id=match.pk)
+    match, clients = match_of_one_account_per_seat(game, players, "apart")
     rng = random.Random(9)
     carried = 0
     for _ in range(3000):
@@ -88,10 +94,7 @@ def test_the_answer_never_carries_another_account_s_seat(game, players):
 @pytest.mark.parametrize(("game", "players"), GAMES)
 def test_turns_with_legal_carry_each_awaited_seat_s_legal_decisions_so_a_bot_needs_no_legal_read(game, players):
     # An account per seat, each deciding only from what the long-poll answered it: the match is played to its end.
-    bots = [create_external_bot(name=f"polled-{game}-{i}") for i in range(players)]
-    clients = [client_for(token=issue_token(b.user)) for b in bots]
-    match = create_match(players=bots, ruleset={"players": players}, seed=f"polled/{game}", game=game)
-    advance_match(match_id=match.pk)
+    match, clients = match_of_one_account_per_seat(game, players, "polled")
     rng = random.Random(3)
     plain = [t for c in clients for t in c.get("/api/v1/me/turns/?wait=0").json()["turns"]]
     assert plain and all(t["legal"] is None for t in plain)  # only asked for
