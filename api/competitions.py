@@ -16,7 +16,8 @@ from rest_framework.response import Response
 
 from engine.games import GAMES
 from league.models import Ladder, League, Player, Season, TournamentEntry
-from league.selectors.standings import season_games, season_standings
+from league.selectors.standings import season_games
+from league.selectors.standings_cache import cached_season_standings
 from league.services.ladders import create_ladder, join_ladder, leave_ladder, update_ladder
 from league.services.leagues import (
     NotEmpty,
@@ -226,7 +227,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             raise ValidationError({"game": f"unknown game {game!r}; games: {', '.join(GAMES)}"})
         csv = getattr(request.accepted_renderer, "format", "") == "csv"
         rows = []
-        for r in season_standings(season=season, game=game):
+        for r in cached_season_standings(season, game):
             metrics = {k: _number(v) for k, v in r.metrics.items()}
             row = {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
                    "games": r.games}

@@ -24,9 +24,8 @@ from league.models import (
     Tournament,
     TournamentStatus,
 )
-from league.selectors import season_standings
 from league.selectors.standings import season_games
-from league.selectors.standings_cache import cached_tournament_standings
+from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
 from league.services import advance_tournament, register_players, start_tournament
 from league.services.tournaments import TournamentError
 
@@ -81,7 +80,7 @@ def season(request, pk: int):
     season = get_object_or_404(Season.objects.select_related("league__club"), pk=pk)
     tables = []
     for game in season_games(season) or ["diamonds"]:
-        standings = season_standings(season=season, game=game)
+        standings = cached_season_standings(season, game)
         tables.append({"game": game, "standings": standings, "metric_names": _metric_names(standings)})
     return render(request, "web/season.html", {
         "season": season, "tournaments": Tournament.objects.filter(season=season), "tables": tables,

@@ -156,16 +156,23 @@ def season_games(season: Season) -> list[str]:
     return [name for name in GAMES if name in played]
 
 
+def season_game(season: Season, game: str | None) -> str:
+    """The game a season's table ranks: `game`, or by default the first of `season_games` (Diamonds for a season
+    without tournaments); ValueError for an unknown game (an error, not an empty table)."""
+    if game is None:
+        games = season_games(season)
+        game = games[0] if games else "diamonds"
+    game_type(game)
+    return game
+
+
 def season_standings(*, season: Season, game: str | None = None,
                      config: StandingsConfig | None = None) -> list[StandingRow]:
     """The players of a season ranked over every finished match of its tournaments of `game` (by default the first
     of `season_games`: see the module docstring), with default points and precedence unless `config` is given;
     byes count as in each tournament. Partnership tables count each partner with the team's result at a table of
     players."""
-    if game is None:
-        games = season_games(season)
-        game = games[0] if games else "diamonds"
-    game_type(game)  # an unknown game is an error, not an empty table
+    game = season_game(season, game)
     tournaments = list(Tournament.objects.filter(season=season, game=game))
     byes: Counter = Counter()
     players: set[int] = set()

@@ -30,11 +30,12 @@ from ..models import (
     MatchStatus,
     ResultCorrection,
     RoundStatus,
+    Season,
     Tournament,
     TournamentEntry,
     TournamentRound,
 )
-from .standings import StandingRow, tournament_standings
+from .standings import StandingRow, season_game, season_standings, tournament_standings
 
 STANDINGS_TIMEOUT = 300
 # How long a tournament counts as watched after a reader had its table computed.
@@ -143,7 +144,10 @@ def cached_standings(tournament: Tournament, compute: Callable[[], list]) -> lis
     # same settings.
     shared = (tournament.pk, tournament.created_at, tournament.match_points, tournament.tiebreaks, tournament.format)
     fingerprint = _FINGERPRINTS.fresh(repr(shared), lambda: standings_fingerprint(tournament))
-    key = f"standings:{tournament.pk}:{fingerprint}"
+    return _cached(f"standings:{tournament.pk}:{fingerprint}", compute)
+
+
+def _cached(key: str, compute: Callable[[], list]) -> list:
     rows = cache.get(key)
     if rows is None:
         # Every run for this key computes the same table (the key fingerprints its inputs): any run will do.
@@ -170,6 +174,16 @@ def cached_tournament_standings(tournament: Tournament) -> list[StandingRow]:
         return tournament_standings(tournament=tournament)
 
     return cached_standings(tournament, compute)
+
+
+def cached_season_standings(season: Season, game: str | None = None) -> list[StandingRow]:
+    """league.selectors.season_standings (default points), from the cache while none of the season's tournaments of
+    the game has changed: their fingerprints, one statement each, are the season table's."""
+    game = season_game(season, game)
+    prints = [standings_fingerprint(t) for t in Tournament.objects.filter(season=season, game=game).order_by("pk")]
+    fingerprint = hashlib.sha1(repr((season.pk, game, prints)).encode()).hexdigest()
+    return _cached(f"season-standings:{season.pk}:{game}:{fingerprint}",
+                   lambda: season_standings(season=season, game=game))
 
 
 def warm_tournament_standings(*, tournament_id: int) -> bool:

@@ -248,3 +248,42 @@ def test_a_new_tournament_that_reuses_a_deleted_one_s_id_never_gets_its_table():
     same_rows_later.created_at = old.created_at + timedelta(seconds=1)
     assert standings_fingerprint(copy.copy(old)) == standings_fingerprint(old)
     assert standings_fingerprint(same_rows_later) != standings_fingerprint(old)
+
+
+@pytest.mark.django_db
+def test_a_season_s_table_is_cached_until_one_of_its_tournaments_of_the_game_changes(monkeypatch):
+    from django.core.cache import cache
+
+    from league.models import League, Match, Season
+    from league.selectors import standings_cache
+    from league.selectors.standings import season_standings
+    from league.services import create_club
+    from league.services.tournaments import create_tournament, register_players, start_tournament
+    from tests.league.tournament_support import bot_field, store_result
+
+    cache.clear()
+    computed = []
+    monkeypatch.setattr(standings_cache, "season_standings",
+                        lambda **kw: computed.append(kw["game"]) or season_standings(**kw))
+    season = Season.objects.create(league=League.objects.create(club=create_club(name="c"), name="l"), name="s")
+
+    def tournament(name: str, game: str = "diamonds"):
+        t = create_tournament(name=name, rounds=1, table_size=2, auto_advance=False, seed=name, season=season,
+                              game=game)
+        register_players(tournament=t, players=bot_field(2, prefix=name))
+        start_tournament(tournament=t)  # its table waits: what it sends after commit is not run here
+        return t
+
+    first = tournament("first")
+    table = standings_cache.cached_season_standings(season)
+    assert standings_cache.cached_season_standings(season, "diamonds") == table and computed == ["diamonds"]
+    store_result(Match.objects.get(tournament_round__tournament=first), {0: (30, 10), 1: (12, 5)})
+    assert [r.games for r in standings_cache.cached_season_standings(season)] == [1, 1]
+    assert computed == ["diamonds"] * 2  # a finished match
+    tournament("second")
+    assert len(standings_cache.cached_season_standings(season)) == 4 and len(computed) == 3  # another tournament
+    tournament("other-game", game="diamoniak")
+    standings_cache.cached_season_standings(season, "diamonds")
+    assert len(computed) == 3  # another game's tournament is another table
+    assert standings_cache.cached_season_standings(season, "diamoniak") and computed[-1] == "diamoniak"
+    cache.clear()
