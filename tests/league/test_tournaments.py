@@ -41,15 +41,6 @@ from .tournament_support import bot_field, store_result
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def run_on_commit(django_capture_on_commit_callbacks):
-    """Run what is sent after commit (the eager tasks) as the test's transaction would, callbacks of callbacks too."""
-    def run(fn, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return fn(*args, **kwargs)
-    return run
-
-
 def test_a_fixed_tournament_runs_to_the_end_when_its_first_round_starts(run_on_commit):
     players = bot_field(9)
     t = create_tournament(name="cup", rounds=3, table_size=4, seed="cup")
