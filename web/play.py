@@ -198,7 +198,7 @@ def play_bots(request):
         with transaction.atomic():
             players = [_person_player(request.user), *_house_bots(data["bots"])]
             match = create_match(players=players, ruleset=presenter.bot_table_ruleset(data), game=presenter.name,
-                                 seed=data["seed"] or None)
+                                 seed=data["seed"] or None, seed_chosen=bool(data["seed"]))
             start_live_match(match=match)
         messages.success(request, "Your table is ready: you sit at the bottom.")
         return redirect(reverse("web:match", kwargs={"pk": match.pk}))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from ..errors import IllegalDecision, InvalidRuleset
+from ..fairness import carry_attestation
 from ..record import ReplayError, differences
 from .referee import result_json
 
@@ -100,7 +101,7 @@ class ChoicesRecordFormat(Generic[GameT]):
     def replay(self, record: dict[str, Any]) -> tuple[GameT, dict[str, Any], list[str]]:
         """Replay and check: the game, its whole derived record, and where the given record disagrees with it."""
         game = self.from_record(record)
-        derived = self.to_record(game)
+        derived = carry_attestation(record, self.to_record(game))
         return game, derived, differences(record, derived)
 
 

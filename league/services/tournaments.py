@@ -7,12 +7,13 @@ every table's Match is of that game. Duplicate play deals the same cards at ever
 Diamonds' only (the newer games' decks are not dealt in hands to rotate).
 
 Seating loads the stored rounds into a scheduling `History`, calls the pure seating function of the format and
-creates one Match per table. Duplicate tables of a deal group share the group's seed, so the engine deals them the
-same hands seat for seat; the group's rotation is applied by seating the players rotated instead of the cards
-(the player scheduled at seat s sits at engine seat s - rotation) and moving the first dealer back by the rotation,
-which is the same game up to the seats' labels: every player keeps their neighbours and their place relative to the
-dealer, and receives hand s - rotation as league.scheduling.duplicate defines it. The stored records of a group
-therefore show identical dealt hands.
+creates one Match per table. Every table's deal seed is drawn afresh from the CSPRNG when it is seated (never
+formatted from the tournament's seed: see _with_deal_seeds). Duplicate tables of a deal group share the group's seed,
+so the engine deals them the same hands seat for seat; the group's rotation is applied by seating the players rotated
+instead of the cards (the player scheduled at seat s sits at engine seat s - rotation) and moving the first dealer
+back by the rotation, which is the same game up to the seats' labels: every player keeps their neighbours and their
+place relative to the dealer, and receives hand s - rotation as league.scheduling.duplicate defines it. The stored
+records of a group therefore show identical dealt hands.
 
 Eager mode (no broker): starting a round plays its matches in this process as their tasks are sent, and the last
 one's `on_match_finished` seats the next round. To keep the stack flat, a round started while another round's
@@ -26,12 +27,14 @@ import secrets
 import threading
 from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from engine import Game
+from engine.fairness import new_seed
 from engine.games import GameType, game_type
 from league import scheduling
 from league.scheduling import History, Round, Table, TableShape
@@ -297,6 +300,17 @@ def _plan_round(tournament: Tournament, rounds: list[TournamentRound], units: li
     return scheduling.seat_round(units, **common)
 
 
+def _with_deal_seeds(tables) -> list[Table]:
+    """The tables with their deals' seeds drawn from the CSPRNG (engine.fairness.new_seed) in place of the
+    planner's, which it formats from the tournament's seed, round and table numbers: a finished table's seed would
+    otherwise give away every other table's hands. A duplicate deal group's tables share one fresh seed (the same
+    deal, rotated) and nothing else does."""
+    seeds: dict[object, str] = {}
+    return [replace(t, seed=seeds.setdefault(("group", t.group) if t.group is not None else ("table", t.number),
+                                             new_seed()))
+            for t in tables]
+
+
 def _table_match(tournament: Tournament, table: Table, players: dict[int, Player]) -> Match:
     """The table's match: in duplicate play seated rotated as the module docstring says."""
     n = table.size
@@ -341,7 +355,7 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
     plan = _plan_round(tournament, rounds, units, teams, max_players)
     rnd = TournamentRound.objects.create(tournament=tournament, index=plan.number, byes=list(plan.byes))
     stored = []
-    for table in plan.tables:
+    for table in _with_deal_seeds(plan.tables):
         match = _table_match(tournament, table, players)
         # The tournament's deadline goes onto each table, where live play and the beat task look for it
         # (league.services.decisions): the first awaited decision starts the clock.
