@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from league.models import Match, MatchSeat, Player
 from league.selectors.live import (
+    deal_revealed,
     deal_still_in_play,
     match_game,
     public_record,
@@ -66,6 +67,7 @@ def match_page(request, pk: int):
     context = _table_context(match, seat)
     context["seats"] = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
     context["replay"] = record_is_public(match)
+    context["deal_revealed"] = deal_revealed(match)
     return render(request, "web/match.html", context)
 
 

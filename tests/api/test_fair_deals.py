@@ -97,16 +97,10 @@ def _candidates(texts: dict[str, str]) -> set[str]:
     return out
 
 
-@pytest.fixture
-def half_played_round(accounts):
-    """A 3-round tournament of 8 (the four humans and four engine bots): round 1 has a finished table and a live
-    one, and rounds 2 and 3 are not seated yet."""
-    bots = [create_bot_player(name=f"fair-{i}", kind="random") for i in range(4)]
-    people = [accounts["players"][name] for name in HUMANS]
-    t = create_tournament(name="fair cup", rounds=3, table_size=4, seed="cup", club=accounts["club"])
-    register_players(tournament=t, players=[*people, *bots])
-    start_tournament(tournament=t)
-    matches = list(Match.objects.filter(tournament_round__tournament=t).order_by("table_number"))
+def _half_play_round(accounts, t, index: int) -> tuple[Match, Match]:
+    """Round `index` with one table finished (played out over the API by its humans if need be) and one live."""
+    matches = list(Match.objects.filter(tournament_round__tournament=t, tournament_round__index=index)
+                   .order_by("table_number"))
     assert len(matches) == 2
     if all(m.status != MatchStatus.FINISHED for m in matches):
         # Humans at both tables: they play the first one to its end over the API.
@@ -118,12 +112,12 @@ def half_played_round(accounts):
     done = [m for m in matches if m.status == MatchStatus.FINISHED]
     live = [m for m in matches if m.status != MatchStatus.FINISHED]
     assert len(done) == 1 and len(live) == 1
-    return t, done[0], live[0]
+    return done[0], live[0]
 
 
-def test_no_public_value_deals_a_live_table(accounts, half_played_round):
-    t, done, live = half_played_round
-    texts = _public_texts(accounts, t, [done, live])
+def _attack(accounts, t, live: Match) -> None:
+    matches = list(Match.objects.filter(tournament_round__tournament=t))
+    texts = _public_texts(accounts, t, matches)
     ruleset = Ruleset.from_dict(live.ruleset)
     live_hands = MatchRound.objects.get(match=live, index=0).hands
     candidates = _candidates(texts)
@@ -132,11 +126,34 @@ def test_no_public_value_deals_a_live_table(accounts, half_played_round):
     for candidate in candidates:
         dealt = [[card_str(c) for c in hand] for hand in seeded_hands(ruleset, candidate, 0)]
         assert dealt != live_hands, f"{candidate!r} deals the live table"
-    # and neither the live table's seed nor its nonce appears anywhere; its commitment is public
-    for where, body in texts.items():
-        assert live.seed not in body, where
-        assert live.nonce not in body, where
-    assert any(live.commitment in body for body in texts.values())
+    # and no unrevealed seed or nonce appears anywhere; every commitment is public
+    for m in matches:
+        m.refresh_from_db()
+        if m.status not in (MatchStatus.FINISHED, MatchStatus.FAILED):
+            for where, body in texts.items():
+                assert m.seed not in body, where
+                assert m.nonce not in body, where
+        assert any(m.commitment in body for body in texts.values())
+
+
+def test_no_public_value_deals_a_live_table(accounts):
+    """Round 1 open (one table over, one live) with rounds 2 and 3 not seated; then round 1 closed (its seeds
+    revealed) and round 2 open the same way."""
+    bots = [create_bot_player(name=f"fair-{i}", kind="random") for i in range(4)]
+    people = [accounts["players"][name] for name in HUMANS]
+    t = create_tournament(name="fair cup", rounds=3, table_size=4, seed="cup", club=accounts["club"])
+    register_players(tournament=t, players=[*people, *bots])
+    start_tournament(tournament=t)
+    done, live = _half_play_round(accounts, t, 1)
+    _attack(accounts, t, live)
+    names = {ms.player.name for ms in live.match_seats.select_related("player")}
+    play_out([accounts["clients"][n] for n in HUMANS if n in names], live.pk)
+    first = TournamentRound.objects.get(tournament=t, index=1)
+    assert first.status == "closed"
+    assert all(table["seed"] for table in accounts["clients"]["anon"].get(
+        f"/api/v1/tournaments/{t.pk}/rounds/").json()[0]["tables"])  # a closed round shows its seeds
+    done, live = _half_play_round(accounts, t, 2)
+    _attack(accounts, t, live)
 
 
 def test_seeds_come_from_the_csprng_and_twins_alone_share_one(accounts):
