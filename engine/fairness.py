@@ -18,6 +18,7 @@ follows from its seed. A server that deals for strangers therefore needs three t
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 import secrets
 from typing import Any
@@ -34,6 +35,13 @@ _HEX_DIGEST = re.compile(r"[0-9a-f]{64}")
 def new_seed() -> str:
     """A deal seed nobody outside this process can reproduce (128 bits from the CSPRNG)."""
     return secrets.token_hex(16)
+
+
+def derived_seed(key: str, message: str) -> str:
+    """A deal seed derived from a secret key: HMAC-SHA256(key, message), 128 bits in hex. As unpredictable as a
+    fresh one to anyone without the key, and the same every time for the same key and message (so a tournament
+    with a secret salt can be dealt again exactly)."""
+    return hmac.new(key.encode(), message.encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def new_nonce() -> str:

@@ -254,3 +254,21 @@ def test_a_chosen_seed_is_said_so(accounts):
                                                         "club": accounts["club"].pk}, format="json")
     assert response.status_code == 201, response.content
     assert response.json()["seed_chosen"] is True and response.json()["seed"] is None
+
+
+def test_a_tournament_dealt_again_with_its_salt_on_the_same_server_deals_the_same(settings):
+    """Deal seeds are HMACs of the tournament's secret salt under the server's key: the same pair deals the same
+    tables (so a run can be repeated exactly), another salt or another key deals others."""
+
+    def seeds(name: str, salt: str) -> list[str]:
+        bots = [create_bot_player(name=f"{name}-{i}", kind="random") for i in range(8)]
+        t = create_tournament(name=name, rounds=1, table_size=4, seed="same seating", deal_salt=salt)
+        register_players(tournament=t, players=bots)
+        start_tournament(tournament=t)
+        return [m.seed for m in Match.objects.filter(tournament_round__tournament=t).order_by("table_number")]
+
+    first = seeds("a", "salt-1")
+    assert seeds("b", "salt-1") == first and len(set(first)) == 2
+    assert set(seeds("c", "salt-2")).isdisjoint(first)
+    settings.DIAMONDS_DEAL_KEY = "another server"
+    assert set(seeds("d", "salt-1")).isdisjoint(first)
