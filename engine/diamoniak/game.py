@@ -6,7 +6,9 @@ so a refused decision (IllegalDecision naming the K- rule) leaves the game untou
 choice (where a drawn card goes, forced witch discards, reshuffles, the next turn) happens inside `apply`.
 
 Pending kinds:
-- "turn": the start of a turn: `draw`, `buy` (K-BUY-1) or, when no card can be drawn, `pass` (K-DECK-1);
+- "turn": the start of a turn: `draw`, `buy` (K-BUY-1: the three diamond cards go to the seller's side pile, or
+  to the discard pile under a ruleset of `buy_pays="discard"`, the rule before the spec's correction) or, when
+  no card can be drawn, `pass` (K-DECK-1);
 - "draw_more": after a draw that was not a witch: `draw` again or `stop` (K-TURN-1);
 - "witch": a witch was drawn: `fairy` (only before the first discard) or `discard` one card; `pending.count`
   is how many cards the witch still takes (K-WITCH-1).
@@ -43,6 +45,7 @@ from .rules import (
     DIAMOND,
     FAIRY,
     PRICE,
+    SELLER,
     WITCH,
     WITCH_TOLL,
     Ruleset,
@@ -330,12 +333,14 @@ class Game(ChoicesReferee):
     def _buy(self, seller: int, card: int) -> None:
         seat = self.seat
         paid = sorted(self.diamonds(seat))[:PRICE]
+        pays = self.ruleset.buy_pays
+        to = self.side[seller] if pays == SELLER else self.discard_pile  # K-BUY-1 as the ruleset's version has it
         for c in paid:
             self.side[seat].remove(c)
-            self.discard_pile.append(c)
+            to.append(c)
         self.side[seller].remove(card)
         self.castle[seat].append(card)
-        self._event(BUY, seller=seller, card=card_name(card), paid=[card_name(c) for c in paid])
+        self._event(BUY, seller=seller, card=card_name(card), paid=[card_name(c) for c in paid], paid_to=pays)
         if len(self.castle[seat]) == CASTLE_SIZE:
             self._finish("castle")
             return

@@ -11,6 +11,7 @@ import copy
 import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -31,6 +32,7 @@ from engine.diamoniak import (
 from engine.diamoniak.rules import CARD_COUNT, kind_of
 from engine.errors import InvalidRuleset
 from engine.games import by_format, game_type
+from engine.record import ReplayError
 
 from . import games_support as shared
 from .games_support import THOROUGH, do, random_games_settings
@@ -229,25 +231,79 @@ def test_K_WITCH_1_no_fairy_once_discarding_has_begun():
 
 # ---- K-BUY-1 --------------------------------------------------------------------------------------------
 
-def buying_table() -> Game:
+def buying_table(**rules) -> Game:
     """Seat 0 builds red with three diamonds; seat 1 builds blue and holds red-2 and green-1 on its side."""
-    game = new(["red-1", "diamond-1", "diamond-2", "diamond-3", "blue-1", "red-2", "green-1"])
+    game = new(["red-1", "diamond-1", "diamond-2", "diamond-3", "blue-1", "red-2", "green-1"], **rules)
     do(game, DRAW, DRAW, DRAW, DRAW, STOP, DRAW, DRAW, DRAW, STOP)
     assert game.colour == [0, 1] and game.seat == 0
     return game
 
 
-def test_K_BUY_1_three_diamonds_buy_a_castle_card_of_the_own_colour():
+PAID = [parse_card(f"diamond-{i}") for i in (1, 2, 3)]
+
+
+def test_K_BUY_1_three_diamonds_to_the_seller_buy_a_castle_card_of_the_own_colour():
+    """K-BUY-1 (corrected): the three diamond cards go to the seller's side pile, not to the discard pile."""
     game = buying_table()
+    assert game.ruleset.buy_pays == "seller"  # every new game plays the corrected rule
     buy = Decision.buy(1, parse_card("red-2"))
     assert game.legal(0) == [DRAW, buy]
     do(game, buy)
     assert game.castle[0] == [parse_card("red-1"), parse_card("red-2")]
-    assert game.side[1] == [parse_card("green-1")] and game.side[0] == []
-    assert game.discard_pile == [parse_card(f"diamond-{i}") for i in (1, 2, 3)]
+    assert game.side[0] == [] and game.discard_pile == []
+    assert game.side[1] == [parse_card("green-1"), *PAID]
+    assert game.diamonds(1) == PAID  # the seller gains the diamonds: they count in the K-WIN-1 tie-break
     assert game.pending.seats == (1,)  # one purchase, and it ends the turn
     assert game.events[-1] == {"turn": 2, "seat": 0, "event": "buy", "seller": 1, "card": "red-2",
-                               "paid": ["diamond-1", "diamond-2", "diamond-3"]}
+                               "paid": ["diamond-1", "diamond-2", "diamond-3"], "paid_to": "seller"}
+    assert sorted(game.where()) == list(range(CARD_COUNT))
+
+
+def test_K_BUY_1_before_the_correction_the_payment_went_to_the_discard_pile():
+    """K-BUY-1 as the spec had it before its correction (`buy_pays="discard"`), kept for stored games."""
+    game = buying_table(buy_pays="discard")
+    do(game, Decision.buy(1, parse_card("red-2")))
+    assert game.side[1] == [parse_card("green-1")] and game.side[0] == []
+    assert game.discard_pile == PAID
+    assert game.events[-1]["paid_to"] == "discard"
+    assert sorted(game.where()) == list(range(CARD_COUNT))
+
+
+def test_K_BUY_1_a_sold_card_pays_the_seller_who_may_buy_with_it():
+    """K-BUY-1: diamonds received for a sale are the seller's like any others: three of them buy a card back."""
+    game = new(["red-1", "diamond-1", "diamond-2", "diamond-3", "blue-2", "blue-1", "red-2", "green-1"])
+    do(game, DRAW, DRAW, DRAW, DRAW, DRAW, STOP, DRAW, DRAW, DRAW, STOP)
+    assert game.colour == [0, 1] and game.side[0] == [*PAID, parse_card("blue-2")]
+    assert game.buy_options(1) == []  # seat 1 has no diamonds yet
+    do(game, Decision.buy(1, parse_card("red-2")))
+    assert game.diamonds(1) == PAID
+    back = Decision.buy(0, parse_card("blue-2"))
+    assert back in game.legal(1)
+    do(game, back)
+    assert game.diamonds(0) == PAID and game.diamonds(1) == [] and game.discard_pile == []
+    assert game.castle == [[parse_card("red-1"), parse_card("red-2")], [parse_card("blue-1"), parse_card("blue-2")]]
+
+
+@pytest.mark.parametrize("buy_pays", ["seller", "discard", "bank", "", None, 1])
+def test_K_BUY_1_the_ruleset_names_where_the_payment_goes(buy_pays):
+    if buy_pays in ("seller", "discard"):
+        assert Ruleset(2, buy_pays=buy_pays).to_dict() == {"players": 2, "max_turns": 200, "buy_pays": buy_pays}
+        return
+    with pytest.raises(InvalidRuleset, match="K-BUY-1"):
+        Ruleset(2, buy_pays=buy_pays)
+
+
+def test_K_BUY_1_a_stored_ruleset_without_the_field_reads_as_before_the_correction():
+    """K-BUY-1: games stored before the correction have no `buy_pays`; they were played paying the discard pile."""
+    assert Ruleset.from_dict({"players": 3}).buy_pays == "discard"
+    assert Ruleset.from_dict({"players": 3, "buy_pays": "seller"}).buy_pays == "seller"
+    assert Ruleset.from_dict({"players": 3}, new=True).buy_pays == "seller"  # a game about to be made
+    assert Ruleset(3).buy_pays == "seller" and Ruleset(3).to_dict()["buy_pays"] == "seller"
+    kind = game_type("diamoniak")
+    assert kind.make_ruleset({"players": 3}).buy_pays == "seller"
+    assert kind.stored_ruleset({"players": 3}).buy_pays == "discard"
+    with pytest.raises(InvalidRuleset):
+        Ruleset.from_dict({"players": 3, "buy_pays": "bank"})
 
 
 def test_K_BUY_1_refusals():
@@ -300,9 +356,15 @@ def test_K_DECK_1_decision_with_both_piles_empty_a_player_buys_or_passes():
     refused(game, "K-TURN-1", 1, STOP)  # a pass, not a stop: nothing was drawn
     do(game, PASS)
     do(game, buy)
-    assert game.discard_pile  # the paid diamonds can be drawn again
-    assert game.legal(1) == [DRAW]
-    refused(game, "K-DECK-1", 1, PASS)
+    assert game.discard_pile == []  # K-BUY-1: the payment went to the seller, so there is still nothing to draw
+    assert game.legal(1) == [PASS]
+    old = buying_table(buy_pays="discard")
+    old.side[1].extend(old.draw_pile)
+    old.draw_pile = []
+    do(old, buy)
+    assert old.discard_pile  # before the correction the paid diamonds could be drawn again
+    assert old.legal(1) == [DRAW]
+    refused(old, "K-DECK-1", 1, PASS)
 
 
 def test_K_DECK_1_a_drawing_player_whose_piles_run_out_must_stop():
@@ -372,9 +434,31 @@ def test_record_replays_and_reports_disagreements():
     assert replay(record)[2] == ["/result/winners/0: record says 9, the rules give " f"{game.result.winners[0]}"]
 
 
-def test_record_of_an_illegal_choice_names_the_rule():
-    from engine.record import ReplayError
+RECORD_BEFORE_CORRECTION = Path(__file__).parent / "records" / "diamoniak-before-K-BUY-1-correction.json"
 
+
+def test_K_BUY_1_a_record_from_before_the_correction_replays_under_its_rule(capsys):
+    """K-BUY-1: a record exported before the correction (made by main's engine, three heuristic bots: its ruleset
+    has no `buy_pays`, its three purchases paid the discard pile) replays with no disagreement under the rule it
+    was played by, on the command line too; read as the corrected rule it would not replay."""
+    from engine.cli import main
+
+    record = json.loads(RECORD_BEFORE_CORRECTION.read_text(encoding="utf-8"))
+    assert "buy_pays" not in record["ruleset"] and sum(e["event"] == "buy" for e in record["events"]) == 3
+    game, derived, diffs = replay(record)
+    assert diffs == [] and game.ruleset.buy_pays == "discard" and derived["result"] == record["result"]
+    assert [e["paid_to"] for e in derived["events"] if e["event"] == "buy"] == ["discard"] * 3
+    assert main(["replay", str(RECORD_BEFORE_CORRECTION)]) == 0
+    assert json.loads(capsys.readouterr().out)["ruleset"]["buy_pays"] == "discard"
+    corrected = {**record, "ruleset": {**record["ruleset"], "buy_pays": "seller"}}
+    try:
+        diffs = replay(corrected)[2]
+    except ReplayError as e:  # a choice the corrected rule refuses
+        diffs = [str(e)]
+    assert diffs
+
+
+def test_record_of_an_illegal_choice_names_the_rule():
     game = new(["diamond-1", "diamond-2"])
     do(game, DRAW, STOP)
     record = to_record(game)
