@@ -7,7 +7,9 @@ Tests that fill GAME_CACHE run the on-commit callbacks with django_capture_on_co
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from django.db import transaction
@@ -165,6 +167,37 @@ def test_create_match_checks_players_bots_and_keeps_the_first_player():
     assert drawn.first_dealer == game_type("ringrace").new_game(3, "first").first_player
     game, _ = load_match_game(match)
     assert game.first_player == 2
+
+
+def test_K_BUY_1_a_match_stored_before_the_correction_replays_under_its_rule():
+    """K-BUY-1: a Diamoniak match stored before the correction (its ruleset row has no `buy_pays`; its purchases
+    paid the discard pile) loads and exports under the rule it was played by: its record replays with no
+    disagreement to the result it had. No data migration: absence means the old rule."""
+    old = json.loads((Path(__file__).parents[1] / "engine" / "records"
+                      / "diamoniak-before-K-BUY-1-correction.json").read_text(encoding="utf-8"))
+    match = create_match(players=bots(["heuristic"] * 3), ruleset=3, seed=old["seed"],
+                         first_dealer=old["first_player"], game="diamoniak")
+    assert match.ruleset["buy_pays"] == "seller"  # a new match stores the corrected rule explicitly
+    MatchChoice.objects.bulk_create(MatchChoice(match=match, index=i, seat=c["seat"], decision=c)
+                                    for i, c in enumerate(old["choices"]))
+    Match.objects.filter(pk=match.pk).update(ruleset=old["ruleset"], status=MatchStatus.FINISHED,
+                                             move_number=len(old["choices"]), result=old["result"])
+    match.refresh_from_db()
+    game, _ = load_match_game(match)
+    assert game.ruleset.buy_pays == "discard" and game.over and result_json(game.result) == old["result"]
+    record = match_record(match)
+    replayed, derived, disagreements = by_format(record["format"]).replay(record)
+    assert disagreements == [] and derived["result"] == old["result"] and record["ruleset"]["buy_pays"] == "discard"
+    assert [e["paid_to"] for e in record["events"] if e["event"] == "buy"] == ["discard"] * 3
+
+
+def test_K_BUY_1_a_competition_made_before_the_correction_seats_new_tables_under_the_corrected_rule():
+    """K-BUY-1: a tournament's or ladder's shared ruleset stored without `buy_pays` still makes new matches, and a
+    new match plays the corrected rule (only stored games keep the old one)."""
+    from league.services.tournaments import table_ruleset
+
+    assert table_ruleset({"players": 4}, 3, "diamoniak").buy_pays == "seller"
+    assert table_ruleset({"players": 4, "buy_pays": "discard"}, 3, "diamoniak").buy_pays == "discard"
 
 
 def test_a_stored_choice_the_rules_refuse_fails_the_load():
