@@ -471,6 +471,12 @@ def test_record_of_an_illegal_choice_names_the_rule():
     assert e.value.rule == "K-TURN-1" and "choice 0" in str(e.value)
 
 
+def test_K_SETUP_1_replay_refuses_a_first_player_the_seed_never_drew(tmp_path, capsys):
+    """K-SETUP-1 (Decision): the seed draws the first player, so `diamonds replay` refuses a record whose first
+    player its seed never drew; a record of a game given its first player (the league may seat one) says so."""
+    shared.check_the_first_player_drawn_from_the_seed("diamoniak", "K-SETUP-1", tmp_path, capsys)
+
+
 def test_view_hides_the_draw_pile_order_only():
     game = Game(Ruleset(3), "view")
     shared.advance("diamoniak", game, shared.random_bots("diamoniak", 3), 25)

@@ -282,6 +282,12 @@ def test_record_keeps_a_given_set_up():
     assert replay(record)[2] == []
 
 
+def test_G_SETUP_1_replay_refuses_a_first_player_the_seed_never_drew(tmp_path, capsys):
+    """G-SETUP-1 (Decision): the seed draws the first player, so `diamonds replay` refuses a record whose first
+    player its seed never drew; a record of a game given its first player (the league may seat one) says so."""
+    shared.check_the_first_player_drawn_from_the_seed("ringrace", "G-SETUP-1", tmp_path, capsys)
+
+
 def test_view_hides_loose_from_fixed_and_the_deck_order():
     game = Game(Ruleset(3), "hidden")
     shared.advance("ringrace", game, shared.random_bots("ringrace", 3), 15)

@@ -200,6 +200,36 @@ def test_K_BUY_1_a_competition_made_before_the_correction_seats_new_tables_under
     assert table_ruleset({"players": 4, "buy_pays": "discard"}, 3, "diamoniak").buy_pays == "discard"
 
 
+@pytest.mark.parametrize("game, rule", [("diamoniak", "K-SETUP-1"), ("ringrace", "G-SETUP-1")])
+def test_K_SETUP_1_G_SETUP_1_league_records_replay_with_a_drawn_or_a_given_first_player(game, rule, tmp_path,
+                                                                                         capsys):
+    """K-SETUP-1, G-SETUP-1: `diamonds replay` checks the first player against the seed. A match whose first
+    player was drawn exports no mark; one seated with another first player (create_match's first_dealer) is marked
+    `first_player_given`; both replay on the command line, and without the mark the given one is refused."""
+    from engine.cli import main
+
+    def cli_replay(record: dict) -> tuple[int, str]:
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        code = main(["replay", str(path)])
+        return code, capsys.readouterr().err
+
+    kind = game_type(game)
+    seed = f"league-first/{game}"
+    drawn_seat = kind.new_game(3, seed).first_player
+    for first in (None, (drawn_seat + 1) % 3):
+        match = create_match(players=bots(["random", "heuristic", "random"]), ruleset=3, seed=seed, game=game,
+                             first_dealer=first)
+        play_bot_match(match_id=match.pk)
+        match.refresh_from_db()
+        record = public_record(match)
+        assert record["first_player"] == match.first_dealer == (drawn_seat if first is None else first)
+        assert record.get("first_player_given", False) is (first is not None)
+        assert cli_replay(record) == (0, "")
+    code, err = cli_replay({k: v for k, v in record.items() if k != "first_player_given"})
+    assert code == 1 and f"[{rule}]" in err
+
+
 def test_a_stored_choice_the_rules_refuse_fails_the_load():
     """K-TURN-1: a drawing player draws at least once before stopping, so a stored opening stop is refused."""
     match = bot_match("diamoniak", 2, seed="tampered")
