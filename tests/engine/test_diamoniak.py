@@ -547,3 +547,57 @@ def test_whatever_legal_leaves_out_is_refused_with_a_K_rule_and_changes_nothing(
     """K-TURN-1, K-WITCH-1, K-BUY-1, K-DECK-1, K-WIN-1: `legal` is exact; anything else is refused unchanged."""
     shared.check_what_legal_leaves_out_is_refused("diamoniak", seed, players, UNIVERSE, state, rule_prefix="K-",
                                            probe_share=0.1)
+
+
+# ---- the heuristic bot and K-BUY-1 ------------------------------------------------------------------------
+
+def seated(buy_pays: str, *, colours: list[int | None], castles: list[list[str]], sides: list[list[str]],
+           first: int = 0) -> Game:
+    """A 3-player table laid out by hand (cards taken from the draw pile), at the start of `first`'s turn."""
+    game = Game(Ruleset(3, buy_pays=buy_pays), "laid-out", first_player=first)
+    for s in range(3):
+        for pile, names in ((game.castle[s], castles[s]), (game.side[s], sides[s])):
+            for name in names:
+                game.draw_pile.remove(parse_card(name))
+                pile.append(parse_card(name))
+    game.colour = list(colours)
+    assert sorted(game.where()) == list(range(CARD_COUNT))
+    return game
+
+
+def test_K_BUY_1_the_heuristic_keeps_a_card_it_can_sell_before_fodder_when_a_witch_takes():
+    """K-BUY-1, K-WITCH-1: where a purchase pays the seller, a castle card of a colour another player builds is
+    worth keeping (three diamonds if they buy it); where it paid the discard pile it was fodder like any other."""
+    bot = make_bot("heuristic", seed=0)
+    for buy_pays, first_to_go in (("seller", "green-1"), ("discard", "blue-2")):
+        game = seated(buy_pays, colours=[0, 1, None], castles=[["red-1"], ["blue-1"], []],
+                      sides=[["blue-2", "green-1", "diamond-1", "diamond-2"], [], []])
+        game.draw_pile.remove(parse_card("witch-1"))
+        game.draw_pile.append(parse_card("witch-1"))
+        do(game, DRAW)
+        assert game.pending.kind == "witch" and FAIRY not in game.legal(0)
+        assert bot.decide(SeatView(game, 0)) == Decision.discard(parse_card(first_to_go)), buy_pays
+
+
+def test_K_BUY_1_the_heuristic_pays_no_seller_who_could_then_buy_their_last_card():
+    """K-BUY-1, K-WIN-1: the payment arms the seller; one with five castle cards and a card of their colour
+    on offer would buy it and win, so the heuristic buys elsewhere, or draws; unless its own purchase wins."""
+    bot = make_bot("heuristic", seed=0)
+    five_blue = ["blue-1", "blue-2", "blue-3", "blue-4", "blue-5"]
+    diamonds = ["diamond-1", "diamond-2", "diamond-3"]
+    game = seated("seller", colours=[0, 1, 2], castles=[["red-1"], five_blue, ["green-1"]],
+                  sides=[["blue-6", *diamonds], ["red-2"], ["red-3"]])
+    assert bot.decide(SeatView(game, 0)) == Decision.buy(2, parse_card("red-3"))
+    game.side[2].remove(parse_card("red-3"))
+    game.draw_pile.append(parse_card("red-3"))
+    assert game.legal(0) == [DRAW, Decision.buy(1, parse_card("red-2"))]
+    assert bot.decide(SeatView(game, 0)) == DRAW
+    old = seated("discard", colours=[0, 1, 2], castles=[["red-1"], five_blue, ["green-1"]],
+                 sides=[["blue-6", *diamonds], ["red-2"], []])
+    assert bot.decide(SeatView(old, 0)) == Decision.buy(1, parse_card("red-2"))  # the payment was discarded
+    winning = seated("seller", colours=[0, 1, 2], castles=[["red-1", "red-3", "red-4", "red-5", "red-6"],
+                                                           five_blue, ["green-1"]],
+                     sides=[["blue-6", *diamonds], ["red-2"], []])
+    assert bot.decide(SeatView(winning, 0)) == Decision.buy(1, parse_card("red-2"))
+    do(winning, Decision.buy(1, parse_card("red-2")))
+    assert winning.over and winning.result.winners == [0]
