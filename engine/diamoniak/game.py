@@ -13,6 +13,9 @@ Pending kinds:
 - "witch": a witch was drawn: `fairy` (only before the first discard) or `discard` one card; `pending.count`
   is how many cards the witch still takes (K-WITCH-1).
 
+K-CASTLE-1 (Decision): the rulebook's "il pourra s'en débarrasser" for off-colour castle cards means being bought
+(K-BUY-1) or taken by a witch (K-WITCH-1); a `discard` of one at any other time is refused naming K-CASTLE-1.
+
 Decisions where OTHER-GAMES.md and the seed are silent (also in the report of issue 7):
 - The witch's three cards are discarded one decision at a time (the same choice as three at once, without
   listing every triple); when what is left is forced (no fairy, no more cards than the witch takes) it is
@@ -244,9 +247,16 @@ class Game(ChoicesReferee):
         if kind == BUY:
             self._check_buy(seat, decision.value)
             return
+        if kind == DISCARD and self._off_colour(seat, decision.value):
+            raise IllegalDecision("K-CASTLE-1", f"{card_name(decision.value)} leaves the side pile only when it is "
+                                  "bought or a witch takes it: there is no discard action")
         if kind in (USE_FAIRY, DISCARD):
             raise IllegalDecision("K-WITCH-1", f"{kind!r} answers a witch, and no witch was drawn")
         raise IllegalDecision("K-TURN-1", f"unknown decision kind {kind!r}")
+
+    def _off_colour(self, seat: int, card: object) -> bool:
+        """Whether `card` is a castle card in `seat`'s side pile (K-CASTLE-1: not of its colour)."""
+        return type(card) is int and card in self.side[seat] and kind_of(card) == CASTLE
 
     def _check_buy(self, seat: int, value: object) -> None:
         if self.phase != TURN:

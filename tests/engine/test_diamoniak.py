@@ -163,6 +163,17 @@ def test_K_CASTLE_1_decision_a_colour_stays_even_when_its_castle_is_emptied():
 
 # ---- K-KEEP-1 -------------------------------------------------------------------------------------------
 
+def test_K_CASTLE_1_decision_off_colour_castle_cards_leave_only_by_a_sale_or_a_witch():
+    """K-CASTLE-1 (Decision): "il pourra s'en débarrasser" is a sale (K-BUY-1) or a witch (K-WITCH-1): there is
+    no discard action, so no turn offers one and one asked for is refused, changing nothing."""
+    game = buying_table()  # seat 1 holds red-2 and green-1 on its side; seat 0 builds red
+    do(game, Decision.buy(1, parse_card("red-2")))  # red-2 leaves seat 1's side pile by a sale
+    assert game.seat == 1 and game.side[1][0] == parse_card("green-1")
+    assert {d.kind for d in game.legal(1)} == {"draw"}
+    refused(game, "K-CASTLE-1", 1, Decision.discard(parse_card("green-1")))
+    refused(game, "K-WITCH-1", 1, Decision.discard(parse_card("blue-1")))  # its castle: only a witch takes it
+
+
 def test_K_KEEP_1_diamonds_and_fairies_go_to_the_side_pile():
     game = new(["diamond-4", "fairy-2", "diamond-9"])
     do(game, DRAW, DRAW, DRAW)
