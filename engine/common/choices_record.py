@@ -5,6 +5,10 @@ seed, every choice in order, and what the rules derived from them: the events an
 the choices to a fresh game, so the referee's own checks are the checks; the derived parts of the given record
 are then compared with the replayed ones, path by path (`engine.record.differences`).
 
+The seed draws the first player (K-SETUP-1, G-SETUP-1 Decisions). A game given another one is exported with
+`"first_player_given": true`; a record carrying its seed and a first player that seed never drew, unmarked, is
+refused (so a record cannot quietly move the first turn to another seat).
+
 A game describes its format once with a `ChoicesRecordFormat` and exposes its `to_record`, `from_record` and
 `replay`.
 """
