@@ -166,5 +166,6 @@ def check_the_first_player_drawn_from_the_seed(game_name: str, rule: str, tmp_pa
     record = kind.to_record(given)
     assert record["first_player_given"] is True and cli_replay(record) == (0, "")
     unmarked = {k: v for k, v in record.items() if k != "first_player_given"}
-    code, err = cli_replay(unmarked)
-    assert code == 1 and f"[{rule}]" in err
+    for mark in (None, "yes", 1, False):  # only a true mark says the first player was given
+        code, err = cli_replay(unmarked if mark is None else {**unmarked, "first_player_given": mark})
+        assert code == 1 and f"[{rule}]" in err, mark

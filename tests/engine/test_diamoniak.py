@@ -426,6 +426,19 @@ def test_K_WIN_1_decision_a_tie_on_castle_and_diamonds_is_shared():
     assert Ruleset(2).max_turns == 200
 
 
+def test_K_WIN_1_K_BUY_1_the_diamonds_a_sale_earns_count_in_the_tie_break():
+    """K-WIN-1 (Decision), K-BUY-1: after the turn limit places go by castle size, then diamond cards; the
+    seller's diamonds from a sale count, so the league's tie-break (standing's `tiebreak`) follows the correction."""
+    top = ["red-1", "diamond-1", "diamond-2", "diamond-3", "blue-1", "red-2", "blue-2"]
+    for buy_pays, diamonds, winners in (("seller", [0, 3], [1]), ("discard", [0, 0], [0, 1])):
+        game = new(top, max_turns=3, buy_pays=buy_pays)
+        do(game, DRAW, DRAW, DRAW, DRAW, STOP, DRAW, DRAW, DRAW, STOP, Decision.buy(1, parse_card("red-2")))
+        r = game.result
+        assert game.over and r.reason == "turns" and r.castle == [2, 2]
+        assert r.diamonds == diamonds and r.winners == winners, buy_pays
+        assert game_type("diamoniak").standing(game)["tiebreak"] == diamonds
+
+
 # ---- records, views, registry ---------------------------------------------------------------------------
 
 def random_game(seed: int, players: int = 3, kinds=("random",)) -> Game:
@@ -461,6 +474,9 @@ def test_K_BUY_1_a_record_from_before_the_correction_replays_under_its_rule(caps
     assert [e["paid_to"] for e in derived["events"] if e["event"] == "buy"] == ["discard"] * 3
     assert main(["replay", str(RECORD_BEFORE_CORRECTION)]) == 0
     assert json.loads(capsys.readouterr().out)["ruleset"]["buy_pays"] == "discard"
+    for bogus in ("bank", None, ["seller"]):
+        with pytest.raises(ReplayError, match="K-BUY-1: buy_pays"):
+            replay({**record, "ruleset": {**record["ruleset"], "buy_pays": bogus}})
     corrected = {**record, "ruleset": {**record["ruleset"], "buy_pays": "seller"}}
     try:
         diffs = replay(corrected)[2]
