@@ -156,7 +156,7 @@ def check_the_first_player_drawn_from_the_seed(game_name: str, rule: str, tmp_pa
     for other in sorted({0, 1, 2} - {drawn.first_player}):
         forged = {**record, "first_player": other}
         code, err = cli_replay(forged)
-        assert code == 1 and f"[{rule}]" in err and f"the seed draws seat {drawn.first_player}" in err, err
+        assert code == 1 and f"refused: [{rule}]" in err and f"the seed draws seat {drawn.first_player}" in err, err
     for hostile in (True, "1", -1, 3, 1.0):
         code, err = cli_replay({**record, "first_player": hostile})
         assert code == 1 and f"[{rule}]" in err, (hostile, err)

@@ -47,7 +47,7 @@ def reference_record(match: Match) -> dict:
     """The match played start to end in memory with the league's bot seeding, never stored."""
     kind = game_type(match.game)
     seats = list(match.match_seats.order_by("seat").select_related("player"))
-    game = kind.new_game(match.ruleset, match.seed, match.seats, first_seat=match.first_dealer)
+    game = kind.new_game(kind.stored_ruleset(match.ruleset), match.seed, match.seats, first_seat=match.first_dealer)
     while not game.over:
         seat = game.pending.seats[0]
         bot = kind.make_bot(seats[seat].player.bot_kind, seed=bot_seed(match, seat, game.move_number))
@@ -189,6 +189,25 @@ def test_K_BUY_1_a_match_stored_before_the_correction_replays_under_its_rule():
     replayed, derived, disagreements = by_format(record["format"]).replay(record)
     assert disagreements == [] and derived["result"] == old["result"] and record["ruleset"]["buy_pays"] == "discard"
     assert [e["paid_to"] for e in record["events"] if e["event"] == "buy"] == ["discard"] * 3
+
+
+def test_K_BUY_1_a_match_begun_before_the_correction_and_resumed_after_it_keeps_its_rule():
+    """K-BUY-1: a worker killed mid-match before the deploy; the next run (after it) replays the stored choices
+    under the rule the match began with, and plays on under it, to the uninterrupted game's end."""
+    for i in range(20):
+        match = bot_match("diamoniak", 3, seed=f"across-the-deploy/{i}")
+        Match.objects.filter(pk=match.pk).update(ruleset={"players": 3, "max_turns": 200})  # a row stored before
+        match.refresh_from_db()
+        reference = reference_record(match)
+        if sum(e["event"] == "buy" for e in reference["events"]) >= 2:
+            break
+    assert reference["ruleset"]["buy_pays"] == "discard"
+    assert play_bot_match(match_id=match.pk, max_tricks=5).status == "paused"
+    assert play_bot_match(match_id=match.pk).status == "finished"
+    match.refresh_from_db()
+    record = match_record(match)
+    assert record == reference and "buy_pays" not in match.ruleset
+    assert {e["paid_to"] for e in record["events"] if e["event"] == "buy"} == {"discard"}
 
 
 def test_K_BUY_1_a_competition_made_before_the_correction_seats_new_tables_under_the_corrected_rule():
