@@ -534,11 +534,13 @@ def test_cli_plays_and_replays_diamoniak(tmp_path, capsys):
 
 @random_games_settings(MANY_GAMES)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4),
-       kinds=st.lists(st.sampled_from(["random", "heuristic"]), min_size=1, max_size=4))
-def test_random_games_conserve_cards_terminate_and_replay(seed, players, kinds):
-    """K-SETUP-1: every card is in exactly one place; K-CASTLE-1: a castle holds only its owner's colour and
-    no colour has two owners; K-WIN-1: the game ends; the record replays to the same game."""
-    game = Game(Ruleset(players), f"prop-{seed}")
+       kinds=st.lists(st.sampled_from(["random", "heuristic"]), min_size=1, max_size=4),
+       buy_pays=st.sampled_from(["seller", "discard"]))
+def test_random_games_conserve_cards_terminate_and_replay(seed, players, kinds, buy_pays):
+    """K-SETUP-1: every card is in exactly one place; K-BUY-1 (both versions): a purchase moves four cards and
+    makes or loses none, and the diamonds go where the ruleset says; K-CASTLE-1: a castle holds only its owner's
+    colour and no colour has two owners; K-WIN-1: the game ends; the record replays to the same game."""
+    game = Game(Ruleset(players, buy_pays=buy_pays), f"prop-{seed}")
     bots = [make_bot(kinds[s % len(kinds)], seed=f"{seed}/{s}") for s in range(players)]
 
     def check(game: Game) -> None:
@@ -549,6 +551,13 @@ def test_random_games_conserve_cards_terminate_and_replay(seed, players, kinds):
         for s in range(players):
             assert all(c // 6 == game.colour[s] for c in game.castle[s])
             assert len(game.castle[s]) <= 6
+        last = game.events[-1] if game.events else {}
+        if last.get("event") == "end" and len(game.events) > 1:
+            last = game.events[-2]
+        if last.get("event") == "buy" and game.choices[-1][1].kind == "buy":  # the purchase just made
+            paid = [parse_card(c) for c in last["paid"]]
+            to = game.side[last["seller"]] if buy_pays == "seller" else game.discard_pile
+            assert to[-3:] == paid and last["paid_to"] == buy_pays
 
     shared.play_checking_every_move("diamoniak", game, bots, check)
     assert game.over and game.turn <= 200
