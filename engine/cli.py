@@ -109,7 +109,9 @@ def _replay(path: str, *, verify: bool = False) -> int:
     try:
         _, derived, disagreements = kind.replay(record) if kind.name != "diamonds" else replay(record)
     except ReplayError as e:
-        print(f"diamonds replay: illegal choice: {e}", file=sys.stderr)
+        # a refused set-up (a ruleset, a first player the seed never drew) is not a choice: say which it is
+        what = "illegal choice" if e.seat is not None or e.round is not None else "refused"
+        print(f"diamonds replay: {what}: {e}", file=sys.stderr)
         return 1
     print(json.dumps(derived, indent=1))
     if disagreements:
