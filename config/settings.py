@@ -192,8 +192,11 @@ def _next_redis_database(url: str) -> str:
 DIAMONDS_CACHE_URL = os.environ.get("DIAMONDS_CACHE_URL", "").strip() or (
     _next_redis_database(REDIS_URL) if REDIS_URL else "")
 if DIAMONDS_CACHE_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": DIAMONDS_CACHE_URL,
-                          "KEY_PREFIX": "diamonds"}}
+    # Fail-soft: while Redis is down each process uses its own memory instead (config/cache.py), so reads and
+    # writes go on; the short timeouts make a dead Redis cost a request about a second, once per pause.
+    CACHES = {"default": {"BACKEND": "config.cache.FailSoftRedisCache", "LOCATION": DIAMONDS_CACHE_URL,
+                          "KEY_PREFIX": "diamonds",
+                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}}}
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 # The play queue's name can be changed so that test workers sharing a Redis consume only their own run's matches.
 DIAMONDS_PLAY_QUEUE = os.environ.get("DIAMONDS_PLAY_QUEUE", "play")

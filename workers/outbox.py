@@ -51,8 +51,10 @@ def _task_of(kind: str):
 
 
 def send(message) -> None:
-    """Hand one row to the broker (in eager mode: run its task here)."""
-    _task_of(message.kind).apply_async((message.match_id,), {"message_id": message.pk}, retry=True,
+    """Hand one row to the broker (in eager mode: run its task here). Both kinds go to the play queue, named when
+    sending (not only in the routes fixed at start-up) so that a test run can have its workers' queue to itself."""
+    _task_of(message.kind).apply_async((message.match_id,), {"message_id": message.pk},
+                                       queue=settings.DIAMONDS_PLAY_QUEUE, retry=True,
                                        retry_policy=settings.DIAMONDS_SEND_RETRY_POLICY)
 
 
