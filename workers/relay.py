@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 import time
 
 log = logging.getLogger("workers.relay")
@@ -28,8 +29,14 @@ def main() -> None:
 
     from .outbox import relay
 
-    logging.basicConfig(level=os.environ.get("DIAMONDS_RELAY_LOG_LEVEL", "INFO"),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Its own handler: Django's LOGGING (configured by setup) sends only warnings to the console.
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("workers.relay", "workers.outbox"):
+        logger = logging.getLogger(name)
+        logger.setLevel(os.environ.get("DIAMONDS_RELAY_LOG_LEVEL", "INFO"))
+        logger.addHandler(handler)
+        logger.propagate = False
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     signal.signal(signal.SIGINT, lambda *_: stopping.append(True))
