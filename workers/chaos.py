@@ -108,9 +108,9 @@ class RedisServer:
 class Scratch:
     """The scratch PostgreSQL database the run uses, made from DATABASE_URL's."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, suffix: str = "_chaos"):
         parts = urlsplit(url)
-        self.name = parts.path.strip("/") + "_chaos"
+        self.name = parts.path.strip("/") + suffix
         self.url = urlunsplit(parts._replace(path="/" + self.name))
         self.admin_url = urlunsplit(parts._replace(path="/postgres"))
 
@@ -133,7 +133,7 @@ class Chaos:
     def __init__(self, args, log_dir: Path):
         self.args, self.log_dir = args, log_dir
         self.redis = RedisServer(_free_port(), log_dir)
-        self.scratch = Scratch(args.database_url)
+        self.scratch = Scratch(args.database_url, args.scratch_suffix)
         self.web_port = _free_port()
         self.env = dict(
             os.environ, DATABASE_URL=self.scratch.url, REDIS_URL=f"redis://127.0.0.1:{self.redis.port}/0",
@@ -238,7 +238,7 @@ class Chaos:
             fault_at, recovered = self.inject(fault, victim, report)
             before = progress()
             hit_moves = Match.objects.get(pk=victim["pk"]).move_number
-            not_begun = set(matches.filter(move_number=0).values_list("pk", flat=True))
+            begun = set(matches.filter(move_number__gt=0).values_list("pk", flat=True))
             while not over():
                 now = time.monotonic()
                 if now - fault_at > args.timeout:
@@ -246,7 +246,9 @@ class Chaos:
                     break
                 if report.to_first_progress is None and progress() > before:
                     report.to_first_progress = now - fault_at
-                if report.to_recovery is None and self._recovered(fault, victim, hit_moves, not_begun, recovered):
+                    if fault == "database":  # whatever moves next moved on connections made after the cut
+                        report.to_recovery = report.to_first_progress
+                if report.to_recovery is None and self._recovered(fault, victim, hit_moves, matches, begun, recovered):
                     report.to_recovery = time.monotonic() - fault_at
                 time.sleep(0.1)
             else:
@@ -265,7 +267,7 @@ class Chaos:
             report.problems.append(f"rounds: {rounds}")
         return report, self.outcome(t, fault)
 
-    def _recovered(self, fault, victim, hit_moves, not_begun, recovered) -> bool:
+    def _recovered(self, fault, victim, hit_moves, matches, begun, recovered) -> bool:
         from league.models import Match
 
         if recovered is not None and not recovered.is_set():
@@ -273,9 +275,9 @@ class Chaos:
         if fault in ("kill-main", "kill-child"):
             m = Match.objects.get(pk=victim["pk"])
             return m.move_number > hit_moves or m.status == "finished"
-        if fault == "redis":
-            return Match.objects.filter(pk__in=not_begun, move_number__gt=0).exists()
-        return True  # database: any progress (checked by the caller's first progress) is the recovery
+        if fault == "redis":  # a match begun after the fault: its message went through the broker that came back
+            return matches.exclude(pk__in=begun).filter(move_number__gt=0).exists()
+        return False  # database: the first progress after the cut is the recovery (the caller's)
 
     def inject(self, fault: str, victim: dict, report: FaultReport):
         """Do it; returns (when, an event set once the fault is over, or None for an instant fault)."""
@@ -385,6 +387,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="an environment setting for every process, e.g. DIAMONDS_LEASE_SECONDS=5")
     parser.add_argument("--json", type=Path, help="write the reports here")
     parser.add_argument("--log-dir", type=Path, help="keep the processes' logs here (default: a temporary folder)")
+    parser.add_argument("--scratch-suffix", default="_chaos", help="the scratch database is DATABASE_URL's + this")
     parser.add_argument("--keep-database", action="store_true")
     args = parser.parse_args(argv)
     if not args.database_url.startswith("postgres"):
