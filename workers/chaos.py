@@ -212,6 +212,7 @@ class Chaos:
         t = create_tournament(name=f"chaos {fault}", rounds=args.rounds, table_size=4, seed="chaos", rated=True,
                               ruleset={"rounds": args.match_rounds})
         register_players(tournament=t, players=players)
+        self.tournament_id = t.pk
         began = time.monotonic()
         start_tournament(tournament=t)  # its rows are relayed by this process once committed
         matches = Match.objects.filter(tournament_round__tournament=t)
@@ -330,7 +331,9 @@ class Chaos:
             time.sleep(0.5)
 
     def _record_web(self, report: FaultReport) -> None:
-        for path in ("/api/v1/tournaments/", "/api/v1/matches/?page_size=5"):
+        paths = ("/api/v1/tournaments/", "/api/v1/matches/?page_size=5",
+                 f"/api/v1/tournaments/{self.tournament_id}/standings/", f"/tournaments/{self.tournament_id}/")
+        for path in paths:
             status, _ = self._get(path)
             report.web_statuses[str(status)] = report.web_statuses.get(str(status), 0) + 1
 
