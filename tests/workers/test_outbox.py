@@ -213,3 +213,18 @@ def test_while_redis_is_down_the_web_reads_and_takes_decisions_and_the_follow_up
     assert after.move_number > stored.move_number or after.status == MatchStatus.FINISHED
     assert OutboxMessage.objects.get(pk=waiting.pk).done_at is not None
     assert ann.get(f"/api/v1/matches/{match.pk}/legal/").json()["my_turn"] or after.status == MatchStatus.FINISHED
+
+
+def test_league_never_imports_workers():
+    # Arrows point down: league records what must happen (the outbox) and workers carry it out.
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "league"
+    offenders = []
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+            offenders += [f"{path.relative_to(root)}: {n}" for n in names if n.split(".")[0] == "workers"]
+    assert offenders == []
