@@ -24,7 +24,7 @@ from django.views.decorators.http import require_safe
 
 log = logging.getLogger(__name__)
 
-# An outbox row due this long ago and still not sent means the relay is not running, or the broker is down.
+# An outbox row recorded this long ago and still not sent means the relay is not running, or the broker is down.
 OUTBOX_LAG_SECONDS = 60
 
 
@@ -55,7 +55,7 @@ def _outbox() -> None:
     from league.models import OutboxMessage
 
     late = timezone.now() - timedelta(seconds=OUTBOX_LAG_SECONDS)
-    if OutboxMessage.objects.filter(done_at__isnull=True, sent_at__isnull=True, send_after__lt=late).exists():
+    if OutboxMessage.objects.filter(done_at__isnull=True, sent_at__isnull=True, created_at__lt=late).exists():
         raise RuntimeError(f"outbox rows wait more than {OUTBOX_LAG_SECONDS}s to be sent")
 
 

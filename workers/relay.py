@@ -17,6 +17,7 @@ import sys
 import time
 
 log = logging.getLogger("workers.relay")
+PURGE_EVERY_SECONDS = 600
 
 
 def main() -> None:
@@ -26,6 +27,8 @@ def main() -> None:
     django.setup()
     from django.conf import settings
     from django.db import close_old_connections, connection
+
+    from league.services.outbox import purge_carried_out
 
     from .outbox import relay
 
@@ -44,10 +47,14 @@ def main() -> None:
     log.info("relay ready: sweeping every %ss (lease %ss, resend after %ss)", interval,
              settings.DIAMONDS_LEASE_SECONDS, settings.DIAMONDS_OUTBOX_RESEND_SECONDS)
     failing = False
+    purged_at = 0.0
     while not stopping:
         try:
             close_old_connections()
             report = relay()
+            if time.monotonic() - purged_at > PURGE_EVERY_SECONDS:
+                purge_carried_out()  # rows carried out more than a day ago
+                purged_at = time.monotonic()
             if report.sent or report.failed:
                 log.info("relay: %s sent, %s failed", report.sent, report.failed)
             if failing:

@@ -60,8 +60,9 @@ def test_healthz_is_degraded_when_outbox_rows_wait_unsent(client):
     from ..league.matches_support import VARIANTS, bot_match
 
     match = bot_match(VARIANTS["3p-thief"], seed="healthz-outbox")
-    OutboxMessage.objects.create(kind="play_match", match=match,
-                                 send_after=timezone.now() - timedelta(minutes=5))
+    # Recorded five minutes ago, never sent (its sends failed, or no relay runs): someone should look.
+    OutboxMessage.objects.create(kind="play_match", match=match, created_at=timezone.now() - timedelta(minutes=5),
+                                 send_after=timezone.now() + timedelta(seconds=3), sends=40)
     body = client.get("/healthz").json()
     assert body["status"] == "degraded" and body["checks"]["outbox"] == "failing"
 
