@@ -148,7 +148,7 @@ class Chaos:
         for name, value in args.setting or []:
             self.env[name] = value
         self.env.pop("DIAMONDS_DB_PATH", None)
-        self.runner = ProcfileRunner(self.env, log_dir)
+        self.runner = ProcfileRunner(self.env, log_dir, procfile=args.procfile)
 
     # ---- the deployment ---------------------------------------------------------------------------------------
     def up(self) -> None:
@@ -390,17 +390,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="an environment setting for every process, e.g. DIAMONDS_LEASE_SECONDS=5")
     parser.add_argument("--json", type=Path, help="write the reports here")
     parser.add_argument("--log-dir", type=Path, help="keep the processes' logs here (default: a temporary folder)")
+    parser.add_argument("--procfile", type=Path, default=PROCFILE, help="another Procfile with the same types")
     parser.add_argument("--scratch-suffix", default="_chaos", help="the scratch database is DATABASE_URL's + this")
     parser.add_argument("--keep-database", action="store_true")
     args = parser.parse_args(argv)
     if not args.database_url.startswith("postgres"):
         parser.error("a PostgreSQL DATABASE_URL (or --database-url) is needed: the run uses <its database>_chaos")
     faults = [f.strip() for f in args.faults.split(",") if f.strip()]
-    if faults[0] != "none" or any(f not in FAULTS for f in faults):
-        parser.error(f"faults are of {', '.join(FAULTS)}, the reference 'none' first")
+    if faults[0] != "none" or any(f not in FAULTS for f in faults) or len(set(faults)) != len(faults):
+        parser.error(f"faults are of {', '.join(FAULTS)}, each once, the reference 'none' first")
     log_dir = args.log_dir or Path(tempfile.mkdtemp(prefix="diamonds-chaos-"))
     log_dir.mkdir(parents=True, exist_ok=True)
-    print(f"Procfile {PROCFILE}; logs in {log_dir}", flush=True)
+    print(f"Procfile {args.procfile}; logs in {log_dir}", flush=True)
     chaos = Chaos(args, log_dir)
     reports, ok = [], True
     try:
