@@ -228,3 +228,14 @@ def test_league_never_imports_workers():
                 [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
             offenders += [f"{path.relative_to(root)}: {n}" for n in names if n.split(".")[0] == "workers"]
     assert offenders == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_admin_lists_waiting_rows_with_why_their_send_failed(monkeypatch, admin_client):
+    _broker_down(monkeypatch)
+    start_tournament(tournament=_cup("admin-view", rounds=1))
+    page = admin_client.get("/admin/league/outboxmessage/?done_at__isempty=1")
+    assert page.status_code == 200
+    assert b"Connection refused" in page.content and b"play_match" in page.content
+    row = OutboxMessage.objects.first()
+    assert admin_client.post(f"/admin/league/outboxmessage/{row.pk}/change/", {"sends": 0}).status_code == 403
