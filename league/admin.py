@@ -6,7 +6,7 @@ from . import (
     competition_admin,  # noqa: F401  (registers the competition tables)
     organiser_admin,  # noqa: F401  (registers club organisers and result corrections)
 )
-from .models import Club, Match, MatchRound, MatchSeat, Player, SuitAction, Trick
+from .models import Club, Match, MatchRound, MatchSeat, OutboxMessage, Player, SuitAction, Trick
 from .selectors.live import deal_revealed
 
 
@@ -98,3 +98,20 @@ class SuitActionAdmin(admin.ModelAdmin):
     list_filter = ["suit", "cause", "moved"]
     search_fields = ["match__id"]
     raw_id_fields = ["match"]
+
+
+@admin.register(OutboxMessage)
+class OutboxMessageAdmin(admin.ModelAdmin):
+    """For whoever is paged: what waits to be sent or carried out, since when, and why a send failed. Read-only: the
+    relay (workers.relay) owns these rows."""
+
+    list_display = ("id", "kind", "match", "created_at", "sent_at", "sends", "done_at", "last_error")
+    list_filter = ("kind", ("done_at", admin.EmptyFieldListFilter), ("sent_at", admin.EmptyFieldListFilter))
+    raw_id_fields = ("match",)
+    ordering = ("-id",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

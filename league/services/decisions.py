@@ -41,11 +41,12 @@ from django.utils import timezone
 from engine import PASS_CARDS, Game, IllegalDecision
 from engine.games import game_type
 
-from ..models import DeadlineAction, Match, MatchSeat, MatchStatus, Player
+from ..models import DeadlineAction, Match, MatchSeat, MatchStatus, OutboxKind, Player
 from ..selectors.games import StoredPlayError, load_match_game
 from ..selectors.live import legal_decisions, match_game
 from ..selectors.prepared import PreparedQuery
 from ..turn_signals import announce_turns
+from . import outbox
 from .play import bot_seed, play_bot_match
 from .progress import store_progress
 
@@ -473,10 +474,8 @@ def _fail(match: Match, error: str) -> AdvanceOutcome:
 
 
 def _enqueue_advance(match_id: int) -> None:
-    # Imported here: workers depend on league services, not the other way round; only the hand-off is late-bound.
-    from workers.tasks import enqueue_advance
-
-    enqueue_advance(match_id)
+    """Record, in the caller's transaction, that a worker must advance the match (workers.tasks.advance_match)."""
+    outbox.record(kind=OutboxKind.ADVANCE_MATCH, match_id=match_id)
 
 
 def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadline_fallback: str = "random",

@@ -18,7 +18,19 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
-from ..models import Club, Ladder, LadderEntry, Match, MatchSeat, MatchStatus, Player, Rating, RatingModel
+from ..models import (
+    Club,
+    Ladder,
+    LadderEntry,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    OutboxKind,
+    Player,
+    Rating,
+    RatingModel,
+)
+from . import outbox
 from .matches import create_match
 from .ratings import initial_ordinal
 from .tournaments import check_entrants_can_play, competition_game, table_ruleset
@@ -89,9 +101,8 @@ def _busy_player_ids(ids: list[int]) -> set[int]:
 
 @transaction.atomic
 def seat_ladder_tables(*, ladder: Ladder, seed: str | None = None) -> list[Match]:
-    """Seat one tick's tables of the ladder and send them to the workers (after commit). Returns the new matches."""
-    from workers.tasks import enqueue_match
-
+    """Seat one tick's tables of the ladder and record their play for the workers (league.services.outbox), in one
+    transaction. Returns the new matches."""
     ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)  # one tick at a time per ladder
     if not ladder.active:
         return []
@@ -119,7 +130,7 @@ def seat_ladder_tables(*, ladder: Ladder, seed: str | None = None) -> list[Match
     Match.objects.filter(pk__in=[m.pk for m in matches]).update(ladder=ladder)
     for m in matches:
         m.ladder = ladder
-        enqueue_match(m.pk)
+        outbox.record(kind=OutboxKind.PLAY_MATCH, match_id=m.pk)
     return matches
 
 

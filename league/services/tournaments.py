@@ -15,18 +15,19 @@ back by the rotation, which is the same game up to the seats' labels: every play
 place relative to the dealer, and receives hand s - rotation as league.scheduling.duplicate defines it. The stored
 records of a group therefore show identical dealt hands.
 
-Eager mode (no broker): starting a round plays its matches in this process as their tasks are sent, and the last
-one's `on_match_finished` seats the next round. To keep the stack flat, a round started while another round's
-matches are being played here is queued and started by the outermost `start_round` once the current one returns.
+Starting a round records a `play_match` outbox row per table in the round's own transaction
+(league.services.outbox), and closing a round seats and starts the next one in the closing transaction: no step of a
+tournament depends on a message sent after a commit, so a broker outage or a killed process between two steps
+loses nothing. Eager mode (no broker): the rows are relayed in this process once the transaction commits, which
+plays the matches here; the relay is one flat loop (workers.outbox), so a tournament of many rounds keeps the
+stack flat.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
-import threading
 from collections.abc import Iterable, Sequence
-from contextlib import contextmanager
 from dataclasses import replace
 
 from django.conf import settings as django_settings
@@ -45,6 +46,7 @@ from ..models import (
     DeadlineAction,
     Match,
     MatchStatus,
+    OutboxKind,
     Player,
     RoundStatus,
     Season,
@@ -56,6 +58,7 @@ from ..models import (
 )
 from ..selectors.standings_cache import warm_tournament_standings
 from ..standings import canonical_metrics
+from . import outbox
 from .decisions import FALLBACK_BOTS
 from .matches import create_match
 from .ratings import apply_match_ratings, match_is_rated
@@ -388,40 +391,14 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
 
 # ---- starting rounds, and what happens when a match ends ---------------------------------------------------
 
-_local = threading.local()
-
-
-@contextmanager
-def _flat_start():
-    """Collect rounds to start while rounds are being started here; the outermost caller starts them in turn."""
-    if getattr(_local, "queue", None) is not None:
-        yield False
-        return
-    _local.queue = []
-    try:
-        yield True
-        while _local.queue:
-            _start_round(_local.queue.pop(0))
-    finally:
-        _local.queue = None
-
-
 def start_round(*, tournament_round: TournamentRound) -> None:
-    """Send every match of a seated round to the workers (workers.tasks.enqueue_match, after commit).
-
-    Not one transaction on purpose: in eager mode the matches are played as the round's transaction commits,
-    inside this call (see the module docstring)."""
-    with _flat_start() as outermost:
-        if outermost:
-            _start_round(tournament_round.pk)
-        else:
-            _local.queue.append(tournament_round.pk)
+    """Start a seated round: mark it running and record a `play_match` outbox row for each of its matches, in one
+    transaction (the caller's, if any). Starting a round that is not seated does nothing."""
+    _start_round(tournament_round.pk)
 
 
 @transaction.atomic
 def _start_round(round_id: int) -> None:
-    from workers.tasks import enqueue_match
-
     rnd = TournamentRound.objects.select_for_update().get(pk=round_id)
     if rnd.status != RoundStatus.SEATED:
         return
@@ -432,15 +409,17 @@ def _start_round(round_id: int) -> None:
         status=TournamentStatus.RUNNING, started_at=now)
     ids = list(Match.objects.filter(tournament_round=rnd, status=MatchStatus.PENDING).values_list("pk", flat=True))
     for match_id in ids:
-        enqueue_match(match_id)
+        outbox.record(kind=OutboxKind.PLAY_MATCH, match_id=match_id)
     if not Match.objects.filter(tournament_round=rnd).exclude(status__in=DONE).exists():
         transaction.on_commit(lambda: _round_may_close(round_id))
 
 
 def start_tournament(*, tournament: Tournament) -> TournamentRound:
-    """Seat and start the first round. With auto_advance on and no broker, this plays the whole tournament."""
-    rnd = seat_round(tournament=tournament)
-    start_round(tournament_round=rnd)
+    """Seat and start the first round, in one transaction. With auto_advance on and no broker, this plays the whole
+    tournament (as the transaction commits)."""
+    with transaction.atomic():
+        rnd = seat_round(tournament=tournament)
+        start_round(tournament_round=rnd)
     return rnd
 
 
@@ -479,8 +458,8 @@ def _round_may_close(round_id: int) -> None:
             return
         if not tournament.auto_advance:
             return
-        nxt = seat_round(tournament=tournament)
-        transaction.on_commit(lambda: start_round(tournament_round=nxt))
+        # Seated and started in the transaction that closes this round: no moment when a crash leaves it seated only.
+        start_round(tournament_round=seat_round(tournament=tournament))
 
 
 @transaction.atomic
@@ -491,7 +470,7 @@ def advance_tournament(*, tournament: Tournament) -> TournamentRound | None:
     if tournament.status == TournamentStatus.FINISHED:
         return None
     rnd = seat_round(tournament=tournament)
-    transaction.on_commit(lambda: start_round(tournament_round=rnd))
+    start_round(tournament_round=rnd)
     return rnd
 
 
