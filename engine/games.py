@@ -75,12 +75,13 @@ class GameType:
     legal_is_complete: bool
 
     def make_ruleset(self, ruleset: Any) -> Any:
-        """A ruleset from a dict (as stored), an int (players) or a ruleset of this game (returned as is)."""
+        """A ruleset from a dict (as stored), an int (players) or a ruleset of this game (returned as is).
+        Anything else, or a field unknown or out of its bounds, is refused with InvalidRuleset naming it."""
         if isinstance(ruleset, self.ruleset):
             return ruleset
         if isinstance(ruleset, int) and not isinstance(ruleset, bool):
             return self.ruleset(ruleset)
-        return self.ruleset.from_dict(dict(ruleset))
+        return self.ruleset.from_dict(dict(ruleset) if isinstance(ruleset, Mapping) else ruleset)
 
     def new_game(self, ruleset: Any, seed: str, seats: Sequence[str] | None = None, *,
                  first_seat: int | None = None) -> Any:

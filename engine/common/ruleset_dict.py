@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, fields
 from typing import Any
 
-from ..errors import InvalidRuleset
+from .ruleset_fields import fields_of
 
 
 class RulesetDict:
@@ -17,9 +17,4 @@ class RulesetDict:
 
     @classmethod
     def from_dict(cls, data: dict) -> Any:
-        unknown = set(data) - {f.name for f in fields(cls)}  # type: ignore[arg-type]
-        if unknown:
-            raise InvalidRuleset(f"unknown ruleset fields: {sorted(unknown)}")
-        if "players" not in data:
-            raise InvalidRuleset("a ruleset needs 'players'")
-        return cls(**data)
+        return cls(**fields_of(data, [f.name for f in fields(cls)]))  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..common.ruleset_dict import RulesetDict
-from ..errors import InvalidRuleset
+from ..common.ruleset_fields import whole_number
 
 COLOURS = ("red", "blue", "green", "yellow")  # the seed does not name the four colours; these are ours
 CASTLE_SIZE = 6  # K-WIN-1
@@ -22,6 +22,10 @@ CARD_COUNT = FIRST_FAIRY + FAIRY_CARDS  # 55
 PRICE = 3  # K-BUY-1: diamond cards paid for one castle card
 WITCH_TOLL = 3  # K-WITCH-1: cards a witch takes
 MAX_TURNS = 200  # K-WIN-1 (Decision)
+# Decision: a ruleset may shorten or lengthen the K-WIN-1 turn limit up to 2,000 turns (ten times the rulebook's),
+# which keeps every game within a bounded number of decisions: a turn ends with a witch, a purchase, a stop or a
+# pass, and only a witch (which ends the turn) refills the draw pile, so one turn draws at most the 55 cards.
+TURN_LIMIT_BOUND = 2000
 
 CASTLE, DIAMOND, WITCH, FAIRY = "castle", "diamond", "witch", "fairy"
 
@@ -67,7 +71,5 @@ class Ruleset(RulesetDict):
     max_turns: int = MAX_TURNS
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 4:
-            raise InvalidRuleset(f"K-SETUP-1: Diamoniak is for 2 to 4 players, not {self.players!r}")
-        if not isinstance(self.max_turns, int) or self.max_turns < 1:
-            raise InvalidRuleset(f"max_turns must be a positive integer, not {self.max_turns!r}")
+        whole_number("players", self.players, 2, 4, rule="K-SETUP-1")
+        whole_number("max_turns", self.max_turns, 1, TURN_LIMIT_BOUND, rule="K-WIN-1")
