@@ -1,12 +1,13 @@
 """The admin: every league table listed, filtered and searchable; a match shows its seats, rounds and tricks."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from . import (
     competition_admin,  # noqa: F401  (registers the competition tables)
     organiser_admin,  # noqa: F401  (registers club organisers and result corrections)
 )
 from .models import Club, Match, MatchRound, MatchSeat, Player, SuitAction, Trick
+from .services.cancellation import NotCancellable, cancel_match
 
 
 @admin.register(Club)
@@ -56,6 +57,15 @@ class MatchAdmin(admin.ModelAdmin):
     readonly_fields = ["created_at", "started_at", "updated_at", "finished_at"]
     date_hierarchy = "created_at"
     inlines = [MatchSeatInline, MatchRoundInline, TrickInline]
+    actions = ["cancel"]
+
+    @admin.action(description="Cancel the selected matches (their play stops; they never count)")
+    def cancel(self, request, queryset):
+        for match in queryset:
+            try:
+                cancel_match(match_id=match.pk, by=request.user.get_username(), reason="admin")
+            except NotCancellable as e:
+                self.message_user(request, str(e), messages.WARNING)
 
 
 @admin.register(MatchSeat)

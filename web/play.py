@@ -22,7 +22,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from api.permissions import organises
 from league.models import Match, MatchSeat, Player
+from league.models.match import IN_PLAY
 from league.selectors.live import (
     deal_still_in_play,
     match_game,
@@ -66,6 +68,7 @@ def match_page(request, pk: int):
     context = _table_context(match, seat)
     context["seats"] = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
     context["replay"] = record_is_public(match)
+    context["can_cancel"] = match.status in IN_PLAY and organises(request.user, match.club_id)
     return render(request, "web/match.html", context)
 
 
