@@ -232,3 +232,37 @@ def test_the_bots_planning_a_live_match_stop_thinking_once_it_is_cancelled(monke
     outcome = advance_match(match_id=match.pk)
     assert outcome.status == "not_in_play:cancelled" and hook.after == 0
     assert stored_rows(match)[:4] == (0, 0, 0, 0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_played_by_another_thread_stops_when_cancelled_and_writes_nothing_after(settings):
+    """Real concurrency (PostgreSQL: each thread its own connection): a long match played in a thread, cancelled from
+    this one while it plays; the thread's loop ends with "cancelled" and no row is written after the cancel."""
+    import threading
+    import time
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("threads playing against an in-memory SQLite database share one connection")
+    match = bot_match({"players": 4, "clubs": "choose", "rounds": 20}, seed="stop/thread")
+    outcome = {}
+
+    def play():
+        try:
+            outcome["played"] = play_bot_match(match_id=match.pk)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=play)
+    worker.start()
+    give_up = time.monotonic() + 60
+    while Trick.objects.filter(match=match).count() < 5 and worker.is_alive() and time.monotonic() < give_up:
+        time.sleep(0.005)  # polling the condition: the thread has stored a few tricks
+    cancel_match(match_id=match.pk, by="ann")
+    after_cancel = stored_rows(match)
+    worker.join(timeout=60)
+    assert not worker.is_alive()
+    assert outcome["played"].status == "cancelled"
+    assert stored_rows(match) == after_cancel
+    assert after_cancel[0] >= 5 and after_cancel[4] == MatchStatus.CANCELLED and after_cancel[5] is None
