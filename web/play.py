@@ -205,4 +205,5 @@ def play_bots(request):
             start_live_match(match=match)
         messages.success(request, "Your table is ready: you sit at the bottom.")
         return redirect(reverse("web:match", kwargs={"pk": match.pk}))
-    return render(request, "web/play.html", {"form": form})
+    # A refused form says why on the page, as a 400: bad input is the client's error, and nothing was created.
+    return render(request, "web/play.html", {"form": form}, status=400 if request.method == "POST" else 200)

@@ -1,5 +1,6 @@
-"""The website's cancel buttons: an organiser (or staff) cancels a match or a tournament from its page, through the
-same service as the API's cancel; anyone else is refused (403, or the sign-in page) and nothing changes."""
+"""Limits and control on the website: an organiser (or staff) cancels a match or a tournament from its page, through
+the same service as the API's cancel; anyone else is refused (403, or the sign-in page) and nothing changes. The form
+that makes a ruleset refuses what it does not offer with a 400."""
 
 from __future__ import annotations
 
@@ -75,3 +76,15 @@ def test_an_organiser_cancels_a_tournament_from_its_page_and_others_may_not(clie
 def test_a_finished_tournament_keeps_its_results(client, site):
     signed_in(client, site["staff"]).post(reverse("web:tournament-cancel", args=[site["tournament"].pk]))
     assert Tournament.objects.get(pk=site["tournament"].pk).status == TournamentStatus.FINISHED
+
+
+@pytest.mark.parametrize("form", [{"rounds": 1000000}, {"rounds": "ten"}, {"game": "chess"},
+                                  {"clubs": "steal"}, {"game": "ringrace", "bots": "search"}])
+def test_the_bot_table_form_refuses_what_it_does_not_offer_with_a_400_and_creates_nothing(client, site, form):
+    """The website's one form that makes a ruleset offers one round or a full game (R-ROUNDS-1's rulebook count):
+    anything else is a 400 naming the field, never a match."""
+    client.force_login(site["ann"].user)
+    before = Match.objects.count()
+    response = client.post(reverse("web:play-bots"), form)
+    assert response.status_code == 400
+    assert Match.objects.count() == before
