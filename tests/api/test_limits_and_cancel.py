@@ -199,3 +199,17 @@ def test_an_organiser_cancels_a_tournament_and_others_may_not(accounts):
     nxt = client.post(f"{TOURNAMENTS}{t['id']}/start-round/")
     assert nxt.status_code == 409 and "cancelled" in nxt.json()["detail"]
     assert accounts["clients"]["staff"].post(f"{TOURNAMENTS}{t['id']}/cancel/").status_code == 200
+
+
+@pytest.mark.parametrize("bot_settings", [{"playouts": 10**9}, {"seconds": 3600}, {"thinking": "hard"},
+                                          {"playouts": "x"}])
+def test_an_engine_bot_with_settings_out_of_bounds_is_a_400_and_creates_nothing(accounts, bot_settings):
+    """A search bot told to think for ever would hold a worker through a cancel: its settings are bounded."""
+    from league.models import Player
+
+    before = Player.objects.count()
+    response = accounts["clients"]["organiser"].post("/api/v1/players/", {
+        "kind": "engine_bot", "name": "deep-thought", "bot_kind": "search", "bot_settings": bot_settings,
+        "club": accounts["club"].pk}, format="json")
+    assert response.status_code == 400 and "settings" in str(response.json()), response.content
+    assert Player.objects.count() == before
