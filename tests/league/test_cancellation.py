@@ -266,3 +266,22 @@ def test_a_match_played_by_another_thread_stops_when_cancelled_and_writes_nothin
     assert outcome["played"].status == "cancelled"
     assert stored_rows(match) == after_cancel
     assert after_cancel[0] >= 5 and after_cancel[4] == MatchStatus.CANCELLED and after_cancel[5] is None
+
+
+def test_a_migration_fails_the_matches_in_play_whose_ruleset_is_now_out_of_bounds():
+    """The issue's 10^6-round match, stored before the bounds: it can never be loaded again, so it is failed (and its
+    round can close); matches within bounds, and ended ones, are left as they are."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("league.migrations.0009_fail_matches_out_of_bounds")
+    huge = bot_match({"players": 4}, seed="huge")
+    fine = bot_match({"players": 4}, seed="fine")
+    done = bot_match({"players": 4}, seed="done")
+    Match.objects.filter(pk__in=[huge.pk, done.pk]).update(ruleset={**huge.ruleset, "rounds": 10**6})
+    Match.objects.filter(pk=done.pk).update(status=MatchStatus.CANCELLED)
+    migration.fail_out_of_bounds(apps, None)
+    statuses = dict(Match.objects.values_list("pk", "status"))
+    assert statuses == {huge.pk: MatchStatus.FAILED, fine.pk: MatchStatus.PENDING, done.pk: MatchStatus.CANCELLED}
+    assert "rounds must be a whole number from 1 to 20" in Match.objects.get(pk=huge.pk).error
