@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.models import Match, MatchSeat
+from league.models.match import IN_PLAY
 from league.selectors.live import (
     deal_still_in_play,
     legal_decisions,
@@ -141,7 +142,12 @@ class MatchLegalView(APIView):
         if seat is None:
             raise PermissionDenied(f"you have no seat at match {pk}")
         # The row was read just now, so its move number names the stored game as well as a fresh read would.
-        return Response(legal_decisions(match_game(seat.match, just_read=True), seat.seat))
+        legal = legal_decisions(match_game(seat.match, just_read=True), seat.seat)
+        if seat.match.status not in IN_PLAY:
+            # Cancelled or failed: the game stopped where it was, and nobody is to decide (a bot asking in a loop
+            # would only hear 409s).
+            legal.update(my_turn=False, decisions=[], pass_cards=None)
+        return Response(legal)
 
 
 class MatchDecisionView(APIView):

@@ -1,6 +1,6 @@
 """The admin: every league table listed, filtered and searchable; a match shows its seats, rounds and tricks."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from . import (
     competition_admin,  # noqa: F401  (registers the competition tables)
@@ -8,6 +8,7 @@ from . import (
 )
 from .models import Club, Match, MatchRound, MatchSeat, OutboxMessage, Player, SuitAction, Trick
 from .selectors.live import deal_revealed
+from .services.cancellation import NotCancellable, cancel_match
 
 
 @admin.register(Club)
@@ -65,6 +66,15 @@ class MatchAdmin(admin.ModelAdmin):
         return match.seed if deal_revealed(match) else "(hidden until the deal is revealed)"
     date_hierarchy = "created_at"
     inlines = [MatchSeatInline, MatchRoundInline, TrickInline]
+    actions = ["cancel"]
+
+    @admin.action(description="Cancel the selected matches (their play stops; they never count)")
+    def cancel(self, request, queryset):
+        for match in queryset:
+            try:
+                cancel_match(match_id=match.pk, by=request.user.get_username(), reason="admin")
+            except NotCancellable as e:
+                self.message_user(request, str(e), messages.WARNING)
 
 
 @admin.register(MatchSeat)

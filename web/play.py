@@ -22,7 +22,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from api.permissions import organises
 from league.models import Match, MatchSeat, Player
+from league.models.match import IN_PLAY
 from league.selectors.live import (
     deal_revealed,
     deal_still_in_play,
@@ -68,6 +70,7 @@ def match_page(request, pk: int):
     context["seats"] = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
     context["replay"] = record_is_public(match)
     context["deal_revealed"] = deal_revealed(match)
+    context["can_cancel"] = match.status in IN_PLAY and organises(request.user, match.club_id)
     return render(request, "web/match.html", context)
 
 
@@ -204,4 +207,5 @@ def play_bots(request):
             start_live_match(match=match)
         messages.success(request, "Your table is ready: you sit at the bottom.")
         return redirect(reverse("web:match", kwargs={"pk": match.pk}))
-    return render(request, "web/play.html", {"form": form})
+    # A refused form says why on the page, as a 400: bad input is the client's error, and nothing was created.
+    return render(request, "web/play.html", {"form": form}, status=400 if request.method == "POST" else 200)

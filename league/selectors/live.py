@@ -26,12 +26,12 @@ from engine.games import type_of
 
 from .. import turn_signals
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, TournamentFormat
+from ..models.match import IN_PLAY
 from .games import GAME_CACHE, StoredPlayError, load_match_game, stored_as_choices
 from .records import match_record, with_attestation
 
 # The SeatView fields that belong to the seat alone (its hand, vault, passes and options).
 PRIVATE_FIELDS = ("hand", "vault", "passed", "received", "legal", "my_turn")
-IN_PLAY = (MatchStatus.PENDING, MatchStatus.RUNNING)
 
 
 def seats_of_user(match: Match, user) -> list[MatchSeat]:

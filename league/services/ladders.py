@@ -33,7 +33,15 @@ from ..models import (
 from . import outbox
 from .matches import create_match
 from .ratings import initial_ordinal
-from .tournaments import check_entrants_can_play, competition_game, table_ruleset
+from .tournaments import check_entrants_can_play, competition_game, shared_ruleset, table_ruleset
+
+# Decision: one tick opens at most 500 tables (2,000 matches at tables of four): a pool bigger than that waits a tick.
+MAX_TABLES_PER_TICK = 500
+
+
+def check_tables_per_tick(value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_TABLES_PER_TICK:
+        raise ValueError(f"max_tables_per_tick must be a whole number from 1 to {MAX_TABLES_PER_TICK}, not {value!r}")
 
 
 @transaction.atomic
@@ -43,8 +51,9 @@ def create_ladder(
 ) -> Ladder:
     """A ladder of `game`. ValueError for a game, table size (outside the game's players), ruleset or rating model
     that is not known."""
-    ruleset = {k: v for k, v in dict(ruleset or {}).items() if k != "players"}
+    ruleset = shared_ruleset(ruleset)
     kind = competition_game(game, table_size, ruleset)
+    check_tables_per_tick(max_tables_per_tick)
     if rating_model not in RatingModel.values:
         raise ValueError(f"unknown rating model {rating_model!r}; known: {', '.join(RatingModel.values)}")
     return Ladder.objects.create(name=name, game=kind.name, table_size=table_size, ruleset=ruleset,
@@ -64,8 +73,8 @@ def update_ladder(*, ladder: Ladder, **changes) -> Ladder:
     if fixed:
         raise ValueError(f"a ladder's {', '.join(fixed)} cannot change (its ratings were earned under them); "
                          "start a new ladder instead")
-    if "max_tables_per_tick" in changes and changes["max_tables_per_tick"] < 1:
-        raise ValueError("a tick opens at least one table")
+    if "max_tables_per_tick" in changes:
+        check_tables_per_tick(changes["max_tables_per_tick"])
     ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)
     for name, value in changes.items():
         setattr(ladder, name, value)

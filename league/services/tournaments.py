@@ -56,14 +56,20 @@ from ..models import (
     TournamentRound,
     TournamentStatus,
 )
+from ..models.match import ENDED
 from ..selectors.standings_cache import warm_tournament_standings
 from ..standings import canonical_metrics
 from . import outbox
-from .decisions import FALLBACK_BOTS
+from .decisions import FALLBACK_BOTS, check_turn_deadline
 from .matches import create_match
 from .ratings import apply_match_ratings, match_is_rated
 
-DONE = (MatchStatus.FINISHED, MatchStatus.FAILED)
+DONE = ENDED  # finished, failed or cancelled (league.services.cancellation): a round closes without waiting for them
+
+
+# Decision: at most 50 rounds (a round a week for a year). Fixed schedules are computed whole, up front, for every
+# round seated, so the bound also bounds that work.
+MAX_TOURNAMENT_ROUNDS = 50
 
 
 class TournamentError(ValueError):
@@ -74,6 +80,16 @@ def table_ruleset(base: dict, players: int, game: str = "diamonds"):
     """The `game`'s engine ruleset of a table of `players` from the competition's shared fields (ValueError,
     the engine's InvalidRuleset for Diamonds, when the game cannot play it)."""
     return game_type(game).make_ruleset({**{k: v for k, v in base.items() if k != "players"}, "players": players})
+
+
+def shared_ruleset(ruleset: object) -> dict:
+    """A competition's ruleset as stored: the game's fields shared by every table, without `players` (each table's
+    own). ValueError when it is not an object; its fields are the game's to judge (competition_game)."""
+    if ruleset is None:
+        return {}
+    if not isinstance(ruleset, dict):
+        raise ValueError(f"ruleset must be an object of the game's fields, not {type(ruleset).__name__}")
+    return {k: v for k, v in ruleset.items() if k != "players"}
 
 
 def competition_game(game: str, table_size: int, ruleset: dict) -> GameType:
@@ -140,11 +156,11 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
                       deadline_fallback: str) -> dict:
     """The settings a tournament is created or changed with, checked (ValueError: see create_tournament), in the
     form they are stored."""
-    ruleset = {k: v for k, v in dict(ruleset or {}).items() if k != "players"}
+    ruleset = shared_ruleset(ruleset)
     if format not in TournamentFormat.values:
         raise ValueError(f"format must be one of {', '.join(TournamentFormat.values)}, not {format!r}")
-    if rounds < 1:
-        raise ValueError("a tournament needs at least one round")
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_TOURNAMENT_ROUNDS:
+        raise ValueError(f"rounds must be a whole number from 1 to {MAX_TOURNAMENT_ROUNDS}, not {rounds!r}")
     kind = competition_game(game, table_size, ruleset)
     if format == TournamentFormat.DUPLICATE and kind.name != "diamonds":
         raise ValueError(f"the duplicate format deals the same Diamonds hands at every table of a group; "
@@ -152,8 +168,7 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
     partnerships = bool(ruleset.get("partnerships"))
     TableShape.for_table_size(table_size, partnership=partnerships, max_players=kind.max_players)
     tiebreaks = canonical_metrics(tiebreaks)  # ValueError naming the known ones; "vault" stored as "tiebreak"
-    if turn_deadline_seconds is not None and turn_deadline_seconds < 1:
-        raise ValueError("a turn deadline is at least one second")
+    check_turn_deadline(turn_deadline_seconds)
     if deadline_action not in DeadlineAction.values:
         raise ValueError(f"deadline_action must be one of {', '.join(DeadlineAction.values)}, not {deadline_action!r}")
     if deadline_fallback not in FALLBACK_BOTS:  # names for every game (decisions.FALLBACK_BOT_OF_GAME)
@@ -350,6 +365,8 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
     The previous round must be closed. Swiss rounds seat by the current standings."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     rounds = list(TournamentRound.objects.filter(tournament=tournament).order_by("index"))
+    if tournament.status == TournamentStatus.CANCELLED:
+        raise TournamentError(f"{tournament} was cancelled: no round is seated any more")
     if tournament.status == TournamentStatus.FINISHED or len(rounds) >= tournament.rounds:
         raise TournamentError(f"{tournament} has no round left to seat")
     if rounds and rounds[-1].status != RoundStatus.CLOSED:
@@ -446,8 +463,8 @@ def _round_may_close(round_id: int) -> None:
         tournament_id = TournamentRound.objects.filter(pk=round_id).values_list("tournament_id", flat=True).get()
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         rnd = TournamentRound.objects.select_for_update().get(pk=round_id)
-        if rnd.status != RoundStatus.RUNNING:
-            return  # closed already (this is a repeated call), or not started
+        if rnd.status != RoundStatus.RUNNING or tournament.status == TournamentStatus.CANCELLED:
+            return  # closed already (this is a repeated call), not started, or the tournament was cancelled
         if Match.objects.filter(tournament_round=rnd).exclude(status__in=DONE).exists():
             return
         rnd.status, rnd.closed_at = RoundStatus.CLOSED, timezone.now()
