@@ -1,8 +1,13 @@
-"""ASGI entry point, for servers that speak ASGI."""
+"""ASGI entry point: what the deployed server runs (gunicorn with uvicorn workers, deploy/Procfile), so that a
+waiting turns long-poll is a suspended coroutine rather than a thread (api/play.py)."""
 
 import os
 
-from django.core.asgi import get_asgi_application
-
+# Read by config/settings.py: PostgreSQL connections then come from a pool (a request's synchronous code runs in a
+# thread of its own under ASGI, so per-thread persistent connections would leak).
+os.environ.setdefault("DIAMONDS_ASGI", "1")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from django.core.asgi import get_asgi_application  # noqa: E402 - after the environment it reads
+
 application = get_asgi_application()

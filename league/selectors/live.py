@@ -25,6 +25,7 @@ from engine import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, card_str
 from engine.games import type_of
 
 from .. import turn_signals
+from ..aio import run_sync
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, TournamentFormat
 from .games import GAME_CACHE, StoredPlayError, load_match_game, stored_as_choices
 from .records import match_record
@@ -160,38 +161,30 @@ def record_is_public(match: Match) -> bool:
     return match.status == MatchStatus.FINISHED and not deal_still_in_play(match)
 
 
-def wait_for_turns(user, *, wait: float) -> tuple[list[Turn], float]:
-    """The user's turns as soon as there are any, or [] once `wait` seconds have passed; and the seconds waited.
+def owes_turns(user_id: int) -> bool:
+    """Whether some match in play awaits one of the account's players (one cheap query)."""
+    return MatchSeat.objects.filter(player__user=user_id, awaiting=True, match__status__in=IN_PLAY).exists()
 
-    With REDIS_URL set it sleeps on the account's pub/sub channel (league.turn_signals) and re-reads the database
-    when told, and at least every DIAMONDS_TURNS_RECHECK_SECONDS; without Redis (or if it fails) it re-reads every
-    DIAMONDS_TURNS_POLL_SECONDS."""
+
+async def await_turns(user_id: int, *, wait: float) -> float:
+    """Wait until the account owes a decision or `wait` seconds have passed; the seconds waited.
+
+    A coroutine, so waiting holds no thread and no database connection: it is woken through league.turn_signals
+    (at once in this process, through Redis from others) and re-reads the database when woken, and besides every
+    DIAMONDS_TURNS_RECHECK_SECONDS while the Redis listener is subscribed, else every DIAMONDS_TURNS_POLL_SECONDS
+    (no Redis, or Redis lost)."""
     started = time.monotonic()
-    if settings.REDIS_URL and wait > 0:
-        import redis
-
-        try:
-            pubsub = turn_signals.listen(user.pk)  # before the first read, so no announcement falls in between
-        except redis.RedisError:
-            pubsub = None
-        if pubsub is not None:
-            try:
-                while True:
-                    turns = turns_of_user(user)
-                    waited = time.monotonic() - started
-                    if turns or waited >= wait:
-                        return turns, waited
-                    pubsub.get_message(timeout=min(wait - waited, settings.DIAMONDS_TURNS_RECHECK_SECONDS))
-            except redis.RedisError:
-                pass  # go on by polling the database
-            finally:
-                pubsub.close()
-    while True:
-        turns = turns_of_user(user)
-        waited = time.monotonic() - started
-        if turns or waited >= wait:
-            return turns, waited
-        time.sleep(min(settings.DIAMONDS_TURNS_POLL_SECONDS, wait - waited))
+    async with turn_signals.waiting_for(user_id) as waiter:  # before the first read: no announcement is missed
+        while True:
+            if await run_sync(owes_turns, user_id):
+                break
+            left = wait - (time.monotonic() - started)
+            if left <= 0:
+                break
+            pause = (settings.DIAMONDS_TURNS_RECHECK_SECONDS if turn_signals.listener_ready()
+                     else settings.DIAMONDS_TURNS_POLL_SECONDS)
+            await waiter.wait(min(left, pause))
+    return time.monotonic() - started
 
 
 # What of an unfinished match's choices record the table saw: not the seed (it decides the deck and, in the ring
@@ -244,5 +237,5 @@ def matches_of_player(queryset: QuerySet[Match], player_id: int) -> QuerySet[Mat
 __all__ = [
     "Turn", "deal_still_in_play", "legal_decisions", "match_game", "matches_of_player", "overdue_match_ids",
     "public_record", "public_state", "record_is_public", "seat_state", "seats_of_user", "stalled_live_match_ids",
-    "turns_of_user", "wait_for_turns",
+    "turns_of_user", "await_turns", "owes_turns",
 ]

@@ -1,0 +1,121 @@
+"""The turns long-poll waits without a thread and within a cap (issue 15, "Starvation": one account opened 150
+long-polls and the site stopped answering).
+
+The requests here go through Django's ASGI handler (AsyncClient), as under the deployed uvicorn workers, from one
+event loop: a wait that held a thread would hold the test's only one, and every other request would queue behind it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.conf import settings as django_settings
+from django.test import AsyncClient
+from django.urls import resolve
+from django.utils.module_loading import import_string
+
+from league import turn_signals
+from league.services.decisions import submit_decision
+
+from .conftest import live_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class token_client:  # noqa: N801 - reads as the clients it stands beside
+    """An AsyncClient sending the bot's token (per request: client-wide headers reach ASGI under WSGI names)."""
+
+    def __init__(self, token: str):
+        self.client, self.headers = AsyncClient(), {"Authorization": f"Token {token}"}
+
+    def get(self, path: str):
+        return self.client.get(path, headers=self.headers)
+
+
+async def until(condition, what: str, rounds: int = 2000):
+    """Let the loop run until `condition()` holds (bounded: a few seconds of 1 ms turns)."""
+    for _ in range(rounds):
+        if condition():
+            return
+        await asyncio.sleep(0.001)
+    pytest.fail(f"never happened: {what}")
+
+
+def test_the_long_poll_is_a_coroutine_and_no_middleware_forces_it_into_a_thread():
+    """Django runs an async view in a thread (one held for the whole wait) if any middleware is synchronous only."""
+    assert inspect.iscoroutinefunction(resolve("/api/v1/me/turns/").func)
+    sync_only = [path for path in django_settings.MIDDLEWARE
+                 if not getattr(import_string(path), "async_capable", False)]
+    assert not sync_only, f"synchronous-only middleware: {sync_only}"
+
+
+def test_waits_past_the_cap_get_429_at_once_while_the_site_answers(accounts, settings):
+    settings.DIAMONDS_TURNS_WAITS_PER_ACCOUNT = 3
+    settings.DIAMONDS_TURNS_POLL_SECONDS = settings.DIAMONDS_TURNS_RECHECK_SECONDS = 60
+    match = live_match(accounts, ["ext-1", "ext-2"], {"players": 2})
+    dealer = match.match_seats.get(awaiting=True)
+    waiter = match.match_seats.exclude(pk=dealer.pk).get()
+    bot = token_client(accounts["tokens"][waiter.player.name])
+    other = token_client(accounts["tokens"][dealer.player.name])
+
+    async def scenario():
+        waits = [asyncio.ensure_future(bot.get("/api/v1/me/turns/?wait=30")) for _ in range(3)]
+        await until(lambda: turn_signals.waiting_here(waiter.player.user_id) == 3, "three waits")
+        # Past the cap: refused at once, while the three still wait.
+        refused = await bot.get("/api/v1/me/turns/?wait=30")
+        assert refused.status_code == 429 and refused.json()["code"] == "too_many_waits"
+        assert refused["Retry-After"]
+        assert not any(w.done() for w in waits)
+        # Everyone else is served meanwhile: another account, an anonymous reader, the health check.
+        assert (await other.get("/api/v1/me/turns/?wait=0")).json()["turns"][0]["match"] == match.pk
+        assert (await AsyncClient().get("/api/v1/clubs/")).status_code == 200
+        assert (await AsyncClient().get("/healthz")).status_code == 200
+        assert not any(w.done() for w in waits)
+        # The turn comes: every wait answers with it (woken, not found by a re-read: those are a minute apart).
+        await sync_to_async(submit_decision)(match=match, player=dealer.player, move_number=0,
+                                             decision_json={"kind": "pass_count", "count": 1})
+        answers = await asyncio.wait_for(asyncio.gather(*waits), timeout=20)
+        assert [[t["match"] for t in a.json()["turns"]] for a in answers] == [[match.pk]] * 3
+        assert turn_signals.waiting_here(waiter.player.user_id) == 0
+        # The slots were given back: the account may wait again.
+        assert (await bot.get("/api/v1/me/turns/?wait=0.01")).status_code == 200
+
+    async_to_sync(scenario)()
+
+
+def test_an_abandoned_wait_gives_its_slot_back(accounts, settings):
+    """A hostile bot that opens waits and drops them (the server cancels the request) does not use up its cap."""
+    settings.DIAMONDS_TURNS_WAITS_PER_ACCOUNT = 2
+    settings.DIAMONDS_TURNS_POLL_SECONDS = settings.DIAMONDS_TURNS_RECHECK_SECONDS = 60
+    user_id = accounts["players"]["ext-1"].user_id
+    bot = token_client(accounts["tokens"]["ext-1"])
+
+    async def scenario():
+        for _ in range(3):
+            waits = [asyncio.ensure_future(bot.get("/api/v1/me/turns/?wait=30")) for _ in range(2)]
+            await until(lambda: turn_signals.waiting_here(user_id) == 2, "two waits")
+            for w in waits:
+                w.cancel()
+            await asyncio.gather(*waits, return_exceptions=True)
+            await until(lambda: turn_signals.waiting_here(user_id) == 0, "the waits to end")
+        answer = await bot.get("/api/v1/me/turns/?wait=0.01")
+        assert answer.status_code == 200 and answer.json()["turns"] == []
+
+    async_to_sync(scenario)()
+
+
+def test_a_wait_ends_empty_after_its_time_and_bad_waits_are_refused(accounts, settings):
+    settings.DIAMONDS_TURNS_POLL_SECONDS = 0.01
+    bot = token_client(accounts["tokens"]["ext-1"])
+
+    async def scenario():
+        empty = await bot.get("/api/v1/me/turns/?wait=0.05")
+        assert empty.status_code == 200 and empty.json()["turns"] == [] and empty.json()["waited"] >= 0.05
+        for bad in ("x", "-1", "inf", "nan"):
+            assert (await bot.get(f"/api/v1/me/turns/?wait={bad}")).status_code == 400
+        assert (await AsyncClient().get("/api/v1/me/turns/?wait=5")).status_code in (401, 403)
+
+    async_to_sync(scenario)()
