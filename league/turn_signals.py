@@ -98,6 +98,14 @@ def wake_here(user_ids: Iterable[int]) -> None:
         waiter.wake()
 
 
+def wake_everyone_here() -> None:
+    """Wake every waiter of this process: to re-read the database when announcements may have been missed."""
+    with _lock:
+        woken = [w for waiters in _waiters.values() for w in waiters]
+    for waiter in woken:
+        waiter.wake()
+
+
 def waiting_here(user_id: int) -> int:
     """How many of this process's coroutines wait for the account's turns."""
     with _lock:
@@ -144,6 +152,7 @@ class _Listener(threading.Thread):
                     if message["type"] == "psubscribe":
                         self.ready.set()
                         backoff = 0.5
+                        wake_everyone_here()  # whatever was announced while we were not listening
                     elif message["type"] == "pmessage":
                         user_id = message["channel"].rsplit(b":", 1)[-1]
                         if user_id.isdigit():
@@ -152,6 +161,7 @@ class _Listener(threading.Thread):
                 if self.ready.is_set():
                     log.warning("turn listener lost Redis (%s): waiters re-read the database until it is back", e)
                 self.ready.clear()
+                wake_everyone_here()  # so that they notice, and poll the database meanwhile
                 with contextlib.suppress(Exception):
                     pubsub.close()
                 threading.Event().wait(backoff)

@@ -11,6 +11,7 @@ seat's view without the seat's own options.
 from __future__ import annotations
 
 import copy
+import random
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -25,7 +26,7 @@ from engine import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, card_str
 from engine.games import type_of
 
 from .. import turn_signals
-from ..aio import run_sync
+from ..aio import let_thread_go, run_sync
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, TournamentFormat
 from .games import GAME_CACHE, StoredPlayError, load_match_game, stored_as_choices
 from .records import match_record
@@ -170,9 +171,10 @@ async def await_turns(user_id: int, *, wait: float) -> float:
     """Wait until the account owes a decision or `wait` seconds have passed; the seconds waited.
 
     A coroutine, so waiting holds no thread and no database connection: it is woken through league.turn_signals
-    (at once in this process, through Redis from others) and re-reads the database when woken, and besides every
-    DIAMONDS_TURNS_RECHECK_SECONDS while the Redis listener is subscribed, else every DIAMONDS_TURNS_POLL_SECONDS
-    (no Redis, or Redis lost)."""
+    (at once in this process, through Redis from others) and re-reads the database when woken, and besides about
+    every DIAMONDS_TURNS_RECHECK_SECONDS while the Redis listener is subscribed (a safety net: the listener wakes
+    every waiter when it loses or regains Redis), else every DIAMONDS_TURNS_POLL_SECONDS (no Redis, or Redis
+    lost)."""
     started = time.monotonic()
     async with turn_signals.waiting_for(user_id) as waiter:  # before the first read: no announcement is missed
         while True:
@@ -181,8 +183,11 @@ async def await_turns(user_id: int, *, wait: float) -> float:
             left = wait - (time.monotonic() - started)
             if left <= 0:
                 break
-            pause = (settings.DIAMONDS_TURNS_RECHECK_SECONDS if turn_signals.listener_ready()
-                     else settings.DIAMONDS_TURNS_POLL_SECONDS)
+            # Spread over time: a thousand polls opened together must not all re-read the database together.
+            pause = (settings.DIAMONDS_TURNS_RECHECK_SECONDS * random.uniform(0.75, 1.25)
+                     if turn_signals.listener_ready() else settings.DIAMONDS_TURNS_POLL_SECONDS)
+            if pause >= 1:
+                let_thread_go()  # not for the short pauses of polling: a thread each time would cost more
             await waiter.wait(min(left, pause))
     return time.monotonic() - started
 

@@ -4,7 +4,6 @@ own X-Forwarded-For all got 400; the website took 150 wrong passwords, then the 
 
 from __future__ import annotations
 
-import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory, override_settings
 from rest_framework.test import APIClient
