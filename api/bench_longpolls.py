@@ -7,8 +7,9 @@ bot accounts that owe no decision, starts gunicorn with uvicorn workers (config.
 127.0.0.1, and from one asyncio client in this process:
 1. opens --longpolls `GET /api/v1/me/turns/?wait=--wait`, spread evenly over the accounts, and waits (bounded)
    until the server holds them all (with Redis, counted in the cap's sorted sets);
-2. while they wait, sends --requests other requests from --clients concurrent clients (an account's `/api/v1/me/`,
-   the public club list, the home page), and probes `/healthz` --probes times;
+2. while they wait, sends --requests other requests at --rate per second (an account's `/api/v1/me/`, the public
+   club list, the home page; an open loop: each is sent when due and its latency counts from then), and probes
+   `/healthz` --probes times;
 3. has one more account open its cap of waits, then one more: the time to that 429;
 4. reports each kind's latency (p50/p95/p99), the slowest /healthz, the server's threads and database connections
    while the polls wait, and how the long-polls ended (they answer 200 with no turn once their wait is over).
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
                              "be a single accept burst that one worker process takes whole)")
     parser.add_argument("--cap", type=int, default=8, help="DIAMONDS_TURNS_WAITS_PER_ACCOUNT for the server")
     parser.add_argument("--requests", type=int, default=600, help="other requests sent while the polls wait")
-    parser.add_argument("--clients", type=int, default=8, help="concurrent clients sending those requests")
+    parser.add_argument("--rate", type=float, default=20, help="those requests offered per second (open loop)")
     parser.add_argument("--probes", type=int, default=20, help="/healthz probes while the polls wait")
     parser.add_argument("--server-workers", type=int, default=2)
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
@@ -172,35 +173,35 @@ async def _run(args, port: int, tokens: list[str], server_pid: int) -> None:
           f"{sum(p.done() for p in polls)}")
     print(f"server while they wait: {_threads(server_pid)}; {await asyncio.to_thread(_db_connections)}")
 
-    # Other clients, while the polls wait.
+    # Other clients, while the polls wait: an open loop (requests are sent when due, whether or not the earlier ones
+    # were answered, and each one's latency counts from when it was due), so a server that falls behind shows.
     kinds = [("/api/v1/me/", True), ("/api/v1/clubs/", False), ("/", False)]
     latencies: dict[str, list[float]] = {k: [] for k, _ in kinds}
     errors: list[str] = []
-    queue = list(range(args.requests))
 
-    async def client(n: int) -> None:
-        while queue:
-            i = queue.pop()
-            kind, authed = kinds[i % len(kinds)]
-            status, seconds = await _get(port, kind, pollers[(i + n) % len(pollers)] if authed else None, timeout=30)
-            latencies[kind].append(seconds)
-            if status != 200:
-                errors.append(f"{kind}: {status}")
+    async def one(i: int, due: float) -> None:
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+        kind, authed = kinds[i % len(kinds)]
+        status, _ = await _get(port, kind, pollers[i % len(pollers)] if authed else None, timeout=30)
+        latencies[kind].append(time.monotonic() - due)
+        if status != 200:
+            errors.append(f"{kind}: {status}")
 
-    async def probes() -> list[float]:
+    async def probes(start: float) -> list[float]:
         out = []
-        for _ in range(args.probes):
-            status, seconds = await _get(port, "/healthz", timeout=30)
-            out.append(seconds if status == 200 else float("inf"))
-            await asyncio.sleep(0.05)
+        for n in range(args.probes):
+            due = start + n * args.requests / args.rate / max(1, args.probes)
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            status, _ = await _get(port, "/healthz", timeout=30)
+            out.append(time.monotonic() - due if status == 200 else float("inf"))
         return out
 
     phase = time.monotonic()
-    health, *_ = await asyncio.gather(probes(), *(client(n) for n in range(args.clients)))
+    health, *_ = await asyncio.gather(probes(phase), *(one(i, phase + i / args.rate) for i in range(args.requests)))
     elapsed = time.monotonic() - phase
     every = [s for v in latencies.values() for s in v]
-    print(f"other requests while {args.longpolls} polls wait: {len(every)} in {elapsed:.2f} s from {args.clients} "
-          f"clients, {len(errors)} not 200 {sorted(set(errors))[:5]}")
+    print(f"other requests while {args.longpolls} polls wait: {len(every)} offered at {args.rate:g}/s, done in "
+          f"{elapsed:.2f} s, {len(errors)} not 200 {sorted(set(errors))[:5]}")
     for kind, values in [("all", every), *latencies.items()]:
         print(f"  {kind:16} {_pcts(values)}")
     print(f"  /healthz         {_pcts(health)}; slowest {max(health) * 1000:.1f} ms")

@@ -222,18 +222,24 @@ class MyTurnsView(APIView):
         with_legal = request.query_params.get("legal", "0")
         if with_legal not in ("0", "1", "true", "false"):
             raise ParseError("legal is 1 (each turn carries its legal decisions) or 0")
-        waited = getattr(request._request, "turns_waited", None)  # set by my_turns once it has waited
         turns = turns_of_user(request.user)
         wait = min(wait, settings.DIAMONDS_TURNS_MAX_WAIT)
-        if not turns and waited is None and wait > 0:
+        if not turns and wait > 0:
             return WaitForTurns(request.user.pk, wait)
-        answer = TurnsSerializer({"turns": turns, "waited": round(waited or 0.0, 3)}).data
+        return self.answer(request, turns, waited=0.0)
+
+    def answer(self, request, turns, *, waited: float) -> Response:
+        with_legal = request.query_params.get("legal", "0") in ("1", "true")
+        answer = TurnsSerializer({"turns": turns, "waited": round(waited, 3)}).data
         for turn, row in zip(turns, answer["turns"]):
             # The match row was read with the turn a moment ago: its move number names the stored game. Only the
             # caller's own seats are turns, so a legal answer never shows another seat's hand.
-            row["legal"] = (legal_decisions(match_game(turn.match, just_read=True), turn.seat)
-                            if with_legal in ("1", "true") else None)
+            row["legal"] = legal_decisions(match_game(turn.match, just_read=True), turn.seat) if with_legal else None
         return Response(answer)
+
+    def answer_after_wait(self, request, waited: float) -> Response:
+        """The answer once `my_turns` has waited: the request as DRF authenticated it in the first pass."""
+        return self.finalize_response(request, self.answer(request, turns_of_user(request.user), waited=waited))
 
 
 _turns_view = MyTurnsView.as_view()
@@ -242,8 +248,7 @@ _turns_view = MyTurnsView.as_view()
 @csrf_exempt  # as DRF's own views: a session's CSRF check is DRF's (and this is a GET)
 async def my_turns(request):
     """GET /api/v1/me/turns/: MyTurnsView answers at once, or hands over the wait, which happens here without a
-    thread: the account's slot (the cap), then league.selectors.live.await_turns, then MyTurnsView again for the
-    answer."""
+    thread: the account's slot (the cap), then league.selectors.live.await_turns, then MyTurnsView's answer."""
     response = await run_sync(_turns_view, request)
     if not isinstance(response, WaitForTurns):
         return response
@@ -256,10 +261,12 @@ async def my_turns(request):
         refusal["Retry-After"] = "1"
         return refusal
     try:
-        request.turns_waited = await await_turns(response.user_id, wait=response.seconds)
+        waited = await await_turns(response.user_id, wait=response.seconds)
     finally:
         await give_back(response.user_id, slot)
-    return await run_sync(_turns_view, request)
+    # The same view and DRF request as the first pass (finalize_response kept them): no second authentication.
+    view, drf_request = response.renderer_context["view"], response.renderer_context["request"]
+    return await run_sync(view.answer_after_wait, drf_request, waited)
 
 
 # drf-spectacular documents the route from the DRF view behind it.

@@ -135,17 +135,18 @@ class _Listener(threading.Thread):
     def __init__(self):
         super().__init__(name="diamonds-turn-listener", daemon=True)
         self.ready = threading.Event()  # subscribed now: a waiter may rely on being woken
+        self.stopping = threading.Event()
 
     def run(self) -> None:
         import redis
 
         backoff = 0.5
-        while True:
+        while not self.stopping.is_set():
             pubsub = None
             try:
                 pubsub = redis_client().pubsub()
                 pubsub.psubscribe(PATTERN)
-                while True:
+                while not self.stopping.is_set():
                     message = pubsub.get_message(timeout=1.0)
                     if message is None:
                         continue
@@ -157,15 +158,17 @@ class _Listener(threading.Thread):
                         user_id = message["channel"].rsplit(b":", 1)[-1]
                         if user_id.isdigit():
                             wake_here([int(user_id)])
-            except (redis.RedisError, OSError) as e:
+            except (redis.RedisError, OSError, ValueError) as e:
                 if self.ready.is_set():
                     log.warning("turn listener lost Redis (%s): waiters re-read the database until it is back", e)
                 self.ready.clear()
                 wake_everyone_here()  # so that they notice, and poll the database meanwhile
+                self.stopping.wait(backoff)
+                backoff = min(backoff * 2, 10)
+            finally:
                 with contextlib.suppress(Exception):
                     pubsub.close()
-                threading.Event().wait(backoff)
-                backoff = min(backoff * 2, 10)
+        self.ready.clear()
 
 
 _listener: _Listener | None = None
@@ -183,3 +186,13 @@ def listener_ready() -> bool:
                 _listener = _Listener()
                 _listener.start()
     return _listener.ready.is_set()
+
+
+def stop_listener() -> None:
+    """Stop this process's Redis listener (the next waiter starts another): for tests that change REDIS_URL."""
+    global _listener
+    with _lock:
+        listener, _listener = _listener, None
+    if listener is not None:
+        listener.stopping.set()
+        listener.join(timeout=5)

@@ -119,3 +119,44 @@ def test_a_wait_ends_empty_after_its_time_and_bad_waits_are_refused(accounts, se
         assert (await AsyncClient().get("/api/v1/me/turns/?wait=5")).status_code in (401, 403)
 
     async_to_sync(scenario)()
+
+
+@pytest.fixture
+def dead_redis(settings):
+    """REDIS_URL naming a Redis that is down (nothing listens on port 1), with this process's Redis clients and its
+    turn listener made afresh for it, and put back afterwards."""
+    from api import waits
+
+    turn_signals.stop_listener()
+    settings.REDIS_URL = settings.DIAMONDS_CACHE_URL = "redis://127.0.0.1:1/0"
+    turn_signals.redis_client.cache_clear()
+    waits._redis.cache_clear()
+    yield
+    turn_signals.stop_listener()
+    turn_signals.redis_client.cache_clear()
+    waits._redis.cache_clear()
+
+
+def test_with_redis_down_waits_are_still_capped_woken_and_answered(accounts, settings, dead_redis):
+    """Redis lost: the cap counts in this process, the wait falls back to re-reading the database, nothing is 5xx."""
+    settings.DIAMONDS_TURNS_WAITS_PER_ACCOUNT = 2
+    settings.DIAMONDS_TURNS_POLL_SECONDS = 0.05
+    match = live_match(accounts, ["ext-1", "ext-2"], {"players": 2})
+    dealer = match.match_seats.get(awaiting=True)
+    waiter = match.match_seats.select_related("player").exclude(pk=dealer.pk).get()
+    dealer_player = dealer.player
+    bot = token_client(accounts["tokens"][waiter.player.name])
+
+    async def scenario():
+        waits = [asyncio.ensure_future(bot.get("/api/v1/me/turns/?wait=30")) for _ in range(2)]
+        await until(lambda: turn_signals.waiting_here(waiter.player.user_id) == 2, "two waits")
+        assert (await bot.get("/api/v1/me/turns/?wait=30")).status_code == 429
+        # A decision whose announcement cannot reach Redis: the waits find the turn in the database.
+        await sync_to_async(submit_decision)(match=match, player=dealer_player, move_number=0,
+                                             decision_json={"kind": "pass_count", "count": 1})
+        answers = await asyncio.wait_for(asyncio.gather(*waits), timeout=20)
+        assert [a.status_code for a in answers] == [200, 200]
+        assert all(a.json()["turns"][0]["match"] == match.pk for a in answers)
+        assert not turn_signals.listener_ready()
+
+    async_to_sync(scenario)()
