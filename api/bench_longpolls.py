@@ -30,6 +30,8 @@ from pathlib import Path
 
 from config.scratch_database import create_scratch_database, drop_scratch_database
 
+from .bench import _CpuMeter, _free_port, _wait_for_port
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -196,6 +198,7 @@ async def _run(args, port: int, tokens: list[str], server_pid: int) -> None:
             out.append(time.monotonic() - due if status == 200 else float("inf"))
         return out
 
+    cpu = _CpuMeter(server_pid)
     phase = time.monotonic()
     health, *_ = await asyncio.gather(probes(phase), *(one(i, phase + i / args.rate) for i in range(args.requests)))
     elapsed = time.monotonic() - phase
@@ -205,6 +208,7 @@ async def _run(args, port: int, tokens: list[str], server_pid: int) -> None:
     for kind, values in [("all", every), *latencies.items()]:
         print(f"  {kind:16} {_pcts(values)}")
     print(f"  /healthz         {_pcts(health)}; slowest {max(health) * 1000:.1f} ms")
+    cpu.report(len(every) + len(health), elapsed)
     still = sum(not p.done() for p in polls)
     print(f"long-polls still waiting after that phase: {still} of {args.longpolls}")
 
@@ -259,18 +263,6 @@ def _db_connections() -> str:
         cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()")
         (count,) = cursor.fetchone()
     return f"PostgreSQL connections to the scratch database {count} (this client's included)"
-
-
-def _free_port() -> int:
-    from .bench import _free_port as free
-
-    return free()
-
-
-def _wait_for_port(port: int, server: subprocess.Popen) -> None:
-    from .bench import _wait_for_port as wait
-
-    wait(port, server)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ that is not the caller's, 404 for an unknown match, 409 for a stale or repeated 
 from __future__ import annotations
 
 from django.conf import settings
+from django.db import OperationalError
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.csrf import csrf_exempt
@@ -266,7 +267,13 @@ async def my_turns(request):
         await give_back(response.user_id, slot)
     # The same view and DRF request as the first pass (finalize_response kept them): no second authentication.
     view, drf_request = response.renderer_context["view"], response.renderer_context["request"]
-    return await run_sync(view.answer_after_wait, drf_request, waited)
+    try:
+        return await run_sync(view.answer_after_wait, drf_request, waited)
+    except OperationalError:
+        # The pool had no connection in time (the server is overloaded): say so, and when to come back.
+        busy = JsonResponse({"detail": "the server is busy: ask again", "code": "busy"}, status=503)
+        busy["Retry-After"] = "2"
+        return busy
 
 
 # drf-spectacular documents the route from the DRF view behind it.

@@ -162,7 +162,7 @@ DIAMONDS_TURNS_MAX_WAIT = float(os.environ.get("DIAMONDS_TURNS_MAX_WAIT", "60"))
 DIAMONDS_TURNS_POLL_SECONDS = float(os.environ.get("DIAMONDS_TURNS_POLL_SECONDS", "0.2"))
 # With REDIS_URL a waiter sleeps on pub/sub (league.turn_signals) and re-reads the database about this often anyway
 # (only a failed publish goes unseen: the listener wakes every waiter when it loses or regains Redis).
-DIAMONDS_TURNS_RECHECK_SECONDS = float(os.environ.get("DIAMONDS_TURNS_RECHECK_SECONDS", "30"))
+DIAMONDS_TURNS_RECHECK_SECONDS = float(os.environ.get("DIAMONDS_TURNS_RECHECK_SECONDS", "60"))
 # Live play keeps this many rebuilt games per process (league.selectors.games.GAME_CACHE), so a decision need not
 # replay its whole match; 0 turns the cache off (the load benchmark compares both).
 DIAMONDS_GAME_CACHE_SIZE = int(os.environ.get("DIAMONDS_GAME_CACHE_SIZE", "256"))

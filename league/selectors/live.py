@@ -11,6 +11,7 @@ seat's view without the seat's own options.
 from __future__ import annotations
 
 import copy
+import logging
 import random
 import time
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -30,6 +31,8 @@ from ..aio import let_thread_go, run_sync
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, TournamentFormat
 from .games import GAME_CACHE, StoredPlayError, load_match_game, stored_as_choices
 from .records import match_record
+
+log = logging.getLogger(__name__)
 
 # The SeatView fields that belong to the seat alone (its hand, vault, passes and options).
 PRIVATE_FIELDS = ("hand", "vault", "passed", "received", "legal", "my_turn")
@@ -178,8 +181,11 @@ async def await_turns(user_id: int, *, wait: float) -> float:
     started = time.monotonic()
     async with turn_signals.waiting_for(user_id) as waiter:  # before the first read: no announcement is missed
         while True:
-            if await run_sync(owes_turns, user_id):
-                break
+            try:
+                if await run_sync(owes_turns, user_id):
+                    break
+            except OperationalError as e:  # busy or briefly gone: a missed re-read only delays the answer
+                log.warning("turns long-poll: could not re-read the database (%s)", e)
             left = wait - (time.monotonic() - started)
             if left <= 0:
                 break
