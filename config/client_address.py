@@ -27,18 +27,25 @@ def _is_trusted(address: str, networks) -> bool:
     return any(ip in net for net in networks)
 
 
-def client_ip(request) -> str:
+def _valid(address: str) -> str | None:
+    try:
+        return str(ipaddress.ip_address(address.strip()))
+    except ValueError:
+        return None
+
+
+def client_ip(request) -> str | None:
     """The client's address: REMOTE_ADDR, unless that is a trusted proxy; then the nearest address in
-    X-Forwarded-For (read from the right, the end our own proxies appended) that is not one of ours."""
-    remote = (request.META.get("REMOTE_ADDR") or "").strip() or "unknown"
+    X-Forwarded-For (read from the right, the end our own proxies appended) that is not one of ours. None when
+    there is no valid address (a server on a Unix socket, a test request): django-axes stores it in an address
+    column."""
+    remote = _valid(request.META.get("REMOTE_ADDR") or "")
     networks = _networks(tuple(settings.DIAMONDS_TRUSTED_PROXIES))
-    if not networks or not _is_trusted(remote, networks):
+    if remote is None or not networks or not _is_trusted(remote, networks):
         return remote
     hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
     for hop in reversed(hops):
         if not _is_trusted(hop, networks):
-            try:
-                return str(ipaddress.ip_address(hop))
-            except ValueError:
-                return remote  # a garbled hop: count the request against the proxy rather than a made-up client
+            # A garbled hop: count the request against the proxy rather than a client made up by the header.
+            return _valid(hop) or remote
     return remote

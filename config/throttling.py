@@ -97,7 +97,7 @@ class RateLimit(BaseThrottle):
         self._wait = None
 
     def get_ident(self, request) -> str:
-        return client_ip(request)
+        return client_ip(request) or "unknown"
 
     def who(self, request) -> str:
         user = getattr(request, "user", None)

@@ -30,6 +30,7 @@ def test_the_client_address_ignores_forwarded_headers_unless_the_proxy_is_truste
     assert client_ip(behind) == "198.51.100.7"
     garbled = RequestFactory().get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="not-an-address")
     assert client_ip(garbled) == "10.0.0.2"
+    assert client_ip(RequestFactory().get("/", REMOTE_ADDR="")) is None  # e.g. a Unix socket: no address to store
 
 
 # ---- the token endpoint ---------------------------------------------------------------------------------------------
