@@ -82,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     # database (row locks, synchronous commits) with a third of the cores idle; 3 x 16 keeps them busy.
     parser.add_argument("--server-workers", type=int, default=3)
     parser.add_argument("--server-threads", type=int, default=16)
+    parser.add_argument("--asgi", action="store_true",
+                        help="run the server as deployed now: ASGI, gunicorn with uvicorn workers (default: WSGI with "
+                             "--server-threads threads, as the figures below were measured)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args(argv)
     if args.read_clients is None:
@@ -114,9 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         tournament_id, bots = _setup(args)
         port = _free_port()
+        # --asgi: as deploy/Procfile now runs it (uvicorn workers; --server-threads does not apply).
+        kind = (["config.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker"] if args.asgi
+                else ["config.wsgi:application", "--threads", str(args.server_threads)])
         server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
-             "--workers", str(args.server_workers), "--threads", str(args.server_threads), "--log-level", "error"],
+            [sys.executable, "-m", "gunicorn", *kind, "--bind", f"127.0.0.1:{port}",
+             "--workers", str(args.server_workers), "--log-level", "error"],
             cwd=ROOT, env=env, start_new_session=True,
         )
         _wait_for_port(port, server)
