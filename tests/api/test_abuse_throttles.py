@@ -139,3 +139,24 @@ def test_every_api_view_counts_its_writes():
         assert any(isinstance(t, RateLimit) and t.writes_only for t in view.get_throttles()), callback.cls
         seen += 1
     assert seen > 10
+
+
+def test_concurrent_requests_cannot_slip_past_the_count(db):
+    """Each request is one atomic increment: 20 threads counting 10 each leave exactly 200 (a read-then-write
+    history, as DRF's throttles keep, loses some of them)."""
+    import threading
+
+    from config.throttling import STORE
+
+    key = "rl:test:concurrent"
+
+    def count():
+        for _ in range(10):
+            STORE.incr(key, ttl=60)
+
+    threads = [threading.Thread(target=count) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert STORE.get(key) == 200

@@ -160,3 +160,21 @@ def test_with_redis_down_waits_are_still_capped_woken_and_answered(accounts, set
         assert not turn_signals.listener_ready()
 
     async_to_sync(scenario)()
+
+
+def test_the_slots_of_a_killed_process_lapse_by_themselves(settings):
+    """A web process killed mid-wait never gives its slots back: past their wait (and a margin) they stop counting."""
+    if not settings.REDIS_URL:
+        pytest.skip("without Redis the cap is counted in the process, which dies with its slots")
+    from api import waits
+
+    user_id = 2_000_000_000 + id(settings) % 1000  # no real account: nothing else counts here
+    client = waits._redis()[0]
+    client.delete(waits._key(user_id))
+    try:
+        lapsed = -waits.SLACK_SECONDS - 1  # slots taken by a process that died, already past their time
+        assert waits._take(user_id, lapsed, 2) and waits._take(user_id, lapsed, 2)
+        live = [waits._take(user_id, 30, 2) for _ in range(3)]
+        assert live[0] and live[1] and live[2] is None
+    finally:
+        client.delete(waits._key(user_id))
