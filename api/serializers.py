@@ -1,7 +1,8 @@
 """Serializers: how league rows look in the API, and the shapes of requests and errors (for the schema too).
 
-A match's seed is shown only once it is finished: the seed decides every deal, so knowing it during play would
-show every hand.
+A match's seed is shown only once its deal is safe (it and every match sharing its deal have ended: the seed
+decides every deal, so knowing it during play would show every hand); its commitment is shown from the start, so
+anyone can check afterwards that the revealed seed (with its nonce) is the one the match was created with.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from league.models import (
     TournamentRound,
     Trick,
 )
-from league.selectors.live import record_is_public
+from league.selectors.live import deal_revealed
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -92,18 +93,32 @@ class MatchSeatSerializer(serializers.ModelSerializer):
         return ms.tiebreak if ms.match.game == "diamonds" else None
 
 
+def _deal_revealed(match: Match) -> bool:
+    """deal_revealed, asked once per match however many fields need it."""
+    if not hasattr(match, "_deal_revealed"):
+        match._deal_revealed = deal_revealed(match)
+    return match._deal_revealed
+
+
 class MatchSerializer(serializers.ModelSerializer):
     seat_players = MatchSeatSerializer(source="match_seats", many=True, read_only=True)
     tournament = serializers.SerializerMethodField()
-    seed = serializers.SerializerMethodField(help_text="Shown once the match is finished (it decides every deal).")
+    seed = serializers.SerializerMethodField(help_text="Revealed once the match and every match sharing its deal "
+                                             "(duplicate twins) have ended: it decides every deal.")
+    nonce = serializers.SerializerMethodField(help_text="Revealed with the seed: the commitment is SHA-256 of "
+                                              "`nonce:seed` (UTF-8), in hex.")
+    commitment = serializers.CharField(read_only=True, help_text="SHA-256 of `nonce:seed`, public from the match's "
+                                       "creation (empty for matches stored before commitments).")
+    seed_chosen = serializers.BooleanField(read_only=True, help_text="Whoever created the match chose its seed "
+                                           "(practice): they could know every deal.")
     score_label = serializers.SerializerMethodField(help_text="What the seats' `score` is in this game.")
     tiebreak_label = serializers.SerializerMethodField(help_text="What the seats' `tiebreak` is in this game.")
 
     class Meta:
         model = Match
-        fields = ["id", "game", "club", "status", "move_number", "ruleset", "seed", "seats", "first_dealer",
-                  "score_label", "tiebreak_label", "seat_players", "result", "error", "tournament",
-                  "tournament_round", "table_number", "ladder",
+        fields = ["id", "game", "club", "status", "move_number", "ruleset", "commitment", "seed", "nonce",
+                  "seed_chosen", "seats", "first_dealer", "score_label", "tiebreak_label", "seat_players", "result",
+                  "error", "tournament", "tournament_round", "table_number", "ladder",
                   "turn_deadline_seconds", "deadline_fallback", "deadline_action", "deadline_at", "created_at",
                   "started_at",
                   "updated_at", "finished_at"]
@@ -112,7 +127,10 @@ class MatchSerializer(serializers.ModelSerializer):
         return match.tournament_round.tournament_id if match.tournament_round_id else None
 
     def get_seed(self, match: Match) -> str | None:
-        return match.seed if record_is_public(match) else None
+        return match.seed if _deal_revealed(match) else None
+
+    def get_nonce(self, match: Match) -> str | None:
+        return (match.nonce or None) if _deal_revealed(match) else None
 
     def get_score_label(self, match: Match) -> str:
         return game_type(match.game).score_label

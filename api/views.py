@@ -289,7 +289,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         ruleset = {**data.get("ruleset", {}), "players": len(players)}
         try:
             # create_match checks the ruleset with the game's own Ruleset and the bots with the game's bots
-            match = create_match(players=players, ruleset=ruleset, seed=data.get("seed"), club=club,
+            match = create_match(players=players, ruleset=ruleset, seed=data.get("seed"),
+                                 seed_chosen=data.get("seed") is not None, club=club,
                                  game=data["game"])
         except (InvalidRuleset, ValueError, TypeError) as e:
             raise ValidationError({"ruleset": str(e)}) from None

@@ -28,6 +28,8 @@ def _flag(name: str, default: bool) -> bool:
 DEBUG = _flag("DJANGO_DEBUG", not os.environ.get("DATABASE_URL", "").strip())
 # The dev default is only for a laptop; deploy/env.example shows where the real one goes.
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-set-DJANGO_SECRET_KEY-in-production")
+# The key tournament deal seeds are derived under (engine.fairness.derived_seed): a secret of the server's.
+DIAMONDS_DEAL_KEY = os.environ.get("DIAMONDS_DEAL_KEY", SECRET_KEY)
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
 
 INSTALLED_APPS = [

@@ -1,4 +1,5 @@
-"""The `diamonds` command: `diamonds replay FILE` checks a record; `diamonds play` runs one game between bots.
+"""The `diamonds` command: `diamonds replay FILE` checks a record; `diamonds verify FILE` checks a revealed record's
+commitment and deal as well (engine.fairness); `diamonds play` runs one game between bots.
 
 Both speak every game of `engine.games`: `replay` picks the game by the record's `format` field
 (diamonds-record/1, diamoniak-record/1, ringrace-record/1); `play --game diamoniak` plays another game.
@@ -13,6 +14,7 @@ from collections.abc import Callable
 
 from .bots import BOTS, Bot, make_bot, play_game
 from .errors import InvalidRuleset
+from .fairness import verify_record
 from .game import Game
 from .games import GAMES, by_format
 from .record import ReplayError, replay, to_record
@@ -25,6 +27,11 @@ def main(argv: list[str] | None = None) -> int:
 
     p_replay = sub.add_parser("replay", help="check a record (any game, by its format) and print the whole record")
     p_replay.add_argument("file", help="a record holding at least the choices ('-' for standard input)")
+    p_replay.add_argument("--verify", action="store_true", help="also check the commitment and the deal (as verify)")
+
+    p_verify = sub.add_parser("verify", help="check a revealed record: its commitment matches the revealed seed and "
+                              "nonce, its deal follows from that seed, and every choice replays")
+    p_verify.add_argument("file", help="a record with commitment and reveal ('-' for standard input)")
 
     p_play = sub.add_parser("play", help="play one game between bots and print its record")
     p_play.add_argument("--game", choices=sorted(GAMES), default="diamonds")
@@ -39,16 +46,60 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--debts", action="store_true", help="ringrace: an empty ring scores minus its value")
     args = parser.parse_args(argv)
     if args.command == "replay":
-        return _replay(args.file)
+        return _replay(args.file, verify=args.verify)
+    if args.command == "verify":
+        return _verify(args.file)
     return _play(args)
 
 
-def _replay(path: str) -> int:
+def _read_record(path: str, command: str) -> dict | None:
     try:
         text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
-        record = json.loads(text)
-    except (OSError, json.JSONDecodeError) as e:
-        print(f"diamonds replay: cannot read {path}: {e}", file=sys.stderr)
+        return json.loads(text)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        print(f"diamonds {command}: cannot read {path}: {e}", file=sys.stderr)
+        return None
+
+
+def _verify(path: str) -> int:
+    """Exit 0 when the record's commitment, reveal, deal and choices all check out; 1 saying what differs."""
+    record = _read_record(path, "verify")
+    if record is None:
+        return 2
+    if not isinstance(record, dict):
+        print("diamonds verify: a record is a JSON object", file=sys.stderr)
+        return 2
+    try:
+        kind = by_format(record.get("format"))
+    except ValueError as e:
+        print(f"diamonds verify: {e}", file=sys.stderr)
+        return 2
+    try:
+        problems, notes = verify_record(record)
+    except (KeyError, TypeError, ValueError, InvalidRuleset) as e:
+        problems, notes = [f"the record cannot be read: {e!r}"], []
+    try:
+        _, _, disagreements = kind.replay(record) if kind.name != "diamonds" else replay(record)
+        problems += [f"replay: {line}" for line in disagreements]
+    except ReplayError as e:
+        problems.append(f"replay: illegal choice: {e}")
+    if problems:
+        print(f"diamonds verify: NOT verified, {len(problems)} problem(s):", file=sys.stderr)
+        for line in problems:
+            print(f"  {line}", file=sys.stderr)
+        return 1
+    for line in notes:
+        print(f"ok: {line}")
+    print("ok: every choice replays under the rules")
+    print(f"verified: the deal of this {kind.title} record was fixed before play and follows from its revealed seed")
+    return 0
+
+
+def _replay(path: str, *, verify: bool = False) -> int:
+    if verify:
+        return _verify(path)
+    record = _read_record(path, "replay")
+    if record is None:
         return 2
     try:
         kind = by_format(record.get("format") if isinstance(record, dict) else None)
@@ -58,7 +109,9 @@ def _replay(path: str) -> int:
     try:
         _, derived, disagreements = kind.replay(record) if kind.name != "diamonds" else replay(record)
     except ReplayError as e:
-        print(f"diamonds replay: illegal choice: {e}", file=sys.stderr)
+        # a refused set-up (a ruleset, a first player the seed never drew) is not a choice: say which it is
+        what = "illegal choice" if e.seat is not None or e.round is not None else "refused"
+        print(f"diamonds replay: {what}: {e}", file=sys.stderr)
         return 1
     print(json.dumps(derived, indent=1))
     if disagreements:

@@ -160,6 +160,20 @@ class Result(NamedTuple):
     winners: list[int]
 
 
+
+def _shuffled_hands(full_deck: Sequence[Card], seed: str, round_index: int, n: int, size: int) -> list[list[Card]]:
+    cards = list(full_deck)
+    shuffle(random.Random(f"{seed}/round-{round_index}"), cards)  # the same order as Random.shuffle
+    return [cards[s * size:(s + 1) * size] for s in range(n)]
+
+
+def seeded_hands(ruleset: Ruleset, seed: str, round_index: int) -> list[list[Card]]:
+    """The hands the engine deals from `seed` in round `round_index` (R-DEAL-1): what a game dealt by the seed
+    itself holds, whatever was played before (each round reshuffles the whole deck). `diamonds verify` checks a
+    revealed record's hands against it."""
+    return _shuffled_hands(deck(ruleset.deck_ranks), seed, round_index, ruleset.players, ruleset.hand_size)
+
+
 class Game:
     """One game. Build it with a ruleset and a seed (or given deals); drive it with `apply`."""
 
@@ -411,9 +425,7 @@ class Game:
             hands = [list(h) for h in self._deals[self.round]]
             self._check_deal(hands)
         else:  # R-DEAL-1: the whole deck, reshuffled every round
-            cards = list(self._deck)
-            shuffle(random.Random(f"{self.seed}/round-{self.round}"), cards)  # the same order as Random.shuffle
-            hands = [cards[s * size:(s + 1) * size] for s in range(n)]
+            hands = _shuffled_hands(self._deck, self.seed, self.round, n, size)
         self.hands = hands
         self._suit_count = [[0, 0, 0, 0] for _ in range(n)]
         for s in range(n):

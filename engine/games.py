@@ -75,16 +75,26 @@ class GameType:
     legal_is_complete: bool
 
     def make_ruleset(self, ruleset: Any) -> Any:
-        """A ruleset from a dict (as stored), an int (players) or a ruleset of this game (returned as is)."""
+        """A new game's ruleset from a dict, an int (players) or a ruleset of this game (returned as is). What the
+        dict leaves out takes today's rules (a corrected rule in its corrected form); a stored ruleset is read
+        with `stored_ruleset`."""
         if isinstance(ruleset, self.ruleset):
             return ruleset
         if isinstance(ruleset, int) and not isinstance(ruleset, bool):
             return self.ruleset(ruleset)
+        return self.ruleset.from_dict(dict(ruleset), new=True)
+
+    def stored_ruleset(self, ruleset: Any) -> Any:
+        """The ruleset of a stored game (a match's row, a record) from its dict: a field it lacks because its rule
+        was corrected after it was stored reads as the rule it was played under (engine.common.ruleset_dict)."""
+        if isinstance(ruleset, self.ruleset):
+            return ruleset
         return self.ruleset.from_dict(dict(ruleset))
 
     def new_game(self, ruleset: Any, seed: str, seats: Sequence[str] | None = None, *,
                  first_seat: int | None = None) -> Any:
-        """A fresh game; `first_seat` (None: drawn from the seed) is the first dealer or first player."""
+        """A fresh game; `first_seat` (None: drawn from the seed) is the first dealer or first player. A `ruleset`
+        dict is read as a new game's (`make_ruleset`): pass a stored one through `stored_ruleset` first."""
         if first_seat is None:
             return self.game(self.make_ruleset(ruleset), seed, seats)
         return self.game(self.make_ruleset(ruleset), seed, seats, **{self.first_seat_keyword: first_seat})

@@ -11,6 +11,7 @@ from typing import Any
 
 from .cards import SUITS, card_str, parse_cards
 from .errors import IllegalDecision, InvalidRuleset
+from .fairness import carry_attestation
 from .game import CLUBS_TARGET, Game, RoundLog
 from .ruleset import Ruleset
 
@@ -213,5 +214,5 @@ def differences(given: Any, derived: Any, path: str = "") -> list[str]:
 def replay(record: dict[str, Any]) -> tuple[Game, dict[str, Any], list[str]]:
     """Replay and check: the game, its whole derived record, and where the given record disagrees with it."""
     game = from_record(record)
-    derived = to_record(game)
+    derived = carry_attestation(record, to_record(game))
     return game, derived, differences(record, derived)

@@ -79,7 +79,9 @@ class Ruleset:
         return d
 
     @classmethod
-    def from_dict(cls, data: dict) -> Ruleset:
+    def from_dict(cls, data: dict, *, new: bool = False) -> Ruleset:
+        """`new` (a game about to be made rather than a stored one) is the same for Diamonds: none of its rules
+        has been corrected since games were stored (see engine.common.ruleset_dict)."""
         known = {"players", "partnerships", "perfect", "clubs", "rounds", "hand_size", "deck_ranks"}
         unknown = set(data) - known
         if unknown:

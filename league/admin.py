@@ -7,6 +7,7 @@ from . import (
     organiser_admin,  # noqa: F401  (registers club organisers and result corrections)
 )
 from .models import Club, Match, MatchRound, MatchSeat, Player, SuitAction, Trick
+from .selectors.live import deal_revealed
 
 
 @admin.register(Club)
@@ -50,10 +51,18 @@ class TrickInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["id", "game", "status", "club", "seed", "move_number", "created_at", "finished_at"]
+    # The seed and nonce stay hidden here too until the deal is revealed (staff may also sit at tables); they are
+    # never edited by hand (the commitment binds them) and never searched (a search would confirm a guess).
+    list_display = ["id", "game", "status", "club", "revealed_seed", "move_number", "created_at", "finished_at"]
     list_filter = ["status", "game", "club", "created_at"]
-    search_fields = ["seed", "match_seats__player__name", "claimed_by"]
-    readonly_fields = ["created_at", "started_at", "updated_at", "finished_at"]
+    search_fields = ["match_seats__player__name", "claimed_by"]
+    exclude = ["seed", "nonce"]
+    readonly_fields = ["revealed_seed", "commitment", "seed_chosen", "created_at", "started_at", "updated_at",
+                       "finished_at"]
+
+    @admin.display(description="seed")
+    def revealed_seed(self, match: Match) -> str:
+        return match.seed if deal_revealed(match) else "(hidden until the deal is revealed)"
     date_hierarchy = "created_at"
     inlines = [MatchSeatInline, MatchRoundInline, TrickInline]
 
@@ -71,7 +80,7 @@ class MatchSeatAdmin(admin.ModelAdmin):
 class MatchRoundAdmin(admin.ModelAdmin):
     list_display = ["match", "index", "dealer", "pass_count"]
     list_filter = ["pass_count", "dealer"]
-    search_fields = ["match__seed"]
+    search_fields = ["match__id"]
     raw_id_fields = ["match"]
 
 
@@ -79,7 +88,7 @@ class MatchRoundAdmin(admin.ModelAdmin):
 class TrickAdmin(admin.ModelAdmin):
     list_display = ["match", "round", "index", "leader", "winner"]
     list_filter = ["round", "winner"]
-    search_fields = ["match__seed"]
+    search_fields = ["match__id"]
     raw_id_fields = ["match"]
 
 
@@ -87,5 +96,5 @@ class TrickAdmin(admin.ModelAdmin):
 class SuitActionAdmin(admin.ModelAdmin):
     list_display = ["match", "round", "sequence", "trick", "seat", "suit", "cause", "target", "moved"]
     list_filter = ["suit", "cause", "moved"]
-    search_fields = ["match__seed"]
+    search_fields = ["match__id"]
     raw_id_fields = ["match"]

@@ -50,7 +50,8 @@ class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "club", "season", "format", "rounds", "table_size", "status", "auto_advance",
                     "turn_deadline_seconds", "deadline_action", "created_at"]
     list_filter = ["status", "format", "club", "season"]
-    search_fields = ["name", "seed"]
+    search_fields = ["name"]
+    exclude = ["deal_salt"]  # the secret behind every table's deal
     readonly_fields = ["created_at", "started_at", "finished_at"]
     inlines = [TournamentEntryInline, TournamentRoundInline]
 

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 from config.throttling import DecisionLimit, TableLimit, WriteLimit, rate_limited
 from league.models import Match, MatchSeat, Player
 from league.selectors.live import (
+    deal_revealed,
     deal_still_in_play,
     match_game,
     public_record,
@@ -67,6 +68,7 @@ def match_page(request, pk: int):
     context = _table_context(match, seat)
     context["seats"] = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
     context["replay"] = record_is_public(match)
+    context["deal_revealed"] = deal_revealed(match)
     return render(request, "web/match.html", context)
 
 
@@ -201,7 +203,7 @@ def play_bots(request):
         with transaction.atomic():
             players = [_person_player(request.user), *_house_bots(data["bots"])]
             match = create_match(players=players, ruleset=presenter.bot_table_ruleset(data), game=presenter.name,
-                                 seed=data["seed"] or None)
+                                 seed=data["seed"] or None, seed_chosen=bool(data["seed"]))
             start_live_match(match=match)
         messages.success(request, "Your table is ready: you sit at the bottom.")
         return redirect(reverse("web:match", kwargs={"pk": match.pk}))

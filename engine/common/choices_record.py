@@ -5,6 +5,10 @@ seed, every choice in order, and what the rules derived from them: the events an
 the choices to a fresh game, so the referee's own checks are the checks; the derived parts of the given record
 are then compared with the replayed ones, path by path (`engine.record.differences`).
 
+The seed draws the first player (K-SETUP-1, G-SETUP-1 Decisions). A game given another one is exported with
+`"first_player_given": true`; a record carrying its seed and a first player that seed never drew, unmarked, is
+refused (so a record cannot quietly move the first turn to another seat).
+
 A game describes its format once with a `ChoicesRecordFormat` and exposes its `to_record`, `from_record` and
 `replay`.
 """
@@ -16,10 +20,15 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from ..errors import IllegalDecision, InvalidRuleset
+from ..fairness import carry_attestation
 from ..record import ReplayError, differences
 from .referee import result_json
 
 GameT = TypeVar("GameT")
+
+# The record's mark of a game whose first player was given rather than drawn from the seed (the league seats
+# one when asked, tests set up tables): present, and true, only then.
+FIRST_PLAYER_GIVEN = "first_player_given"
 
 
 @dataclass(frozen=True)
@@ -49,6 +58,7 @@ class ChoicesRecordFormat(Generic[GameT]):
             "seed": g.seed,
             "seats": list(g.seats),
             "first_player": g.first_player,
+            **({FIRST_PLAYER_GIVEN: True} if g.first_player != g.drawn_first_player else {}),
             **self._setup_of(game),
             "choices": [{"seat": seat, **d.to_json()} for seat, d in g.choices],
             "events": [dict(e) for e in g.events],
@@ -83,6 +93,7 @@ class ChoicesRecordFormat(Generic[GameT]):
                              first_player=record.get("first_player"), **self._setup_given(record))
         except (ValueError, TypeError) as e:
             raise ReplayError(str(e), rule=self.setup_rule) from None
+        self._check_first_player(record, game)
         choices = record.get("choices") or []
         if not isinstance(choices, list):
             raise ReplayError("choices must be a list")
@@ -97,10 +108,22 @@ class ChoicesRecordFormat(Generic[GameT]):
                 raise ReplayError(f"choice {index}: {e}", seat=seat) from None
         return game
 
+    def _check_first_player(self, record: dict[str, Any], game: GameT) -> None:
+        """The seed draws the first player (the setup rule's Decision): a record carrying its seed and a first
+        player the seed does not draw is refused, unless it says the game was given its first player."""
+        g: Any = game
+        if record.get("seed") is None or g.first_player == g.drawn_first_player:
+            return
+        if record.get(FIRST_PLAYER_GIVEN) is True:
+            return
+        raise ReplayError(f"first_player is seat {g.first_player}, but the seed draws seat {g.drawn_first_player} "
+                          f"(a game given its first player says \"{FIRST_PLAYER_GIVEN}\": true)",
+                          rule=self.setup_rule)
+
     def replay(self, record: dict[str, Any]) -> tuple[GameT, dict[str, Any], list[str]]:
         """Replay and check: the game, its whole derived record, and where the given record disagrees with it."""
         game = self.from_record(record)
-        derived = self.to_record(game)
+        derived = carry_attestation(record, self.to_record(game))
         return game, derived, differences(record, derived)
 
 

@@ -35,9 +35,12 @@ class ChoicesReferee:
         self.seats = list(seats) if seats is not None else [f"seat-{s}" for s in range(n)]
         if len(self.seats) != n:
             raise ValueError(f"{n} players need {n} seat names, got {len(self.seats)}")
+        # K-SETUP-1, G-SETUP-1 (Decisions): the seed draws the first player; a game may be given another (the
+        # league seats one, tests set up tables), and a record says so (engine.common.choices_record).
+        self.drawn_first_player = random.Random(f"{self.seed}/first-player").randrange(n)
         if first_player is None:
-            first_player = random.Random(f"{self.seed}/first-player").randrange(n)
-        elif not isinstance(first_player, int) or not 0 <= first_player < n:
+            first_player = self.drawn_first_player
+        elif type(first_player) is not int or not 0 <= first_player < n:
             raise ValueError(f"first_player must be a seat 0..{n - 1}, not {first_player!r}")
         self.first_player = first_player
         self.move_number = 0

@@ -6,10 +6,15 @@ so a refused decision (IllegalDecision naming the K- rule) leaves the game untou
 choice (where a drawn card goes, forced witch discards, reshuffles, the next turn) happens inside `apply`.
 
 Pending kinds:
-- "turn": the start of a turn: `draw`, `buy` (K-BUY-1) or, when no card can be drawn, `pass` (K-DECK-1);
+- "turn": the start of a turn: `draw`, `buy` (K-BUY-1: the three diamond cards go to the seller's side pile, or
+  to the discard pile under a ruleset of `buy_pays="discard"`, the rule before the spec's correction) or, when
+  no card can be drawn, `pass` (K-DECK-1);
 - "draw_more": after a draw that was not a witch: `draw` again or `stop` (K-TURN-1);
 - "witch": a witch was drawn: `fairy` (only before the first discard) or `discard` one card; `pending.count`
   is how many cards the witch still takes (K-WITCH-1).
+
+K-CASTLE-1 (Decision): the rulebook's "il pourra s'en débarrasser" for off-colour castle cards means being bought
+(K-BUY-1) or taken by a witch (K-WITCH-1); a `discard` of one at any other time is refused naming K-CASTLE-1.
 
 Decisions where OTHER-GAMES.md and the seed are silent (also in the report of issue 7):
 - The witch's three cards are discarded one decision at a time (the same choice as three at once, without
@@ -43,6 +48,7 @@ from .rules import (
     DIAMOND,
     FAIRY,
     PRICE,
+    SELLER,
     WITCH,
     WITCH_TOLL,
     Ruleset,
@@ -241,9 +247,16 @@ class Game(ChoicesReferee):
         if kind == BUY:
             self._check_buy(seat, decision.value)
             return
+        if kind == DISCARD and self._off_colour(seat, decision.value):
+            raise IllegalDecision("K-CASTLE-1", f"{card_name(decision.value)} leaves the side pile only when it is "
+                                  "bought or a witch takes it: there is no discard action")
         if kind in (USE_FAIRY, DISCARD):
             raise IllegalDecision("K-WITCH-1", f"{kind!r} answers a witch, and no witch was drawn")
         raise IllegalDecision("K-TURN-1", f"unknown decision kind {kind!r}")
+
+    def _off_colour(self, seat: int, card: object) -> bool:
+        """Whether `card` is a castle card in `seat`'s side pile (K-CASTLE-1: not of its colour)."""
+        return type(card) is int and card in self.side[seat] and kind_of(card) == CASTLE
 
     def _check_buy(self, seat: int, value: object) -> None:
         if self.phase != TURN:
@@ -330,12 +343,14 @@ class Game(ChoicesReferee):
     def _buy(self, seller: int, card: int) -> None:
         seat = self.seat
         paid = sorted(self.diamonds(seat))[:PRICE]
+        pays = self.ruleset.buy_pays
+        to = self.side[seller] if pays == SELLER else self.discard_pile  # K-BUY-1 as the ruleset's version has it
         for c in paid:
             self.side[seat].remove(c)
-            self.discard_pile.append(c)
+            to.append(c)
         self.side[seller].remove(card)
         self.castle[seat].append(card)
-        self._event(BUY, seller=seller, card=card_name(card), paid=[card_name(c) for c in paid])
+        self._event(BUY, seller=seller, card=card_name(card), paid=[card_name(c) for c in paid], paid_to=pays)
         if len(self.castle[seat]) == CASTLE_SIZE:
             self._finish("castle")
             return

@@ -1,7 +1,9 @@
 """`diamoniak-record/1`: export a Diamoniak game, and replay a record's choices into a checked game.
 
 A choices record (`engine.common.choices_record`): the seed fixes the shuffles and the first player; a game
-given the first cards of its draw pile (`deck_top`) keeps them in the record, so it replays too.
+given the first cards of its draw pile (`deck_top`) keeps them in the record, so it replays too, and so does one
+given its first player (`first_player_given`). The ruleset's `buy_pays` says which K-BUY-1 the game was played by
+(absent in records from before the correction: "discard").
 """
 
 from __future__ import annotations

@@ -22,6 +22,10 @@ CARD_COUNT = FIRST_FAIRY + FAIRY_CARDS  # 55
 PRICE = 3  # K-BUY-1: diamond cards paid for one castle card
 WITCH_TOLL = 3  # K-WITCH-1: cards a witch takes
 MAX_TURNS = 200  # K-WIN-1 (Decision)
+# K-BUY-1: where a purchase's three diamond cards go. The rulebook's "en échange" pays the seller (their side
+# pile); until the spec was corrected they went to the discard pile, and games stored then replay that way.
+SELLER, DISCARD_PILE = "seller", "discard"
+BUY_PAYS = (SELLER, DISCARD_PILE)
 
 CASTLE, DIAMOND, WITCH, FAIRY = "castle", "diamond", "witch", "fairy"
 
@@ -61,13 +65,20 @@ def parse_card(name: object) -> int:
 
 @dataclass(frozen=True)
 class Ruleset(RulesetDict):
-    """2-4 players (K-SETUP-1); `max_turns` is the turn limit of the K-WIN-1 Decision."""
+    """2-4 players (K-SETUP-1); `max_turns` is the turn limit of the K-WIN-1 Decision; `buy_pays` is who gets a
+    purchase's diamond cards (K-BUY-1): "seller" (the rulebook, every new game) or "discard" (the spec before its
+    correction; a stored ruleset without the field was played so and reads so)."""
+
+    BEFORE_CORRECTION = {"buy_pays": DISCARD_PILE}
 
     players: int
     max_turns: int = MAX_TURNS
+    buy_pays: str = SELLER
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not 2 <= self.players <= 4:
             raise InvalidRuleset(f"K-SETUP-1: Diamoniak is for 2 to 4 players, not {self.players!r}")
         if not isinstance(self.max_turns, int) or self.max_turns < 1:
             raise InvalidRuleset(f"max_turns must be a positive integer, not {self.max_turns!r}")
+        if self.buy_pays not in BUY_PAYS:
+            raise InvalidRuleset(f"K-BUY-1: buy_pays is {' or '.join(map(repr, BUY_PAYS))}, not {self.buy_pays!r}")

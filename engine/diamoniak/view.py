@@ -48,6 +48,12 @@ class SeatView(ChoicesSeatView):
     def max_turns(self) -> int:
         return self._game.ruleset.max_turns
 
+    @property
+    def buy_pays(self) -> str:
+        """Who gets a purchase's diamond cards (K-BUY-1): "seller", or "discard" in a game stored before the
+        correction. The JSON view says it in its `ruleset`."""
+        return self._game.ruleset.buy_pays
+
     def unseen(self) -> Counter:
         """How many cards of each kind the draw pile holds: known, since every other card is face up."""
         g = self._game

@@ -2,7 +2,7 @@
 
 A choices record (`engine.common.choices_record`): the seed fixes the board, the deck and the first player; a
 game given the first cards of its deck (`deck_top`) or its fixed positions (`fixed`) keeps them in the record,
-so it replays too.
+so it replays too, and so does one given its first player (`first_player_given`).
 """
 
 from __future__ import annotations

@@ -27,7 +27,14 @@ class Match(models.Model):
     game = models.CharField(max_length=20, default="diamonds", help_text="Which game's engine plays it.")
     club = models.ForeignKey("league.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
     ruleset = models.JSONField(help_text="The engine ruleset with every field explicit.")
+    # The deal's secret (engine.fairness): drawn from the CSPRNG unless a person chose it for practice
+    # (`seed_chosen`, shown to everyone); `commitment` is public from creation, the seed and `nonce` only once
+    # the match and every match sharing its deal have ended (league.selectors.live.deal_revealed). Matches
+    # stored before commitments existed have neither nonce nor commitment.
     seed = models.CharField(max_length=200)
+    seed_chosen = models.BooleanField(default=False, help_text="The seed was chosen by whoever created the match.")
+    nonce = models.CharField(max_length=32, blank=True)
+    commitment = models.CharField(max_length=64, blank=True, help_text="SHA-256 of nonce:seed, hex.")
     seats = models.JSONField(help_text="The seat names, in seat order, as they appear in the record.")
     # The seat that acts first: Diamonds' first dealer; in the games stored as their choices (MatchChoice), the
     # first player (engine.games GameType.first_seat_keyword; league.services.matches.create_match).

@@ -51,7 +51,10 @@ class Tournament(models.Model):
     deadline_fallback = models.CharField(max_length=40, default="random",
                                          help_text="The engine bot that plays for a late seat (random or greedy).")
     status = models.CharField(max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING)
-    seed = models.CharField(max_length=200)
+    seed = models.CharField(max_length=200, help_text="Orders the seating (tables, Swiss ties); it deals nothing.")
+    # The secret its tables' deal seeds are derived from (with the server's key: league.services.tournaments
+    # ._with_deal_seeds); never shown. Blank for tournaments made before: their tables draw fresh seeds instead.
+    deal_salt = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

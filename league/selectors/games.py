@@ -210,7 +210,9 @@ def _rebuild_from_choices(match: Match) -> tuple[Any, ChoiceMarks]:
     the referee checks every choice again, so a row the rules refuse is caught here)."""
     try:
         kind = game_type(match.game)
-        game = kind.new_game(match.ruleset, match.seed, match.seats, first_seat=match.first_dealer)
+        # a stored ruleset: a field added by a later rule correction reads as the rule the match was made under
+        game = kind.new_game(kind.stored_ruleset(match.ruleset), match.seed, match.seats,
+                             first_seat=match.first_dealer)
     except (IllegalDecision, ValueError, TypeError) as e:
         raise StoredPlayError(f"match {match.pk}: cannot set up its {match.game} game: {e}") from None
     if match.status == MatchStatus.PENDING:

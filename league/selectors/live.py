@@ -30,7 +30,7 @@ from .. import turn_signals
 from ..aio import let_thread_go, run_sync
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, TournamentFormat
 from .games import GAME_CACHE, StoredPlayError, load_match_game, stored_as_choices
-from .records import match_record
+from .records import match_record, with_attestation
 
 log = logging.getLogger(__name__)
 
@@ -161,8 +161,17 @@ def deal_still_in_play(match: Match) -> bool:
             and rnd.tournament.format == TournamentFormat.DUPLICATE)
 
 
+def deal_revealed(match: Match) -> bool:
+    """Whether the match's seed (and nonce) may be shown: the match has ended and so has every match sharing its
+    deal. Twins are found by the seed itself: seeds come from the CSPRNG, so only a duplicate group's tables (or
+    someone's practice seed chosen twice) share one; a duplicate round also stays hidden until it closes."""
+    if match.status in IN_PLAY or deal_still_in_play(match):
+        return False
+    return not Match.objects.filter(seed=match.seed, status__in=IN_PLAY).exclude(pk=match.pk).exists()
+
+
 def record_is_public(match: Match) -> bool:
-    return match.status == MatchStatus.FINISHED and not deal_still_in_play(match)
+    return match.status == MatchStatus.FINISHED and deal_revealed(match)
 
 
 def owes_turns(user_id: int) -> bool:
@@ -207,12 +216,16 @@ def public_record(match: Match) -> dict[str, Any]:
     """A match's record in its game's format: whole once the match is finished; before that only what the table
     saw (no hands, no passes, no seed, no result; for the newer games the choices and events, which every seat
     sees), marked `"complete": false`."""
-    record = match_record(match)
+    record = with_attestation(match, match_record(match))
     if record_is_public(match):
+        return record
+    if deal_revealed(match):  # a failed match: its seed is out, so its hands would be too
         return record
     if stored_as_choices(match.game):
         partial = {name: record[name] for name in PUBLIC_CHOICES_RECORD_FIELDS if name in record}
+        partial.update({name: record[name] for name in ("commitment",) if name in record})
         return {**partial, "seed": None, "complete": False}
+    record.pop("reveal", None)
     for r in record["rounds"]:
         r["hands"] = None
         r["passes"] = None
@@ -247,6 +260,6 @@ def matches_of_player(queryset: QuerySet[Match], player_id: int) -> QuerySet[Mat
 
 __all__ = [
     "Turn", "deal_still_in_play", "legal_decisions", "match_game", "matches_of_player", "overdue_match_ids",
-    "public_record", "public_state", "record_is_public", "seat_state", "seats_of_user", "stalled_live_match_ids",
-    "turns_of_user", "await_turns", "owes_turns",
+    "await_turns", "deal_revealed", "owes_turns", "public_record", "public_state", "record_is_public", "seat_state",
+    "seats_of_user", "stalled_live_match_ids", "turns_of_user",
 ]

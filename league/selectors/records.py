@@ -3,8 +3,9 @@ stored as its choices, the game's own format (`GameType.to_record` of the game r
 
 `engine.games.by_format(record["format"]).from_record(match_record(match))` replays it and must agree with every
 stored row. An unfinished Diamonds match's record lists the tricks that have at least one play, and passes only
-once all seats have passed (as the engine's own record does). These are the whole records, seed included: only
-league.selectors.live.public_record decides what of them anyone may see.
+once all seats have passed (as the engine's own record does). These are the whole records, seed included, as the engine
+exports them (with_attestation adds the commitment and reveal): only league.selectors.live.public_record decides
+what of them anyone may see.
 """
 
 from __future__ import annotations
@@ -16,6 +17,15 @@ from engine.games import game_type
 
 from ..models import Match, MatchRound, SuitAction, Trick
 from .games import load_match_game, stored_as_choices
+
+
+def with_attestation(match: Match, record: dict[str, Any]) -> dict[str, Any]:
+    """The record with the match's commitment and its reveal (seed and nonce: engine.fairness), for those who may
+    see them; league.selectors.live.public_record drops the reveal while the deal is secret."""
+    if match.commitment:
+        record["commitment"] = match.commitment
+        record["reveal"] = {"seed": match.seed, "nonce": match.nonce}
+    return record
 
 
 def match_record(match: Match) -> dict[str, Any]:

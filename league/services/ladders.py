@@ -112,8 +112,8 @@ def seat_ladder_tables(*, ladder: Ladder, seed: str | None = None) -> list[Match
     matches = []
     for table in tables:
         rng.shuffle(table)
-        match = create_match(players=[players[pid] for pid in table], ruleset=ruleset,
-                             seed=f"ladder-{ladder.pk}/{rng.getrandbits(64):016x}", club=ladder.club,
+        # The deal's seed is create_match's own, from the CSPRNG: `seed` orders the seating only.
+        match = create_match(players=[players[pid] for pid in table], ruleset=ruleset, club=ladder.club,
                              game=ladder.game)
         matches.append(match)
     Match.objects.filter(pk__in=[m.pk for m in matches]).update(ladder=ladder)

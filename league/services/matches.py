@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 
 from engine import InvalidRuleset
+from engine.fairness import commitment, new_nonce, new_seed
 from engine.games import GAMES, game_type
 
 from ..models import Club, Match, MatchSeat, MatchStatus, Player
@@ -43,6 +43,7 @@ def create_match(
     players: Sequence[Player],
     ruleset,
     seed: str | None = None,
+    seed_chosen: bool = False,
     first_dealer: int | None = None,
     club: Club | None = None,
     game: str = "diamonds",
@@ -67,11 +68,16 @@ def create_match(
         if p.is_engine_bot and p.bot_kind not in kind.bots:
             raise ValueError(f"{p.name} is a {p.bot_kind!r} bot, which does not play {kind.title}; "
                              f"{kind.title} bots: {', '.join(sorted(kind.bots))}")
-    seed = seed if seed is not None else secrets.token_hex(8)
+    # The deal's seed comes from the CSPRNG (engine.fairness), never from public values: a tournament passes the
+    # one it drew for the table's deal (duplicate twins share it), and a person may choose one for practice
+    # (`seed_chosen`, public). Either way the match commits to it now and reveals it once the deal is safe.
+    seed = seed if seed is not None else new_seed()
+    nonce = new_nonce()
     names = [p.name for p in players]
     engine_game = kind.new_game(ruleset, seed, names, first_seat=first_dealer)
     match = Match.objects.create(
-        game=kind.name, ruleset=ruleset.to_dict(), seed=seed, seats=names,
+        game=kind.name, ruleset=ruleset.to_dict(), seed=seed, seed_chosen=seed_chosen, nonce=nonce,
+        commitment=commitment(seed, nonce), seats=names,
         first_dealer=kind.first_seat_of(engine_game), status=MatchStatus.PENDING, club=club,
     )
     # Only Diamonds has partnerships; in the other games every seat is its own team.

@@ -7,12 +7,13 @@ every table's Match is of that game. Duplicate play deals the same cards at ever
 Diamonds' only (the newer games' decks are not dealt in hands to rotate).
 
 Seating loads the stored rounds into a scheduling `History`, calls the pure seating function of the format and
-creates one Match per table. Duplicate tables of a deal group share the group's seed, so the engine deals them the
-same hands seat for seat; the group's rotation is applied by seating the players rotated instead of the cards
-(the player scheduled at seat s sits at engine seat s - rotation) and moving the first dealer back by the rotation,
-which is the same game up to the seats' labels: every player keeps their neighbours and their place relative to the
-dealer, and receives hand s - rotation as league.scheduling.duplicate defines it. The stored records of a group
-therefore show identical dealt hands.
+creates one Match per table. Every table's deal seed is drawn afresh from the CSPRNG when it is seated (never
+formatted from the tournament's seed: see _with_deal_seeds). Duplicate tables of a deal group share the group's seed,
+so the engine deals them the same hands seat for seat; the group's rotation is applied by seating the players rotated
+instead of the cards (the player scheduled at seat s sits at engine seat s - rotation) and moving the first dealer
+back by the rotation, which is the same game up to the seats' labels: every player keeps their neighbours and their
+place relative to the dealer, and receives hand s - rotation as league.scheduling.duplicate defines it. The stored
+records of a group therefore show identical dealt hands.
 
 Eager mode (no broker): starting a round plays its matches in this process as their tasks are sent, and the last
 one's `on_match_finished` seats the next round. To keep the stack flat, a round started while another round's
@@ -26,12 +27,15 @@ import secrets
 import threading
 from collections.abc import Iterable, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 
+from django.conf import settings as django_settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from engine import Game
+from engine.fairness import derived_seed, new_seed
 from engine.games import GameType, game_type
 from league import scheduling
 from league.scheduling import History, Round, Table, TableShape
@@ -106,6 +110,7 @@ def create_tournament(
     auto_advance: bool = True,
     rated: bool = True,
     seed: str | None = None,
+    deal_salt: str | None = None,
     turn_deadline_seconds: int | None = None,
     deadline_action: str = DeadlineAction.FALLBACK,
     deadline_fallback: str = "random",
@@ -113,14 +118,18 @@ def create_tournament(
     """A tournament of `game` open for registration. Raises ValueError for a game, format, table size, ruleset or
     tie-break the engine or the standings do not know (a table size outside the game's players, the duplicate
     format for a game other than Diamonds), and for a turn deadline under a second, an unknown deadline action or a
-    fallback bot that is not one of the fast ones (league.services.decisions.FALLBACK_BOTS)."""
+    fallback bot that is not one of the fast ones (league.services.decisions.FALLBACK_BOTS).
+
+    `seed` orders the seating; the deals come from `deal_salt` (secret, from the CSPRNG unless given: give the
+    same one, on a server with the same key, to deal a tournament again exactly, as the chaos benchmark does)."""
     settings = _checked_settings(
         game=game, rounds=rounds, table_size=table_size, format=format, ruleset=ruleset, tiebreaks=tiebreaks,
         turn_deadline_seconds=turn_deadline_seconds, deadline_action=deadline_action,
         deadline_fallback=deadline_fallback)
     return Tournament.objects.create(
         name=name, club=club, season=season, match_points=dict(match_points or {}), auto_advance=auto_advance,
-        rated=rated, seed=seed if seed is not None else secrets.token_hex(8), **settings)
+        rated=rated, seed=seed if seed is not None else secrets.token_hex(8),
+        deal_salt=deal_salt if deal_salt is not None else new_seed(), **settings)
 
 
 def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, ruleset: dict | None,
@@ -297,6 +306,27 @@ def _plan_round(tournament: Tournament, rounds: list[TournamentRound], units: li
     return scheduling.seat_round(units, **common)
 
 
+def _with_deal_seeds(tournament: Tournament, number: int, tables) -> list[Table]:
+    """The tables with their deals' seeds in place of the planner's, which it formats from the tournament's seed,
+    round and table numbers (a finished table's seed would otherwise give away every other table's hands).
+
+    Each is HMAC-SHA256 under the server's key (DIAMONDS_DEAL_KEY, by default SECRET_KEY) of the tournament's
+    secret `deal_salt`, the round and the table or deal group: nobody without both secrets can compute one from
+    another, and the same tournament dealt again on the same server deals the same cards. A duplicate deal group's
+    tables share one seed (the same deal, rotated) and nothing else does. Tournaments made before deal salts draw
+    each seed fresh from the CSPRNG."""
+    def seed_of(t: Table) -> str:
+        place = f"deal-{t.group}" if t.group is not None else f"table-{t.number}"
+        if not tournament.deal_salt:
+            return new_seed()
+        return derived_seed(django_settings.DIAMONDS_DEAL_KEY, f"{tournament.deal_salt}/round-{number}/{place}")
+
+    seeds: dict[object, str] = {}
+    return [replace(t, seed=seeds.setdefault(("group", t.group) if t.group is not None else ("table", t.number),
+                                             seed_of(t)))
+            for t in tables]
+
+
 def _table_match(tournament: Tournament, table: Table, players: dict[int, Player]) -> Match:
     """The table's match: in duplicate play seated rotated as the module docstring says."""
     n = table.size
@@ -341,7 +371,7 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
     plan = _plan_round(tournament, rounds, units, teams, max_players)
     rnd = TournamentRound.objects.create(tournament=tournament, index=plan.number, byes=list(plan.byes))
     stored = []
-    for table in plan.tables:
+    for table in _with_deal_seeds(tournament, plan.number, plan.tables):
         match = _table_match(tournament, table, players)
         # The tournament's deadline goes onto each table, where live play and the beat task look for it
         # (league.services.decisions): the first awaited decision starts the clock.

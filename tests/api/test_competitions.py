@@ -215,3 +215,21 @@ def test_organisers_rename_and_delete_empty_leagues_and_seasons_and_pause_ladder
     assert r.status_code == 200 and r.json()["active"] is False
     assert (Ladder.objects.get(pk=ladder).game, Ladder.objects.get(pk=ladder).max_tables_per_tick) == ("ringrace", 5)
     assert c["organiser"].delete(url).status_code == 405
+
+
+def test_K_BUY_1_a_competition_whose_buy_pays_is_no_rule_is_refused_and_creates_nothing(accounts):
+    """K-BUY-1: a tournament's or ladder's shared Diamoniak ruleset is checked by the engine on creation: a
+    `buy_pays` that is neither "seller" nor "discard" is a 400 and nothing is stored."""
+    from league.models import Ladder, Tournament
+
+    c, club = accounts["clients"], accounts["club"].pk
+    before = (Tournament.objects.count(), Ladder.objects.count())
+    for bad in ("bank", 0, None):
+        ruleset = {"buy_pays": bad}
+        r = c["organiser"].post("/api/v1/tournaments/", {"name": "cup", "club": club, "rounds": 1, "table_size": 3,
+                                                         "game": "diamoniak", "ruleset": ruleset}, format="json")
+        assert r.status_code == 400 and "buy_pays" in r.content.decode(), r.content
+        r = c["organiser"].post("/api/v1/ladders/", {"name": "castles", "club": club, "game": "diamoniak",
+                                                     "table_size": 3, "ruleset": ruleset}, format="json")
+        assert r.status_code == 400 and "buy_pays" in r.content.decode(), r.content
+    assert (Tournament.objects.count(), Ladder.objects.count()) == before

@@ -200,3 +200,22 @@ def test_a_bot_the_game_has_not_is_refused_when_creating_a_match(accounts):
     response = accounts["clients"]["organiser"].post(
         "/api/v1/matches/", {"players": ids, "game": "chess", "club": accounts["club"].pk}, format="json")
     assert response.status_code == 400
+
+
+def test_K_BUY_1_a_new_diamoniak_match_stores_the_corrected_rule_and_a_bad_one_is_refused(accounts):
+    """K-BUY-1: a match made over the API pays the seller and stores `buy_pays` explicitly (a stored ruleset
+    without it reads as the rule before the correction); a `buy_pays` that is no rule is a 400 creating nothing."""
+    ids = [accounts["players"][name].pk for name in SEATS["diamoniak"]]
+    organiser = accounts["clients"]["organiser"]
+    created = create(accounts, "diamoniak", seed="api/buy-pays")
+    assert created.ruleset["buy_pays"] == "seller"
+    before = Match.objects.count()
+    for bad in ("bank", None, 3, ["seller"]):
+        response = organiser.post("/api/v1/matches/", {"players": ids, "game": "diamoniak", "club": accounts["club"].pk,
+                                                      "ruleset": {"buy_pays": bad}}, format="json")
+        assert response.status_code == 400 and "buy_pays" in json.dumps(response.json()), response.content
+    response = organiser.post("/api/v1/matches/", {"players": ids, "game": "diamoniak", "club": accounts["club"].pk,
+                                                  "ruleset": {"buy_pays": "discard"}}, format="json")
+    assert response.status_code == 201  # an organiser may still choose the old rule, explicitly
+    assert Match.objects.get(pk=response.json()["id"]).ruleset["buy_pays"] == "discard"
+    assert Match.objects.count() == before + 1

@@ -133,3 +133,39 @@ def cli_play_then_replay(tmp_path, capsys, play_args: list[str]) -> dict:
     record = json.loads(out)
     assert json.loads(capsys.readouterr().out) == record
     return record
+
+
+def check_the_first_player_drawn_from_the_seed(game_name: str, rule: str, tmp_path, capsys) -> None:
+    """`diamonds replay` refuses (exit 1, naming `rule`) a record carrying a seed whose first player the seed
+    never drew; a record of a game given its first player says so (`first_player_given`) and replays."""
+    from engine.cli import main
+
+    kind = game_type(game_name)
+
+    def cli_replay(record: dict) -> tuple[int, str]:
+        path = tmp_path / "record.json"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        code = main(["replay", str(path)])
+        return code, capsys.readouterr().err
+
+    seed = f"first-player/{game_name}"
+    drawn = kind.new_game(3, seed)
+    kind.play_game(drawn, [kind.make_bot("random", seed=s) for s in range(3)])
+    record = kind.to_record(drawn)
+    assert "first_player_given" not in record and cli_replay(record) == (0, "")
+    for other in sorted({0, 1, 2} - {drawn.first_player}):
+        forged = {**record, "first_player": other}
+        code, err = cli_replay(forged)
+        assert code == 1 and f"refused: [{rule}]" in err and f"the seed draws seat {drawn.first_player}" in err, err
+    for hostile in (True, "1", -1, 3, 1.0):
+        code, err = cli_replay({**record, "first_player": hostile})
+        assert code == 1 and f"[{rule}]" in err, (hostile, err)
+
+    given = kind.new_game(3, seed, first_seat=(drawn.first_player + 1) % 3)
+    kind.play_game(given, [kind.make_bot("random", seed=s) for s in range(3)])
+    record = kind.to_record(given)
+    assert record["first_player_given"] is True and cli_replay(record) == (0, "")
+    unmarked = {k: v for k, v in record.items() if k != "first_player_given"}
+    for mark in (None, "yes", 1, False):  # only a true mark says the first player was given
+        code, err = cli_replay(unmarked if mark is None else {**unmarked, "first_player_given": mark})
+        assert code == 1 and f"[{rule}]" in err, mark

@@ -106,6 +106,18 @@ def test_G_SETUP_1_given_boards_must_fix_sixteen_positions():
         new([], fixed=list(range(30, 46)))
 
 
+def test_G_SETUP_1_decision_the_seed_draws_the_first_player_and_play_passes_to_the_next_seat():
+    """G-SETUP-1 (Decision): the rulebook's "most feverish" player is drawn from the seed; then seat + 1."""
+    firsts = [Game(Ruleset(5), f"feverish-{i}").first_player for i in range(80)]
+    assert set(firsts) == {0, 1, 2, 3, 4}
+    assert firsts == [Game(Ruleset(5), f"feverish-{i}").first_player for i in range(80)]
+    game = Game(Ruleset(5), "feverish-3", fixed=FIXED, deck_top=["ring-1000-1", "ring-1000-2"])
+    first = game.first_player
+    assert game.pending.seats == (first,) and game.first_player == game.drawn_first_player
+    do(game, T(20))  # a loose diamond: the turn passes
+    assert game.pending.seats == ((first + 1) % 5,)
+
+
 # ---- G-TURN-1 -------------------------------------------------------------------------------------------
 
 def test_G_TURN_1_the_player_draws_the_top_card_and_shows_it():
@@ -248,6 +260,15 @@ def test_G_SCORE_1_decision_ties_by_set_rings_then_shared():
     assert shared.winners == [0, 1] and shared.places == [1, 1]
 
 
+def test_G_SCORE_1_decision_the_most_dollars_win_even_against_more_set_rings():
+    """G-SCORE-1 (Decision): the rulebook's goal says most set rings, its "Qui gagne ?" most dollars; dollars
+    decide, set rings only break a tie."""
+    rings = [[ring("ring-6000-1")], [ring("ring-1000-1"), ring("ring-2000-1"), ring("ring-1000-2")]]
+    result = final_result(rings, [set(rings[0]), set(rings[1])])
+    assert result.totals == [6000, 4000] and result.set_rings == [1, 3]
+    assert result.winners == [0] and result.places == [1, 2]
+
+
 def test_G_SCORE_1_a_finished_game_scores_its_rings():
     game = new(RINGS_26, players=3, debts=True)
     for i in range(26):
@@ -280,6 +301,12 @@ def test_record_keeps_a_given_set_up():
     record = to_record(game)
     assert record["fixed"] == FIXED and record["deck_top"] == ["ring-3000-1", "steal-1"]
     assert replay(record)[2] == []
+
+
+def test_G_SETUP_1_replay_refuses_a_first_player_the_seed_never_drew(tmp_path, capsys):
+    """G-SETUP-1 (Decision): the seed draws the first player, so `diamonds replay` refuses a record whose first
+    player its seed never drew; a record of a game given its first player (the league may seat one) says so."""
+    shared.check_the_first_player_drawn_from_the_seed("ringrace", "G-SETUP-1", tmp_path, capsys)
 
 
 def test_view_hides_loose_from_fixed_and_the_deck_order():

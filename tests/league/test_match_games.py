@@ -7,7 +7,9 @@ Tests that fill GAME_CACHE run the on-commit callbacks with django_capture_on_co
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from django.db import transaction
@@ -45,7 +47,7 @@ def reference_record(match: Match) -> dict:
     """The match played start to end in memory with the league's bot seeding, never stored."""
     kind = game_type(match.game)
     seats = list(match.match_seats.order_by("seat").select_related("player"))
-    game = kind.new_game(match.ruleset, match.seed, match.seats, first_seat=match.first_dealer)
+    game = kind.new_game(kind.stored_ruleset(match.ruleset), match.seed, match.seats, first_seat=match.first_dealer)
     while not game.over:
         seat = game.pending.seats[0]
         bot = kind.make_bot(seats[seat].player.bot_kind, seed=bot_seed(match, seat, game.move_number))
@@ -165,6 +167,86 @@ def test_create_match_checks_players_bots_and_keeps_the_first_player():
     assert drawn.first_dealer == game_type("ringrace").new_game(3, "first").first_player
     game, _ = load_match_game(match)
     assert game.first_player == 2
+
+
+def test_K_BUY_1_a_match_stored_before_the_correction_replays_under_its_rule():
+    """K-BUY-1: a Diamoniak match stored before the correction (its ruleset row has no `buy_pays`; its purchases
+    paid the discard pile) loads and exports under the rule it was played by: its record replays with no
+    disagreement to the result it had. No data migration: absence means the old rule."""
+    old = json.loads((Path(__file__).parents[1] / "engine" / "records"
+                      / "diamoniak-before-K-BUY-1-correction.json").read_text(encoding="utf-8"))
+    match = create_match(players=bots(["heuristic"] * 3), ruleset=3, seed=old["seed"],
+                         first_dealer=old["first_player"], game="diamoniak")
+    assert match.ruleset["buy_pays"] == "seller"  # a new match stores the corrected rule explicitly
+    MatchChoice.objects.bulk_create(MatchChoice(match=match, index=i, seat=c["seat"], decision=c)
+                                    for i, c in enumerate(old["choices"]))
+    Match.objects.filter(pk=match.pk).update(ruleset=old["ruleset"], status=MatchStatus.FINISHED,
+                                             move_number=len(old["choices"]), result=old["result"])
+    match.refresh_from_db()
+    game, _ = load_match_game(match)
+    assert game.ruleset.buy_pays == "discard" and game.over and result_json(game.result) == old["result"]
+    record = match_record(match)
+    replayed, derived, disagreements = by_format(record["format"]).replay(record)
+    assert disagreements == [] and derived["result"] == old["result"] and record["ruleset"]["buy_pays"] == "discard"
+    assert [e["paid_to"] for e in record["events"] if e["event"] == "buy"] == ["discard"] * 3
+
+
+def test_K_BUY_1_a_match_begun_before_the_correction_and_resumed_after_it_keeps_its_rule():
+    """K-BUY-1: a worker killed mid-match before the deploy; the next run (after it) replays the stored choices
+    under the rule the match began with, and plays on under it, to the uninterrupted game's end."""
+    for i in range(20):
+        match = bot_match("diamoniak", 3, seed=f"across-the-deploy/{i}")
+        Match.objects.filter(pk=match.pk).update(ruleset={"players": 3, "max_turns": 200})  # a row stored before
+        match.refresh_from_db()
+        reference = reference_record(match)
+        if sum(e["event"] == "buy" for e in reference["events"]) >= 2:
+            break
+    assert reference["ruleset"]["buy_pays"] == "discard"
+    assert play_bot_match(match_id=match.pk, max_tricks=5).status == "paused"
+    assert play_bot_match(match_id=match.pk).status == "finished"
+    match.refresh_from_db()
+    record = match_record(match)
+    assert record == reference and "buy_pays" not in match.ruleset
+    assert {e["paid_to"] for e in record["events"] if e["event"] == "buy"} == {"discard"}
+
+
+def test_K_BUY_1_a_competition_made_before_the_correction_seats_new_tables_under_the_corrected_rule():
+    """K-BUY-1: a tournament's or ladder's shared ruleset stored without `buy_pays` still makes new matches, and a
+    new match plays the corrected rule (only stored games keep the old one)."""
+    from league.services.tournaments import table_ruleset
+
+    assert table_ruleset({"players": 4}, 3, "diamoniak").buy_pays == "seller"
+    assert table_ruleset({"players": 4, "buy_pays": "discard"}, 3, "diamoniak").buy_pays == "discard"
+
+
+@pytest.mark.parametrize("game, rule", [("diamoniak", "K-SETUP-1"), ("ringrace", "G-SETUP-1")])
+def test_K_SETUP_1_G_SETUP_1_league_records_replay_with_a_drawn_or_a_given_first_player(game, rule, tmp_path,
+                                                                                         capsys):
+    """K-SETUP-1, G-SETUP-1: `diamonds replay` checks the first player against the seed. A match whose first
+    player was drawn exports no mark; one seated with another first player (create_match's first_dealer) is marked
+    `first_player_given`; both replay on the command line, and without the mark the given one is refused."""
+    from engine.cli import main
+
+    def cli_replay(record: dict) -> tuple[int, str]:
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        code = main(["replay", str(path)])
+        return code, capsys.readouterr().err
+
+    kind = game_type(game)
+    seed = f"league-first/{game}"
+    drawn_seat = kind.new_game(3, seed).first_player
+    for first in (None, (drawn_seat + 1) % 3):
+        match = create_match(players=bots(["random", "heuristic", "random"]), ruleset=3, seed=seed, game=game,
+                             first_dealer=first)
+        play_bot_match(match_id=match.pk)
+        match.refresh_from_db()
+        record = public_record(match)
+        assert record["first_player"] == match.first_dealer == (drawn_seat if first is None else first)
+        assert record.get("first_player_given", False) is (first is not None)
+        assert cli_replay(record) == (0, "")
+    code, err = cli_replay({k: v for k, v in record.items() if k != "first_player_given"})
+    assert code == 1 and f"[{rule}]" in err
 
 
 def test_a_stored_choice_the_rules_refuse_fails_the_load():

@@ -92,3 +92,23 @@ def test_a_ring_race_replay_says_what_untried_positions_turned_out_to_be():
     assert {c.state for c in start} == {"untried"}  # nobody has tried anything yet
     assert [c.position for c in start if c.underneath == "fixed"] == sorted(game.fixed)
     assert all(c.underneath == "" for c in frames[-1].table.board)  # the end shows the board itself
+
+
+def test_K_BUY_1_the_diamoniak_table_says_who_a_purchase_pays():
+    """K-BUY-1: a new game's table and log say the diamonds go to the seller; the replay of a record made before
+    the correction (no `buy_pays`, no `paid_to`) says they went to the discard pile, as they did."""
+    from pathlib import Path
+
+    from web.games.diamoniak import describe
+
+    presenter = presenter_for("diamoniak")
+    kind, game = first_seed("diamoniak", lambda g: any(e["event"] == "buy" for e in g.events))
+    bought = next(e for e in game.events if e["event"] == "buy")
+    table = presenter.build_table(public_view(kind.view(game, 0).to_dict()), NAMES)
+    assert table.pays_seller and describe(bought, NAMES).endswith(f"to {NAMES[bought['seller']]} (K-BUY-1).")
+    old = json.loads((Path(__file__).parents[1] / "engine" / "records"
+                      / "diamoniak-before-K-BUY-1-correction.json").read_text(encoding="utf-8"))
+    frames = [step() for step in presenter.replay_steps(old)]
+    lines = [line for f in frames for line in f.lines if " buys " in line]
+    assert len(lines) == 3 and all(line.endswith("to the discard pile (K-BUY-1).") for line in lines)
+    assert not frames[-1].table.pays_seller

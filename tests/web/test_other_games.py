@@ -65,6 +65,7 @@ def test_diamoniak_table_as_a_seat_and_as_a_spectator(client, site):
     html = page(client, match)
     assert "Diamoniak" in html and "draw pile" in html and "discard pile" in html and "witch" in html
     assert f"draw pile <strong>{len(game.draw_pile)}</strong>" in html
+    assert "paid to the seller" in html and "paid to the discard pile" not in html  # K-BUY-1 as corrected
     for s in range(4):
         for card in state["castles"][s] + [c for c in state["sides"][s] if not c.startswith("diamond")]:
             assert named(html, card)  # castles and side piles lie face up

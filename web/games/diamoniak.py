@@ -4,6 +4,9 @@ legal decisions, and the replay turn by turn.
 Everything on a Diamoniak table is face up but the draw pile, which the view gives only as a size: so the page
 shows every castle, side pile and the discard pile, and the draw pile as a number. Witches only ever lie in the
 draw or the discard pile, so how many are still to come is public too (8 less those discarded).
+
+Where a purchase's diamond cards go (K-BUY-1) is the match's ruleset: to the seller in every new match, to the
+discard pile in a match stored before the spec's correction; the page says which, and its log and replay too.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.diamoniak.rules import CASTLE_SIZE, FAIRY_CARDS, PRICE, WITCH_CARDS, WITCH_TOLL
+from engine.diamoniak.rules import CASTLE_SIZE, FAIRY_CARDS, PRICE, SELLER, WITCH_CARDS, WITCH_TOLL
 
 from .base import GamePresenter, table_of_four
 from .choices import (
@@ -84,6 +87,8 @@ class DiamoniakTable:
     ending: str = ""
     castle_target: int = CASTLE_SIZE
     witch_toll: int = WITCH_TOLL
+    price: int = PRICE
+    pays_seller: bool = True  # K-BUY-1: a purchase's diamond cards go to the seller (else to the discard pile)
 
 
 def build_table(state: dict[str, Any], names: list[str]) -> DiamoniakTable:
@@ -110,6 +115,7 @@ def build_table(state: dict[str, Any], names: list[str]) -> DiamoniakTable:
         discard_top=discard[-1] if discard else None,
         witches_to_come=WITCH_CARDS - sum(c.kind == "witch" for c in discard),
         fairies_to_come=FAIRY_CARDS - fairies_out, turn=state["turn"], max_turns=state["ruleset"]["max_turns"],
+        pays_seller=state["ruleset"]["buy_pays"] == SELLER,
         log=[line for e in state["events"][::-1] if (line := describe(e, names))][:LOG_LENGTH],
     )
     if over:
@@ -133,8 +139,9 @@ def my_prompt(state: dict[str, Any], me: CastleSeat) -> str:
             return ("Both the draw pile and the discard pile are empty: buy a castle card, or pass (K-DECK-1)."
                     if "buy" in kinds else "Both the draw pile and the discard pile are empty: you pass (K-DECK-1).")
         if "buy" in kinds:
+            to = "the seller" if state["ruleset"]["buy_pays"] == SELLER else "the discard pile"
             return (f"Your turn: draw a card (K-TURN-1), or buy a {me.colour} castle card from another player's side "
-                    f"pile for {PRICE} diamond cards (K-BUY-1).")
+                    f"pile for {PRICE} diamond cards, paid to {to} (K-BUY-1).")
         return "Your turn: draw a card (K-TURN-1)."
     if pending["kind"] == "draw_more":
         if "draw" not in kinds:
@@ -160,7 +167,7 @@ def buttons(state: dict[str, Any], me: CastleSeat, names: list[str]) -> list[Dec
             out.append(decision_button("Pass", d))
         elif kind == "buy":
             out.append(decision_button(f"{d['card']} from {names[d['seller']]}", d,
-                                       f"Buy for {PRICE} diamond cards"))
+                                       f"Buy for {PRICE} diamond cards"))  # the prompt says who is paid
         elif kind == "fairy":
             out.append(decision_button("Use a fairy: keep everything", d, "Pay the witch"))
         elif kind == "discard":
@@ -202,8 +209,10 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
     if kind == "fairy":
         return f"{who} uses {event['card']}: the witch takes nothing else."
     if kind == "buy":
-        return (f"{who} buys {event['card']} from {names[event['seller']]}, paying "
-                f"{', '.join(event['paid'])} (K-BUY-1).")
+        seller = names[event["seller"]]
+        # records made before the correction have no `paid_to`: their payment went to the discard pile
+        to = seller if event.get("paid_to") == SELLER else "the discard pile"
+        return f"{who} buys {event['card']} from {seller}, paying {', '.join(event['paid'])} to {to} (K-BUY-1)."
     if kind == "stop":
         return f"{who} stops."
     if kind == "pass":
