@@ -1,5 +1,6 @@
 """ASGI entry point: what the deployed server runs (gunicorn with uvicorn workers, deploy/Procfile), so that a
-waiting turns long-poll is a suspended coroutine rather than a thread (api/play.py)."""
+waiting turns long-poll is a suspended coroutine rather than a thread (api/play.py); config/asgi_routing.py sends
+the synchronous views through a chain that costs them one thread hop."""
 
 import os
 
@@ -8,6 +9,10 @@ import os
 os.environ.setdefault("DIAMONDS_ASGI", "1")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from django.core.asgi import get_asgi_application  # noqa: E402 - after the environment it reads
+import django  # noqa: E402 - after the environment it reads
 
-application = get_asgi_application()
+django.setup(set_prefix=False)
+
+from config.asgi_routing import router  # noqa: E402
+
+application = router()

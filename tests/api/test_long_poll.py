@@ -178,3 +178,41 @@ def test_the_slots_of_a_killed_process_lapse_by_themselves(settings):
         assert live[0] and live[1] and live[2] is None
     finally:
         client.delete(waits._key(user_id))
+
+
+def test_the_asgi_application_keeps_async_views_async_and_runs_the_rest_in_one_thread(accounts):
+    """config.asgi: the long-poll through Django's async handler; any other view through the one-hop chain. Both
+    answer through the ASGI protocol as the deployed server speaks it."""
+    from asgiref.testing import ApplicationCommunicator
+
+    from config.asgi_routing import is_async_view, router
+
+    assert is_async_view("/api/v1/me/turns/")
+    assert not is_async_view("/api/v1/clubs/") and not is_async_view("/healthz") and not is_async_view("/nowhere")
+    app = router()
+    assert inspect.iscoroutinefunction(app.handlers["async"]._middleware_chain)
+    assert not inspect.iscoroutinefunction(app.handlers["sync"]._middleware_chain)
+
+    async def get(path: str, headers=()):
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "path": path,
+                 "raw_path": path.encode(), "query_string": b"wait=0.01", "root_path": "", "scheme": "http",
+                 "headers": [(b"host", b"testserver"), *headers], "client": ("127.0.0.1", 5000),
+                 "server": ("testserver", 80)}
+        talk = ApplicationCommunicator(app, scope)
+        await talk.send_input({"type": "http.request", "body": b"", "more_body": False})
+        start = await talk.receive_output(20)
+        body = b""
+        while True:
+            part = await talk.receive_output(20)
+            body += part.get("body", b"")
+            if not part.get("more_body"):
+                break
+        return start["status"], body
+
+    async def scenario():
+        token = accounts["tokens"]["ext-1"]
+        status, body = await get("/api/v1/me/turns/", [(b"authorization", f"Token {token}".encode())])
+        assert status == 200 and b'"turns":[]' in body
+        assert (await get("/api/v1/clubs/"))[0] == 200
+
+    async_to_sync(scenario)()
