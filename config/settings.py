@@ -52,8 +52,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # Static files (the website's CSS and scripts, the API docs' assets) served by the app itself under gunicorn.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Static files (the website's CSS and scripts, the API docs' assets) served by the app itself under gunicorn:
+    # WhiteNoise's, made able to sit in an async chain (config/static_files.py says why).
+    "config.static_files.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -88,6 +89,13 @@ if DATABASE_URL:
             DATABASE_URL, conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")), conn_health_checks=True
         )
     }
+    if os.environ.get("DIAMONDS_ASGI") == "1":
+        # Under ASGI (config/asgi.py sets DIAMONDS_ASGI) a request's synchronous code runs in a thread made for it,
+        # so a connection kept per thread would outlive its thread: connections come from a pool instead, given
+        # back at the end of each request. The pool bounds a web process's connections to PostgreSQL.
+        DATABASES["default"].update(CONN_MAX_AGE=0, CONN_HEALTH_CHECKS=False)
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1, "max_size": int(os.environ.get("DIAMONDS_DB_POOL_SIZE", "16")), "timeout": 10}
 else:
     DATABASES = {
         "default": {
@@ -133,10 +141,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["api.permissions.ReadOnlyOrAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
-    "DEFAULT_THROTTLE_RATES": {
-        "writes": os.environ.get("DIAMONDS_WRITE_RATE", "120/min"),
-        "decisions": os.environ.get("DIAMONDS_DECISION_RATE", "1200/min"),
-    },
+    # Rate limits: config/throttling.py, with their rates in DIAMONDS_RATE_LIMITS (the abuse block below).
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.WriteThrottle"],
+    # Never believe X-Forwarded-For by DRF's own reckoning: config.client_address decides who the client is.
+    "NUM_PROXIES": 0,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -155,8 +163,9 @@ SPECTACULAR_SETTINGS = {
 # The turns long-poll (/api/v1/me/turns/?wait=N): the longest wait granted, and how often it looks again.
 DIAMONDS_TURNS_MAX_WAIT = float(os.environ.get("DIAMONDS_TURNS_MAX_WAIT", "60"))
 DIAMONDS_TURNS_POLL_SECONDS = float(os.environ.get("DIAMONDS_TURNS_POLL_SECONDS", "0.2"))
-# With REDIS_URL a waiter sleeps on pub/sub (league.turn_signals) and re-reads the database at least this often.
-DIAMONDS_TURNS_RECHECK_SECONDS = float(os.environ.get("DIAMONDS_TURNS_RECHECK_SECONDS", "5"))
+# With REDIS_URL a waiter sleeps on pub/sub (league.turn_signals) and re-reads the database about this often anyway
+# (only a failed publish goes unseen: the listener wakes every waiter when it loses or regains Redis).
+DIAMONDS_TURNS_RECHECK_SECONDS = float(os.environ.get("DIAMONDS_TURNS_RECHECK_SECONDS", "60"))
 # Live play keeps this many rebuilt games per process (league.selectors.games.GAME_CACHE), so a decision need not
 # replay its whole match; 0 turns the cache off (the load benchmark compares both).
 DIAMONDS_GAME_CACHE_SIZE = int(os.environ.get("DIAMONDS_GAME_CACHE_SIZE", "256"))
@@ -268,6 +277,35 @@ CELERY_BEAT_SCHEDULE = {
 
 # A running bot match with no outbox row whose stored state has not moved for this long is given a row.
 DIAMONDS_STALLED_AFTER_SECONDS = int(os.environ.get("DIAMONDS_STALLED_AFTER_SECONDS", "300"))
+
+# ---- abuse: rate limits, sign-in lockout, long-poll waits (issue 15: throttles and starvation) -----------------
+# The proxies (addresses or networks, comma separated) whose X-Forwarded-For is believed; none by default, so the
+# client's address is the connection's (config/client_address.py).
+DIAMONDS_TRUSTED_PROXIES = [p.strip() for p in os.environ.get("DIAMONDS_TRUSTED_PROXIES", "").split(",") if p.strip()]
+# Requests per account (or per client address without one), over a sliding window (config/throttling.py). Reads
+# are not limited; a waiting long-poll is limited by DIAMONDS_TURNS_WAITS_PER_ACCOUNT instead.
+DIAMONDS_RATE_LIMITS = {
+    "writes": os.environ.get("DIAMONDS_WRITE_RATE", "120/min"),
+    "decisions": os.environ.get("DIAMONDS_DECISION_RATE", "1200/min"),
+    "tables": os.environ.get("DIAMONDS_TABLE_RATE", "10/min"),  # the website's new tables against bots (/play/)
+    "signin": os.environ.get("DIAMONDS_SIGNIN_RATE", "30/min"),  # sign-in attempts per client address, any account
+}
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = DIAMONDS_RATE_LIMITS
+# How many turns long-polls one account may have waiting at once, across all web processes; past it, 429 at once.
+DIAMONDS_TURNS_WAITS_PER_ACCOUNT = int(os.environ.get("DIAMONDS_TURNS_WAITS_PER_ACCOUNT", "8"))
+
+# Failed sign-ins (the website's and POST /api/v1/auth/token/, counted together) lock out the username and, apart,
+# the client address: DIAMONDS_SIGNIN_FAILURES failures in a row, then DIAMONDS_SIGNIN_LOCKOUT_MINUTES with every
+# attempt refused (429), the right password too. Counted in the database (django-axes' default handler), so a
+# lockout holds when the cache is down.
+INSTALLED_APPS += ["axes"]
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last, as django-axes asks
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = int(os.environ.get("DIAMONDS_SIGNIN_FAILURES", "10"))
+AXES_COOLOFF_TIME = float(os.environ.get("DIAMONDS_SIGNIN_LOCKOUT_MINUTES", "15")) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_ip"
+AXES_RESET_ON_SUCCESS = True
 
 LOGGING = {
     "version": 1,

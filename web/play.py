@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from api.permissions import organises
+from config.throttling import DecisionLimit, TableLimit, WriteLimit, rate_limited
 from league.models import Match, MatchSeat, Player
 from league.models.match import IN_PLAY
 from league.selectors.live import (
@@ -92,6 +93,7 @@ def match_live(request, pk: int):
 
 @login_required
 @require_POST
+@rate_limited(DecisionLimit, what="decisions")
 def match_decide(request, pk: int):
     """One decision from the page's buttons, through the decisions service. The script asks for JSON; a plain
     form post (no script) gets the match page again, with any refusal as a message."""
@@ -193,6 +195,7 @@ def _house_bots(kind: str) -> list[Player]:
 
 
 @login_required
+@rate_limited(WriteLimit, TableLimit, what="new tables")  # each table is a match the server plays out
 def play_bots(request):
     """A table of four at the game the visitor chose: the signed-in person and three bots. The bots play at once
     (a worker, or in-process)."""

@@ -3,6 +3,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from config.throttling import SigninLimit, rate_limited
+
 from . import play, views
 
 app_name = "web"
@@ -24,6 +26,8 @@ urlpatterns = [
     path("matches/<int:pk>/replay/", play.match_replay, name="match-replay"),
     path("matches/<int:pk>/cancel/", views.match_cancel, name="match-cancel"),
     path("play/", play.play_bots, name="play-bots"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    # Sign-in attempts are paced per client address here and locked out after failures by django-axes.
+    path("accounts/login/", rate_limited(SigninLimit, what="sign-in attempts")(auth_views.LoginView.as_view()),
+         name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]

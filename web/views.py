@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from api.permissions import organises
+from config.throttling import WriteLimit, rate_limited
 from league.models import (
     Club,
     Ladder,
@@ -121,6 +122,7 @@ def _metric_names(standings) -> list[str]:
 
 @login_required
 @require_POST
+@rate_limited(WriteLimit, what="changes")
 def tournament_start_round(request, pk: int):
     """The organiser's "start the next round" (the first one starts the tournament), as the API's start-round."""
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -189,6 +191,7 @@ def match_cancel(request, pk: int):
 
 @login_required
 @require_POST
+@rate_limited(WriteLimit, what="changes")
 def tournament_register(request, pk: int):
     """The organiser's registration of club players, as the API's entries endpoint."""
     tournament = get_object_or_404(Tournament, pk=pk)
