@@ -10,13 +10,13 @@ from django.urls import reverse
 from league.models import Match, MatchStatus, Tournament, TournamentStatus
 from league.services import create_tournament, register_players, seat_round
 
-from .conftest import PASSWORD, table_with_bots
+from .conftest import table_with_bots
 
 pytestmark = pytest.mark.django_db
 
 
 def signed_in(client, user):
-    assert client.login(username=user.get_username(), password=PASSWORD)
+    client.force_login(user)  # the sign-in form itself is django-axes' (tests/api/test_abuse_throttles.py)
     return client
 
 
