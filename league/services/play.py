@@ -19,6 +19,7 @@ after its worker was killed:
 
 from __future__ import annotations
 
+import hashlib
 import os
 import socket
 from collections.abc import Iterator
@@ -62,8 +63,9 @@ def default_worker_name() -> str:
 
 
 def bot_seed(match: Match, seat: int, move_number: int) -> str:
-    """The seed of the bot that decides for `seat` at `move_number`: a function of the match state alone."""
-    return f"{match.seed}/seat-{seat}/move-{move_number}"
+    """The seed of the bot that decides for `seat` at `move_number`: a function of the match state alone (so a
+    resumed match plays on as it would have), and one-way (a SHA-256), so the bot never holds the deal's seed."""
+    return hashlib.sha256(f"{match.seed}/seat-{seat}/move-{move_number}".encode()).hexdigest()
 
 
 def _at_trick_boundary(game: Game) -> bool:

@@ -272,3 +272,13 @@ def test_a_tournament_dealt_again_with_its_salt_on_the_same_server_deals_the_sam
     assert set(seeds("c", "salt-2")).isdisjoint(first)
     settings.DIAMONDS_DEAL_KEY = "another server"
     assert set(seeds("d", "salt-1")).isdisjoint(first)
+
+
+def test_engine_bots_are_seeded_one_way_from_the_match(accounts):
+    """A bot's own dice follow from the match state (a resumed match plays on alike) but never hold its seed."""
+    from league.services.play import bot_seed
+
+    match = Match(seed="0123456789abcdef0123456789abcdef")
+    seeds = {bot_seed(match, seat, move) for seat in range(4) for move in range(50)}
+    assert len(seeds) == 200 and not any(match.seed in s for s in seeds)
+    assert bot_seed(match, 1, 7) == bot_seed(Match(seed=match.seed), 1, 7)
