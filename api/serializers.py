@@ -27,14 +27,6 @@ from league.models import (
 from league.selectors.live import deal_revealed
 
 
-class ErrorSerializer(serializers.Serializer):
-    """Every refusal: `detail` says why; a decision refused by the rules also names the rule id (`rule`)."""
-
-    detail = serializers.CharField()
-    code = serializers.CharField(required=False)
-    rule = serializers.CharField(required=False, allow_null=True)
-
-
 class ClubSerializer(serializers.ModelSerializer):
     class Meta:
         model = Club

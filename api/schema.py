@@ -1,0 +1,77 @@
+"""The OpenAPI schema's last pass (SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]): the refusals every operation can
+answer, said once here rather than on each view, so that the schema documents every status the server sends.
+
+- Every 4xx body is the `Error` shape in JSON (api.errors), even where the 200 may be CSV.
+- Any operation can answer 401: a request with an Authorization header that names no account is refused before
+  the view runs, and one that needs an account answers 401 without one.
+- An operation with a path id answers 404 for an id with no object; one that reads query parameters or a body
+  answers 400 for a value it cannot take; a write answers 403 to an account that may not make it and 429 past the
+  rate limit (api.throttling).
+- A request body is documented as JSON, the API's language (the parsers also take forms, for the browsable API).
+- A path id is a whole number the URL accepts (no sign): the documented range is the one the server routes.
+
+The committed copy of the result is api/openapi.yaml (tests/api/test_schema_file.py keeps it current).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular import openapi
+from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
+
+ERROR_REF = {"$ref": "#/components/schemas/Error"}
+WRITES = {"post", "put", "patch", "delete"}
+
+GENERIC = {
+    "400": "Invalid input: a parameter or body value it cannot take (`errors` names the fields).",
+    "401": "Not signed in, or the Authorization header names no account.",
+    "403": "Signed in, but this account may not do it.",
+    "404": "No such object.",
+    "429": "Too many writes: see Retry-After.",
+}
+
+
+class AutoSchema(openapi.AutoSchema):
+    """drf-spectacular's, which documents a read as open to anonymous callers only for DRF's own
+    IsAuthenticatedOrReadOnly class: ours (api.permissions) are its subclasses, and are open to them as well."""
+
+    def get_auth(self):
+        auths = super().get_auth()
+        permissions = self.view.get_permissions()
+        if (self.method in SAFE_METHODS and {} not in auths and permissions
+                and all(isinstance(p, IsAuthenticatedOrReadOnly) for p in permissions)):
+            auths.append({})
+        return auths
+
+
+def _error(description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": ERROR_REF}}}
+
+
+def refusals(result, generator, request, public):
+    for operations in result.get("paths", {}).values():
+        for method, operation in operations.items():
+            if method not in {"get", "post", "put", "patch", "delete"}:
+                continue
+            params = operation.get("parameters", [])
+            for param in params:
+                schema = param.get("schema", {})
+                if param.get("in") == "path" and schema.get("type") == "integer":
+                    schema.update(minimum=0, maximum=2**63 - 1)
+            body = operation.get("requestBody", {}).get("content")
+            if body and "application/json" in body:  # the API speaks JSON (forms are the browsable API's)
+                operation["requestBody"]["content"] = {"application/json": body["application/json"]}
+            responses = operation.setdefault("responses", {})
+            wanted = {"401"}
+            if any(p.get("in") == "path" for p in params):
+                wanted.add("404")
+            if any(p.get("in") == "query" for p in params) or "requestBody" in operation:
+                wanted.add("400")
+            if method in WRITES:
+                wanted |= {"400", "403", "429"}
+            for status in wanted:
+                responses.setdefault(status, _error(GENERIC[status]))
+            for status, response in responses.items():
+                if status.startswith("4"):  # errors are JSON, whatever the 200 is (api.errors)
+                    response["content"] = {"application/json": {"schema": ERROR_REF}}
+            operation["responses"] = dict(sorted(responses.items()))
+    return result
