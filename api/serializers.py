@@ -144,7 +144,9 @@ class MatchCreateSerializer(serializers.Serializer):
 
 
 class DeadlineSerializer(serializers.Serializer):
-    turn_deadline_seconds = serializers.IntegerField(allow_null=True, min_value=1,
+    # At most a week: a larger number overflowed the deadline's arithmetic (a 500). Branch issue-15a bounds every
+    # deadline the same way (league.limits.MAX_TURN_DEADLINE_SECONDS); after the merge, that one place.
+    turn_deadline_seconds = serializers.IntegerField(allow_null=True, min_value=1, max_value=7 * 24 * 3600,
                                                      help_text="Seconds per decision; null takes the deadline away.")
     deadline_fallback = serializers.ChoiceField(choices=["random", "greedy"], required=False)
     deadline_action = serializers.ChoiceField(
