@@ -66,6 +66,9 @@ class SeasonSerializer(serializers.ModelSerializer):
 
 
 class LadderSerializer(serializers.ModelSerializer):
+    # An object, as the schema says (a JSON model field would take any JSON, and a list here was a 500).
+    ruleset = serializers.DictField(required=False, help_text="The game's ruleset fields (without `players`: the "
+                                    "table size).")
     entries = serializers.SerializerMethodField(help_text="Active players in the pool.")
 
     class Meta:

@@ -15,6 +15,8 @@ The committed copy of the result is api/openapi.yaml (tests/api/test_schema_file
 
 from __future__ import annotations
 
+from django.core.exceptions import FieldDoesNotExist
+from django.db.backends.base.operations import BaseDatabaseOperations
 from drf_spectacular import openapi
 from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
 
@@ -31,8 +33,29 @@ GENERIC = {
 
 
 class AutoSchema(openapi.AutoSchema):
-    """drf-spectacular's, which documents a read as open to anonymous callers only for DRF's own
-    IsAuthenticatedOrReadOnly class: ours (api.permissions) are its subclasses, and are open to them as well."""
+    """drf-spectacular's, with two corrections:
+
+    - it documents a read as open to anonymous callers only for DRF's own IsAuthenticatedOrReadOnly class: ours
+      (api.permissions) are its subclasses, and are open to them as well;
+    - a model's integer field gets its bounds from the database in use (Django asks the connection), so the schema
+      would differ between SQLite (64 bits for every column) and PostgreSQL (smallint, integer...): the documented
+      bounds are the column types' own (Django's portable ranges, PostgreSQL's), on either database.
+    """
+
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        model_field = _model_field(field)
+        ranges = BaseDatabaseOperations.integer_field_ranges
+        column = ranges.get(model_field.get_internal_type()) if model_field is not None else None
+        if column and schema.get("type") == "integer":
+            low, high = column
+            if "minimum" in schema:
+                schema["minimum"] = max(schema["minimum"], low)
+            if "maximum" in schema:
+                schema["maximum"] = min(schema["maximum"], high)
+                if schema["maximum"] <= 2**31 - 1 and schema.get("format") == "int64":
+                    del schema["format"]
+        return schema
 
     def get_auth(self):
         auths = super().get_auth()
@@ -41,6 +64,17 @@ class AutoSchema(openapi.AutoSchema):
                 and all(isinstance(p, IsAuthenticatedOrReadOnly) for p in permissions)):
             auths.append({})
         return auths
+
+
+def _model_field(field):
+    """The model field a ModelSerializer built `field` from (None for any other field)."""
+    model = getattr(getattr(getattr(field, "parent", None), "Meta", None), "model", None)
+    if model is None or not isinstance(getattr(field, "source", None), str) or "." in field.source:
+        return None
+    try:
+        return model._meta.get_field(field.source)
+    except FieldDoesNotExist:
+        return None
 
 
 def _error(description: str) -> dict:

@@ -81,3 +81,15 @@ def test_an_empty_csv_table_is_its_header_row(accounts):
     r = accounts["clients"]["anon"].get(f"/api/v1/tournaments/{t.pk}/standings/?format=csv")
     assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
     assert r.content.decode().splitlines()[0].split(",")[:5] == ["rank", "shared", "name", "players", "games"]
+
+
+@pytest.mark.parametrize("kind", ["ladders", "tournaments"])
+@pytest.mark.parametrize("ruleset", [True, [1], "x", 5])
+def test_a_ruleset_that_is_no_object_is_a_400_creating_nothing(accounts, kind, ruleset):
+    """The schema says a ruleset is an object; anything else was a 500 (found by the schema fuzz run)."""
+    from league.models import Ladder, Tournament
+
+    body = {"name": "n", "game": "diamonds", "table_size": 2, "ruleset": ruleset, "rounds": 1}
+    r = accounts["clients"]["staff"].post(f"/api/v1/{kind}/", body, format="json")
+    assert "ruleset" in assert_error(r, 400, "not_a_dict")["errors"]
+    assert not Ladder.objects.exists() and not Tournament.objects.exists()
