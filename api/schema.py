@@ -4,6 +4,7 @@ answer, said once here rather than on each view, so that the schema documents ev
 - Every 4xx body is the `Error` shape in JSON (api.errors), even where the 200 may be CSV.
 - Any operation can answer 401: a request with an Authorization header that names no account is refused before
   the view runs, and one that needs an account answers 401 without one.
+- An operation that takes a body answers 413 for one larger than the server accepts.
 - An operation with a path id answers 404 for an id with no object; one that reads query parameters or a body
   answers 400 for a value it cannot take; a write answers 403 to an account that may not make it and 429 past the
   rate limit (api.throttling).
@@ -28,6 +29,7 @@ GENERIC = {
     "401": "Not signed in, or the Authorization header names no account.",
     "403": "Signed in, but this account may not do it.",
     "404": "No such object.",
+    "413": "The body is larger than the server accepts (DIAMONDS_MAX_BODY_BYTES).",
     "429": "Too many writes: see Retry-After.",
 }
 
@@ -100,6 +102,8 @@ def refusals(result, generator, request, public):
                 wanted.add("404")
             if any(p.get("in") == "query" for p in params) or "requestBody" in operation:
                 wanted.add("400")
+            if "requestBody" in operation:  # the body size limit (api.parsers, branch issue-15a) answers first
+                wanted.add("413")
             if method in WRITES:
                 wanted |= {"400", "403", "429"}
             for status in wanted:

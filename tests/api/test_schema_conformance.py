@@ -57,15 +57,29 @@ def resource_of(path: str) -> str:
     return path.removeprefix("/api/v1/").split("/", 1)[0]
 
 
-def test_the_schema_covers_every_route_of_the_api():
-    """Every /api/v1/ route is an operation of the schema (so the conformance run below reaches all of them)."""
-    from django.urls import get_resolver
+def api_routes() -> set[str]:
+    """Every route under /api/v1/ as the schema writes paths (`{id}`), but the API root and the schema itself."""
+    from django.urls import URLResolver, get_resolver
 
+    def walk(patterns, prefix):
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern).lstrip("^").rstrip("$")
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern.url_patterns, route)
+            else:
+                yield route
+
+    routes = set()
+    for route in walk(get_resolver().url_patterns, "/"):
+        if route.startswith("/api/v1/") and "format" not in route:  # not DRF's .json suffix copies
+            routes.add(route.replace("(?P<pk>[^/.]+)", "{id}").replace("<int:pk>", "{id}"))
+    return routes - {"/api/v1/", "/api/v1/schema/"}
+
+
+def test_the_schema_covers_every_route_of_the_api():
+    """Every /api/v1/ route is an operation of the schema, so the conformance run below reaches all of them."""
     documented = {op.path for op in OPERATIONS}
-    assert len(OPERATIONS) >= 50 and all(p.startswith("/api/v1/") for p in documented)
-    for name in ("match-state", "match-legal", "match-decisions", "me", "me-turns", "auth-token",
-                 "tournament-standings", "tournament-rounds", "season-standings", "match-corrections"):
-        assert get_resolver().reverse_dict.getlist(name), name
+    assert api_routes() == documented
     assert {"/api/v1/tournaments/{id}/standings/", "/api/v1/seasons/{id}/standings/",
             "/api/v1/matches/{id}/corrections/", "/api/v1/tournaments/{id}/rounds/", "/api/v1/me/turns/"} <= documented
 
