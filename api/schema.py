@@ -62,8 +62,9 @@ class AutoSchema(openapi.AutoSchema):
     def get_auth(self):
         auths = super().get_auth()
         permissions = self.view.get_permissions()
-        if (self.method in SAFE_METHODS and {} not in auths and permissions
-                and all(isinstance(p, IsAuthenticatedOrReadOnly) for p in permissions)):
+        anonymous = not permissions or (self.method in SAFE_METHODS
+                                        and all(isinstance(p, IsAuthenticatedOrReadOnly) for p in permissions))
+        if anonymous and {} not in auths:
             auths.append({})
         return auths
 
