@@ -38,6 +38,7 @@ from .views import (
     E409,
     LIST_ERRORS,
     READ_ERRORS,
+    STANDING_COLUMNS,
     WRITE_ERRORS,
     TournamentViewSet,
     _int,
@@ -65,6 +66,9 @@ class SeasonSerializer(serializers.ModelSerializer):
 
 
 class LadderSerializer(serializers.ModelSerializer):
+    # An object, as the schema says (a JSON model field would take any JSON, and a list here was a 500).
+    ruleset = serializers.DictField(required=False, help_text="The game's ruleset fields (without `players`: the "
+                                    "table size).")
     entries = serializers.SerializerMethodField(help_text="Active players in the pool.")
 
     class Meta:
@@ -219,7 +223,8 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
                        "default the first of the season's `games`)."))],
                    responses={(200, "application/json"): StandingSerializer(many=True),
                               (200, "text/csv"): OpenApiTypes.STR, **READ_ERRORS})
-    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer])
+    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer],
+            filter_backends=[], pagination_class=None)  # one whole table, like a tournament's
     def standings(self, request, pk=None, format=None):
         season = self.get_object()
         game = request.query_params.get("game") or None
@@ -232,7 +237,9 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             row = {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
                    "games": r.games}
             rows.append({**row, **metrics} if csv else {**row, "metrics": metrics})
-        return Response(rows)
+        response = Response(rows)
+        response.csv_columns = STANDING_COLUMNS
+        return response
 
 
 @extend_schema_view(

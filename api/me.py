@@ -10,8 +10,9 @@ from rest_framework.views import APIView
 
 from league.models import Player
 
+from .errors import ErrorSerializer
 from .permissions import organises_any
-from .serializers import ErrorSerializer, PlayerSerializer
+from .serializers import PlayerSerializer
 
 
 class MeSerializer(serializers.Serializer):

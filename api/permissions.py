@@ -3,7 +3,7 @@ site staff; playing a seat is for the account that holds it (checked by league.s
 
 from __future__ import annotations
 
-from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
 
 from league.models import ClubAdmin
 
@@ -23,13 +23,15 @@ def organises_any(user) -> bool:
     return user.is_staff or ClubAdmin.objects.filter(user=user).exists()
 
 
-class ReadOnlyOrAuthenticated(BasePermission):
+# Both are DRF's IsAuthenticatedOrReadOnly for reads, and say so by their base: the schema (drf-spectacular) then
+# documents their reads as open to anonymous callers too.
+class ReadOnlyOrAuthenticated(IsAuthenticatedOrReadOnly):
     """Anyone reads; only a signed-in account writes (finer checks are the view's: which club, which seat)."""
 
     def has_permission(self, request, view) -> bool:
         return request.method in SAFE_METHODS or bool(request.user and request.user.is_authenticated)
 
 
-class IsStaffForWrites(BasePermission):
+class IsStaffForWrites(IsAuthenticatedOrReadOnly):
     def has_permission(self, request, view) -> bool:
         return request.method in SAFE_METHODS or bool(request.user and request.user.is_staff)

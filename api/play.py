@@ -36,11 +36,11 @@ from league.selectors.live import (
 from league.selectors.prepared import PreparedQuery
 from league.services.decisions import DecisionRefused, submit_user_decision
 
+from .errors import ErrorSerializer, error_response
 from .permissions import ReadOnlyOrAuthenticated
 from .serializers import (
     DecisionRequestSerializer,
     DecisionResultSerializer,
-    ErrorSerializer,
     LegalSerializer,
     TurnsSerializer,
 )
@@ -56,7 +56,7 @@ E429 = OpenApiResponse(ErrorSerializer, description="Too many writes: see Retry-
 
 
 def refused(e: DecisionRefused) -> Response:
-    return Response({"detail": e.message, "code": e.code, "rule": e.rule}, status=e.status)
+    return error_response(e.message, e.code, e.status, rule=e.rule)
 
 
 def _int_param(value, name: str) -> int | None:

@@ -21,6 +21,9 @@ class CSVRenderer(BaseRenderer):
         if isinstance(data, dict):  # an error: one row of its fields
             data = [data]
         rows = list(data or [])
+        if not rows:  # an empty table is still its header row: a body that says what it would hold, as text/csv
+            columns = getattr((renderer_context or {}).get("response"), "csv_columns", ())
+            return "".join(f"{','.join(columns)}\r\n" if columns else "").encode(self.charset)
         out = io.StringIO()
         if rows:
             fields = list(rows[0].keys())

@@ -28,14 +28,6 @@ from league.selectors.live import deal_revealed
 from league.services.decisions import MAX_TURN_DEADLINE_SECONDS
 
 
-class ErrorSerializer(serializers.Serializer):
-    """Every refusal: `detail` says why; a decision refused by the rules also names the rule id (`rule`)."""
-
-    detail = serializers.CharField()
-    code = serializers.CharField(required=False)
-    rule = serializers.CharField(required=False, allow_null=True)
-
-
 class ClubSerializer(serializers.ModelSerializer):
     class Meta:
         model = Club
@@ -231,6 +223,9 @@ class TournamentSerializer(serializers.ModelSerializer):
     deadline_fallback = serializers.ChoiceField(
         choices=["random", "greedy"], required=False,
         help_text="The engine bot that plays for a late seat (once, or to the end after a forfeit).")
+    # An object, as the schema says (a JSON model field would take any JSON, and a list here was a 500).
+    ruleset = serializers.DictField(required=False, help_text="The game's ruleset fields (without `players`: the "
+                                    "table size).")
 
     class Meta:
         model = Tournament

@@ -1,6 +1,7 @@
 """API routes, versioned under /api/v1/."""
 
 from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
 from . import competitions, me, play, views
@@ -24,6 +25,8 @@ v1 = [
     path("me/", me.MeView.as_view(), name="me"),
     path("me/turns/", play.my_turns, name="me-turns"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
+    # The schema of this version (committed as api/openapi.yaml): a client generated from it talks to /api/v1/.
+    path("schema/", SpectacularAPIView.as_view(), name="schema-v1"),
     path("", include(router.urls)),
 ]
 

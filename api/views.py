@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
@@ -51,6 +51,7 @@ from league.services.tournaments import (
     update_tournament,
 )
 
+from .errors import ErrorSerializer, error_response
 from .permissions import IsStaffForWrites, ReadOnlyOrAuthenticated, organises
 from .play import refuse_spectator_of_shared_deal
 from .renderers import CSVRenderer
@@ -59,7 +60,6 @@ from .serializers import (
     ClubSerializer,
     CorrectionRequestSerializer,
     DeadlineSerializer,
-    ErrorSerializer,
     MatchCreateSerializer,
     MatchSerializer,
     PlayerCreateSerializer,
@@ -89,7 +89,7 @@ WRITE_ERRORS = {400: E400, 401: E403, 403: E403, 404: E404, 429: E429}
 
 def conflict(error: Exception) -> Response:
     """409: what was asked is well formed, but the object's state does not allow it (the error says why)."""
-    return Response({"detail": str(error), "code": "conflict"}, status=409)
+    return error_response(str(error), "conflict", 409)
 
 
 def _require_organiser(request, club_id: int | None) -> None:
@@ -165,12 +165,16 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
 
 
 def _int(value, name: str) -> int:
+    """An id from a request body: a whole number a database key can hold (a larger one would be a database error)."""
     if isinstance(value, bool):
         raise ValidationError({name: "an integer id"})
     try:
-        return int(value)
+        number = int(value)
     except (TypeError, ValueError):
         raise ValidationError({name: "an integer id"}) from None
+    if not 0 <= number < 2**63:
+        raise ValidationError({name: "an id is a whole number from 0 to 2**63 - 1"})
+    return number
 
 
 # ---- players ------------------------------------------------------------------------------------------------
@@ -343,12 +347,12 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                                "(code `no_tricks`); their play is in record/ (the choices and events) and state/. "
                                "403 for a spectator of a duplicate table whose deal other tables still play.",
                    responses={200: TrickSerializer(many=True), 403: E403, **READ_ERRORS})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], filter_backends=[])
     def tricks(self, request, pk=None):
         match = self.get_object()
         if match.game != "diamonds":
-            return Response({"detail": f"match {match.pk} is a {match.game} match, which has no tricks: see its "
-                                       "record/ and state/", "code": "no_tricks"}, status=404)
+            return error_response(f"match {match.pk} is a {match.game} match, which has no tricks: see its record/ "
+                                  "and state/", "no_tricks", 404)
         if not seats_of_user(match, request.user):
             refuse_spectator_of_shared_deal(match)
         page = self.paginate_queryset(Trick.objects.filter(match=match).order_by("round", "index"))
@@ -361,7 +365,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                     "A duplicate table's record stays so until its round closes, and spectators get 403 meanwhile.",
         responses={200: OpenApiTypes.OBJECT, 403: E403, **READ_ERRORS},
     )
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], filter_backends=[])
     def record(self, request, pk=None):
         match = self.get_object()
         if not seats_of_user(match, request.user):
@@ -376,7 +380,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                                "R-SCORE-1 (a `score` given must agree); winners and placements by R-WIN-1. 409 for "
                                "a match that is not finished.",
                    responses={201: ResultCorrectionSerializer, **WRITE_ERRORS, 409: E409})
-    @action(detail=True, methods=["get", "post"])
+    # A match's corrections are few (one per organiser's fix): the whole list, never a page.
+    @action(detail=True, methods=["get", "post"], filter_backends=[], pagination_class=None)
     def corrections(self, request, pk=None):
         match = self.get_object()
         if request.method == "GET":
@@ -388,7 +393,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         try:
             correction = correct_result(match=match, user=request.user, **form.validated_data)
         except NotCorrectable as e:
-            return Response({"detail": str(e), "code": "conflict"}, status=status.HTTP_409_CONFLICT)
+            return conflict(e)
         except CorrectionError as e:
             raise ValidationError({"detail": str(e)}) from None
         return Response(ResultCorrectionSerializer(correction).data, status=201)
@@ -484,8 +489,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     )
     # No filter backends: the list's filters mean nothing to one tournament, and building them cost a hot read
     # a fifth of its time.
+    # Standings are one table, whole (a page of a ranking would make no CSV): no pagination.
     @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer],
-            filter_backends=[])
+            filter_backends=[], pagination_class=None)
     def standings(self, request, pk=None, format=None):
         tournament = self.get_object()
         rows = [{"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids), "games": r.games,
@@ -495,13 +501,14 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         if csv:  # one column per metric
             rows = [{**{k: v for k, v in row.items() if k != "metrics"}, **row["metrics"]} for row in rows]
         response = Response(rows)
+        response.csv_columns = STANDING_COLUMNS
         if csv:
             response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}-standings.csv"'
         return response
 
     @extend_schema(summary="The tournament's rounds with their seating",
                    responses={200: TournamentRoundSerializer(many=True), **READ_ERRORS})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)  # a few rounds: all of them
     def rounds(self, request, pk=None):
         tournament = self.get_object()
         return Response(TournamentRoundSerializer(tournament.tournament_rounds.order_by("index"), many=True).data)
@@ -577,7 +584,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         except (TournamentError, ValueError) as e:
             return conflict(e)
         if rnd is None:
-            return Response({"detail": "the tournament is over", "code": "conflict"}, status=409)
+            return error_response("the tournament is over", "conflict", 409)
         return Response(TournamentRoundSerializer(TournamentRound.objects.get(pk=rnd.pk)).data, status=201)
 
 
@@ -587,6 +594,10 @@ def _players_by_id(ids: list[int], field: str) -> list[Player]:
     if len(found) != len(set(ids)):
         raise ValidationError({field: f"unknown player ids: {sorted(set(ids) - set(found))}"})
     return [found[i] for i in ids]
+
+
+# A standings table's first columns (then one per metric): the header of an empty table's CSV.
+STANDING_COLUMNS = ("rank", "shared", "name", "players", "games")
 
 
 def _number(value):
@@ -629,7 +640,7 @@ class RatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
     @extend_schema(summary="The rating's history: one entry per rated match, oldest first",
                    responses={200: RatingHistorySerializer(many=True), **READ_ERRORS})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], filter_backends=[])
     def history(self, request, pk=None):
         rating = self.get_object()
         rows = RatingHistory.objects.filter(player_id=rating.player_id, ladder_id=rating.ladder_id)

@@ -132,7 +132,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 WHITENOISE_USE_FINDERS = True
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
+    # Every 4xx in one documented shape, the schema's Error (api/errors.py).
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     # A bot signs in with `Authorization: Token <key>`; a person's browser with the session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -152,12 +154,20 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Club leagues, seated tournaments and bot ladders for Diamonds. Bots and people play through "
                    "/api/v1/me/turns/ (long-poll), /api/v1/matches/{id}/state/ and POST "
                    "/api/v1/matches/{id}/decisions/.",
-    "VERSION": "0.1.0",
+    # The API's version: its major is the URL's (/api/v1/); a change a client must notice changes the URL.
+    "VERSION": "1.0.0",
     # The docs pages load Swagger UI and Redoc from the drf-spectacular-sidecar package: no CDN needed.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # The schema describes the API, not itself (it is served at /api/v1/schema/, and /api/schema/ as before).
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Operations are tagged and named by resource (matches_state_retrieve), not all "v1_...": the names a client
+    # generated from the schema gives its functions.
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # The refusals every operation can answer, in the one Error shape (api/schema.py).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.refusals"],
 }
 
 # The turns long-poll (/api/v1/me/turns/?wait=N): the longest wait granted, and how often it looks again.

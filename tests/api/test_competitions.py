@@ -96,7 +96,7 @@ def test_a_season_mixing_games_is_ranked_one_game_at_a_time_and_ratings_are_per_
     assert {r["name"] for r in default} == {p.name for p in both}
     assert {r["name"] for r in race} == {p.name for p in both[:2] + racers}
     r = c["anon"].get(f"/api/v1/seasons/{season.pk}/standings/?game=chess")
-    assert r.status_code == 400 and "unknown game" in r.json()["game"]
+    assert r.status_code == 400 and "unknown game" in r.json()["errors"]["game"][0]
 
     player = both[0]
     ratings = c["anon"].get(f"/api/v1/ratings/?player={player.pk}&scope=global").json()["results"]

@@ -72,7 +72,7 @@ def test_organisers_make_a_tables_deadline_forfeit_and_a_bad_action_changes_noth
     url = f"/api/v1/matches/{match.pk}/deadline/"
     organiser = accounts["clients"]["organiser"]
     r = organiser.post(url, {"turn_deadline_seconds": 5, "deadline_action": "resign"}, format="json")
-    assert r.status_code == 400 and "deadline_action" in r.json()
+    assert r.status_code == 400 and "deadline_action" in r.json()["errors"]
     match.refresh_from_db()
     assert (match.turn_deadline_seconds, match.deadline_action) == (None, "fallback")
     r = organiser.post(url, {"turn_deadline_seconds": 5, "deadline_action": "forfeit"}, format="json")
