@@ -17,6 +17,7 @@ on your own server `python manage.py create_external_bot NAME --ladder LADDER`),
 import argparse
 import json
 import random
+import time
 import urllib.error
 import urllib.request
 
@@ -84,8 +85,9 @@ def play(base, token, *, wait=30, idle_polls=None, seed=None, log=print, say=pri
         if status != 200:
             raise SystemExit(f"turns: HTTP {status}: {body}")
         idle = 0 if body["turns"] else idle + 1
-        if not body["turns"]:
-            check_finished(list(playing))  # a match may have ended on somebody else's move
+        # A match we play that awaits nobody of ours may have ended on somebody else's move: ask how it went.
+        awaiting = {turn["match"] for turn in body["turns"]}
+        check_finished([match for match in playing if match not in awaiting])
         for turn in body["turns"]:
             match, seat, legal = turn["match"], turn["seat"], turn.get("legal")
             if match not in playing:
@@ -122,7 +124,16 @@ def main():
     parser.add_argument("--idle-polls", type=int, default=None, help="stop after this many empty long-polls")
     parser.add_argument("--matches", type=int, default=None, help="stop once this many of its matches have ended")
     args = parser.parse_args()
-    status, me = call(args.url.rstrip("/") + "/api/v1/me/", args.token)
+    for attempt in range(30):  # a server started a moment ago (`runserver &`) may not listen yet
+        try:
+            status, me = call(args.url.rstrip("/") + "/api/v1/me/", args.token)
+            break
+        except urllib.error.URLError as e:
+            if attempt == 0:
+                print(f"{args.url}: {e.reason}; waiting for the server to start", flush=True)
+            time.sleep(1)
+    else:
+        raise SystemExit(f"{args.url} does not answer: start the server (python manage.py runserver)")
     if status != 200:
         raise SystemExit(f"{args.url}: HTTP {status} {me}: is the server running, and is the token right?")
     names = ", ".join(p["name"] for p in me["players"]) or me["username"]
