@@ -51,13 +51,17 @@ def test_the_readme_first_bot_commands_play_a_rated_ladder_match(tmp_path):
                # quicker tick than the default 15 s only shortens the wait for the bot's first table.
                DIAMONDS_EMBEDDED_BEAT="1", DIAMONDS_LADDER_TICK="3", PYTHONUNBUFFERED="1")
     script = "set -e\n" + readme_block()
-    proc = subprocess.Popen(["bash", "-c", script], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    log = tmp_path / "out.txt"
+    # Into a file, not a pipe: the backgrounded server keeps its stdout open after the script's last command ends.
+    with open(log, "w") as sink:
+        proc = subprocess.Popen(["bash", "-c", script], cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT,
+                                start_new_session=True)
     try:
-        out, _ = proc.communicate(timeout=420)
+        proc.wait(timeout=420)  # the bot stops after its first match (--matches 1)
         ladder_page = urllib.request.urlopen(f"http://127.0.0.1:{port}/ladders/1/", timeout=30).read().decode()
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)  # the backgrounded runserver, its autoreloader child and the bot
+        os.killpg(proc.pid, signal.SIGTERM)  # the backgrounded runserver and its autoreloader child
+    out = log.read_text()
     assert proc.returncode == 0, out[-3000:]
     # the demo named the pages to open
     assert "http://127.0.0.1:8000/ladders/1/" in out and "Demo ladder" in out
