@@ -18,6 +18,7 @@ def test_demo_runs_a_club_tournament_to_its_standings(capsys):
     matches = Match.objects.filter(tournament_round__tournament=tournament)
     assert matches.count() == 4 and all(m.status == MatchStatus.FINISHED for m in matches)
     assert "Standings: Demo Club night" in out
+    assert "round 2/2: 4/4 matches" in out  # into a pipe too, the progress says how far it got
     for name in ("greedy-1", "greedy-4", "random-1", "random-4"):
         assert name in out
     assert set(tournament.club.players.values_list("name", flat=True)) >= {"greedy-1", "random-4"}
