@@ -79,3 +79,30 @@ def test_a_second_process_on_the_same_database_leaves_the_schedule_to_the_first(
         fcntl.flock(other_process, fcntl.LOCK_EX | fcntl.LOCK_NB)  # another open file: as another process would
         with override_settings(CELERY_TASK_ALWAYS_EAGER=True, DIAMONDS_EMBEDDED_BEAT=True):
             assert embedded_beat.start_embedded_beat() is None
+
+
+def test_when_the_process_running_the_schedule_is_killed_the_next_one_takes_it_over(monkeypatch, tmp_path):
+    """The lock is the operating system's (flock): it goes with a killed process, never left behind in a file."""
+    import subprocess
+    import sys
+    import time
+
+    lock = tmp_path / "db.sqlite3.beat.lock"
+    monkeypatch.setattr(embedded_beat, "_lock_path", lambda: lock)
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import fcntl, sys, time\n"
+        f"f = open({str(lock)!r}, 'a'); fcntl.flock(f, fcntl.LOCK_EX)\n"
+        "print('held', flush=True); time.sleep(600)")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert not embedded_beat._take_lock()
+        holder.kill()
+        holder.wait(timeout=30)
+        deadline = time.monotonic() + 30
+        while not embedded_beat._take_lock():  # polled: the kernel drops the lock as the process goes
+            assert time.monotonic() < deadline, "the killed process's lock was never released"
+    finally:
+        holder.kill()
+        if embedded_beat._lock_file is not None:
+            embedded_beat._lock_file.close()
+            monkeypatch.setattr(embedded_beat, "_lock_file", None)
