@@ -24,7 +24,8 @@ With `--finished-matches N` the standings are those of a tournament of N stored 
 matches are played by engine bots through the ordinary storage path, and the N matches are bulk-inserted as copies
 of their rows (rounds, tricks, Suit Actions, seat results) at tournament tables of `--entrants` players, with
 INSERT ... SELECT, so setting up 10,000 matches takes seconds rather than the hours playing them would.
-Prints requests per second and the p50/p95/p99 latency of each kind. Tasks run in the server process (no broker)
+Prints requests per second and the p50/p95/p99 latency of each kind. (`--longpolls N`: the other benchmark, of
+waiting long-polls under the ASGI server: api/bench_longpolls.py.) Tasks run in the server process (no broker)
 and the rate limits are lifted for the run. Every request loop is bounded; nothing leaves the machine.
 """
 
@@ -50,6 +51,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if any(a == "--longpolls" or a.startswith("--longpolls=") for a in argv):
+        from .bench_longpolls import main as longpolls  # the other benchmark: waiting long-polls under ASGI
+
+        return longpolls(argv)
     parser = argparse.ArgumentParser(prog="python -m api.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=4, help="concurrent client threads")
@@ -76,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     # database (row locks, synchronous commits) with a third of the cores idle; 3 x 16 keeps them busy.
     parser.add_argument("--server-workers", type=int, default=3)
     parser.add_argument("--server-threads", type=int, default=16)
+    parser.add_argument("--asgi", action="store_true",
+                        help="run the server as deployed now: ASGI, gunicorn with uvicorn workers (default: WSGI with "
+                             "--server-threads threads, as the figures below were measured)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args(argv)
     if args.read_clients is None:
@@ -109,9 +118,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         tournament_id, bots = _setup(args)
         port = _free_port()
+        # --asgi: as deploy/Procfile now runs it (uvicorn workers; --server-threads does not apply).
+        kind = (["config.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker"] if args.asgi
+                else ["config.wsgi:application", "--threads", str(args.server_threads)])
         server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
-             "--workers", str(args.server_workers), "--threads", str(args.server_threads), "--log-level", "error"],
+            [sys.executable, "-m", "gunicorn", *kind, "--bind", f"127.0.0.1:{port}",
+             "--workers", str(args.server_workers), "--log-level", "error"],
             cwd=ROOT, env=env, start_new_session=True,
         )
         _wait_for_port(port, server)

@@ -9,8 +9,10 @@ that is not the caller's, 404 for an unknown match, 409 for a stale or repeated 
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import Http404
+from django.db import OperationalError
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import ParseError, PermissionDenied
@@ -18,15 +20,18 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from league.aio import run_sync
 from league.models import Match, MatchSeat
+from league.models.match import IN_PLAY
 from league.selectors.live import (
+    await_turns,
     deal_still_in_play,
     legal_decisions,
     match_game,
     public_state,
     seat_state,
     seats_of_user,
-    wait_for_turns,
+    turns_of_user,
 )
 from league.selectors.prepared import PreparedQuery
 from league.services.decisions import DecisionRefused, submit_user_decision
@@ -40,6 +45,7 @@ from .serializers import (
     TurnsSerializer,
 )
 from .throttling import DecisionThrottle
+from .waits import give_back, take_slot
 
 SEAT_PARAM = OpenApiParameter("seat", int, description="Which of the caller's seats (only if it holds several).")
 E400 = OpenApiResponse(ErrorSerializer, description="Malformed input, or a decision the rules refuse (`rule`).")
@@ -141,7 +147,12 @@ class MatchLegalView(APIView):
         if seat is None:
             raise PermissionDenied(f"you have no seat at match {pk}")
         # The row was read just now, so its move number names the stored game as well as a fresh read would.
-        return Response(legal_decisions(match_game(seat.match, just_read=True), seat.seat))
+        legal = legal_decisions(match_game(seat.match, just_read=True), seat.seat)
+        if seat.match.status not in IN_PLAY:
+            # Cancelled or failed: the game stopped where it was, and nobody is to decide (a bot asking in a loop
+            # would only hear 409s).
+            legal.update(my_turn=False, decisions=[], pass_cards=None)
+        return Response(legal)
 
 
 class MatchDecisionView(APIView):
@@ -179,18 +190,33 @@ class MatchDecisionView(APIView):
                          "pending": outcome.pending, "over": outcome.over, "legal": outcome.legal}, status=201)
 
 
+class WaitForTurns(Response):
+    """MyTurnsView's answer when the caller owes nothing yet and asked to wait: `my_turns` does the waiting."""
+
+    def __init__(self, user_id: int, seconds: float):
+        super().__init__({"turns": [], "waited": 0.0})
+        self.user_id, self.seconds = user_id, seconds
+
+
 class MyTurnsView(APIView):
+    """The long-poll's synchronous parts (authentication, its parameters, reading the turns); the waiting itself is
+    `my_turns`'s, a coroutine, so that a waiting bot holds no server thread."""
+
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Long-poll: the matches awaiting the caller's decision",
         description="Answers at once if some match awaits one of the caller's players, else waits up to `wait` "
                     "seconds (at most DIAMONDS_TURNS_MAX_WAIT, 60 by default) for one, then answers with an empty "
-                    "list. An external bot loops on this, then reads state/ and POSTs decisions/.",
+                    "list. An external bot loops on this, then reads state/ and POSTs decisions/. An account may "
+                    "have DIAMONDS_TURNS_WAITS_PER_ACCOUNT (8 by default) of these waiting at once: past that, "
+                    "429 at once.",
         parameters=[OpenApiParameter("wait", float, description="Seconds to wait for a turn (0: answer at once)."),
                     OpenApiParameter("legal", bool, description="1: each turn carries its seat's legal decisions "
                                      "(as GET legal/ answers them), so a bot decides without another request.")],
-        responses={200: TurnsSerializer, 400: E400, 401: E403},
+        responses={200: TurnsSerializer, 400: E400, 401: E403,
+                   429: OpenApiResponse(ErrorSerializer, description="The account has its most long-polls "
+                                        "waiting already: see Retry-After.")},
     )
     def get(self, request):
         wait = request.query_params.get("wait", "0")
@@ -203,11 +229,59 @@ class MyTurnsView(APIView):
         with_legal = request.query_params.get("legal", "0")
         if with_legal not in ("0", "1", "true", "false"):
             raise ParseError("legal is 1 (each turn carries its legal decisions) or 0")
-        turns, waited = wait_for_turns(request.user, wait=min(wait, settings.DIAMONDS_TURNS_MAX_WAIT))
+        turns = turns_of_user(request.user)
+        wait = min(wait, settings.DIAMONDS_TURNS_MAX_WAIT)
+        if not turns and wait > 0:
+            return WaitForTurns(request.user.pk, wait)
+        return self.answer(request, turns, waited=0.0)
+
+    def answer(self, request, turns, *, waited: float) -> Response:
+        with_legal = request.query_params.get("legal", "0") in ("1", "true")
         answer = TurnsSerializer({"turns": turns, "waited": round(waited, 3)}).data
         for turn, row in zip(turns, answer["turns"]):
             # The match row was read with the turn a moment ago: its move number names the stored game. Only the
             # caller's own seats are turns, so a legal answer never shows another seat's hand.
-            row["legal"] = (legal_decisions(match_game(turn.match, just_read=True), turn.seat)
-                            if with_legal in ("1", "true") else None)
+            row["legal"] = legal_decisions(match_game(turn.match, just_read=True), turn.seat) if with_legal else None
         return Response(answer)
+
+    def answer_after_wait(self, request, waited: float) -> Response:
+        """The answer once `my_turns` has waited: the request as DRF authenticated it in the first pass."""
+        return self.finalize_response(request, self.answer(request, turns_of_user(request.user), waited=waited))
+
+
+_turns_view = MyTurnsView.as_view()
+
+
+@csrf_exempt  # as DRF's own views: a session's CSRF check is DRF's (and this is a GET)
+async def my_turns(request):
+    """GET /api/v1/me/turns/: MyTurnsView answers at once, or hands over the wait, which happens here without a
+    thread: the account's slot (the cap), then league.selectors.live.await_turns, then MyTurnsView's answer."""
+    response = await run_sync(_turns_view, request)
+    if not isinstance(response, WaitForTurns):
+        return response
+    slot = await take_slot(response.user_id, response.seconds)
+    if slot is None:
+        cap = settings.DIAMONDS_TURNS_WAITS_PER_ACCOUNT
+        refusal = JsonResponse({"detail": f"this account already has {cap} long-polls waiting: wait for one of "
+                                          "them to answer before opening another", "code": "too_many_waits"},
+                               status=429)
+        refusal["Retry-After"] = "1"
+        return refusal
+    try:
+        waited = await await_turns(response.user_id, wait=response.seconds)
+    finally:
+        await give_back(response.user_id, slot)
+    # The same view and DRF request as the first pass (finalize_response kept them): no second authentication.
+    view, drf_request = response.renderer_context["view"], response.renderer_context["request"]
+    try:
+        return await run_sync(view.answer_after_wait, drf_request, waited)
+    except OperationalError:
+        # The pool had no connection in time (the server is overloaded): say so, and when to come back.
+        busy = JsonResponse({"detail": "the server is busy: ask again", "code": "busy"}, status=503)
+        busy["Retry-After"] = "2"
+        return busy
+
+
+# drf-spectacular documents the route from the DRF view behind it.
+my_turns.cls = MyTurnsView
+my_turns.initkwargs = _turns_view.initkwargs

@@ -25,6 +25,7 @@ from league.models import (
     Trick,
 )
 from league.selectors.live import deal_revealed
+from league.services.decisions import MAX_TURN_DEADLINE_SECONDS
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -149,12 +150,13 @@ class MatchCreateSerializer(serializers.Serializer):
                                     'seats.')
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
     seed = serializers.CharField(required=False, max_length=200)
-    turn_deadline_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    turn_deadline_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                                     max_value=MAX_TURN_DEADLINE_SECONDS)
     deadline_fallback = serializers.ChoiceField(choices=["random", "greedy"], required=False)
 
 
 class DeadlineSerializer(serializers.Serializer):
-    turn_deadline_seconds = serializers.IntegerField(allow_null=True, min_value=1,
+    turn_deadline_seconds = serializers.IntegerField(allow_null=True, min_value=1, max_value=MAX_TURN_DEADLINE_SECONDS,
                                                      help_text="Seconds per decision; null takes the deadline away.")
     deadline_fallback = serializers.ChoiceField(choices=["random", "greedy"], required=False)
     deadline_action = serializers.ChoiceField(
@@ -226,7 +228,7 @@ class TurnsSerializer(serializers.Serializer):
 
 class TournamentSerializer(serializers.ModelSerializer):
     turn_deadline_seconds = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1,
+        required=False, allow_null=True, min_value=1, max_value=MAX_TURN_DEADLINE_SECONDS,
         help_text="Seconds per decision at every table; null (the default): no deadline.")
     deadline_fallback = serializers.ChoiceField(
         choices=["random", "greedy"], required=False,
@@ -237,6 +239,11 @@ class TournamentSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "club", "season", "game", "ruleset", "format", "rounds", "table_size", "match_points",
                   "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds", "deadline_action",
                   "deadline_fallback", "status", "created_at", "started_at", "finished_at"]
+
+
+class CancelSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500,
+                                   help_text="Why: kept with the match (its `error`) for whoever looks later.")
 
 
 class TournamentRoundSerializer(serializers.ModelSerializer):

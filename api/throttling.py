@@ -1,21 +1,13 @@
-"""Rate limits on writes (DRF throttling): reads are not limited, every write is counted per account, and
-decisions have their own, larger budget since a game is many of them. Rates come from settings
-(REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]); past them the answer is a plain 429 with Retry-After."""
+"""The API's rate limits (DRF throttles), defined with the website's in config.throttling: reads are not limited,
+every write is counted per account (or per client address without one), decisions have their own, larger budget
+since a game is many of them, and token requests are also counted per client address. Every API view gets
+WriteThrottle by default (REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"]); past a limit the answer is a plain 429 with
+Retry-After. Failed sign-ins lock an account and an address out for a while (django-axes, config/settings.py)."""
 
 from __future__ import annotations
 
-from rest_framework.permissions import SAFE_METHODS
-from rest_framework.throttling import UserRateThrottle
+from config.throttling import DecisionLimit as DecisionThrottle
+from config.throttling import SigninLimit as SigninThrottle
+from config.throttling import WriteLimit as WriteThrottle
 
-
-class WriteThrottle(UserRateThrottle):
-    scope = "writes"
-
-    def allow_request(self, request, view) -> bool:
-        if request.method in SAFE_METHODS:
-            return True
-        return super().allow_request(request, view)
-
-
-class DecisionThrottle(WriteThrottle):
-    scope = "decisions"
+__all__ = ["DecisionThrottle", "SigninThrottle", "WriteThrottle"]

@@ -22,7 +22,7 @@ v1 = [
     path("matches/<int:pk>/legal/", play.MatchLegalView.as_view(), name="match-legal"),
     path("matches/<int:pk>/decisions/", play.MatchDecisionView.as_view(), name="match-decisions"),
     path("me/", me.MeView.as_view(), name="me"),
-    path("me/turns/", play.MyTurnsView.as_view(), name="me-turns"),
+    path("me/turns/", play.my_turns, name="me-turns"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("", include(router.urls)),
 ]

@@ -36,6 +36,7 @@ from league.models.player import EXTERNAL_BOT
 from league.selectors.live import public_record, seats_of_user
 from league.selectors.standings_cache import cached_tournament_standings
 from league.services import create_bot_player, create_club, create_match, create_person_player
+from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
 from league.services.corrections import CorrectionError, NotCorrectable, correct_result
 from league.services.decisions import set_turn_deadline, start_live_match
 from league.services.players import add_club_admin, create_external_bot, join_club
@@ -54,6 +55,7 @@ from .permissions import IsStaffForWrites, ReadOnlyOrAuthenticated, organises
 from .play import refuse_spectator_of_shared_deal
 from .renderers import CSVRenderer
 from .serializers import (
+    CancelSerializer,
     ClubSerializer,
     CorrectionRequestSerializer,
     DeadlineSerializer,
@@ -324,6 +326,26 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                           deadline_action=form.validated_data.get("deadline_action", match.deadline_action))
         return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
 
+    @extend_schema(
+        summary="Cancel a match in play (the club's organisers)",
+        description="The match ends as `cancelled`: play stops within one decision, decisions are refused, and it "
+                    "never counts (standings, ratings); its round closes without it. Cancelling a cancelled match "
+                    "changes nothing; 409 for a finished or failed one.",
+        request=CancelSerializer, responses={200: MatchSerializer, **WRITE_ERRORS, 409: E409},
+    )
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        match = self.get_object()
+        _require_organiser(request, match.club_id)
+        form = CancelSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            cancel_match(match_id=match.pk, by=request.user.get_username(),
+                         reason=form.validated_data.get("reason", ""))
+        except NotCancellable as e:
+            return conflict(e)
+        return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
+
     @extend_schema(summary="The match's tricks so far, in order (public: every card played is seen by all)",
                    description="Diamonds matches only: the other games have no tricks, and their matches answer 404 "
                                "(code `no_tricks`); their play is in record/ (the choices and events) and state/. "
@@ -528,6 +550,26 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         except TournamentError as e:
             return conflict(e)
         return Response({"tournament": tournament.pk, "entries": [e.player_id for e in entries]}, status=201)
+
+    @extend_schema(
+        summary="Cancel a tournament (the club's organisers)",
+        description="Its matches in play are cancelled (their play stops within one decision), its open rounds "
+                    "close and no round is seated any more; the finished matches' results stay in its standings. "
+                    "Cancelling a cancelled tournament changes nothing; 409 for a finished one.",
+        request=CancelSerializer, responses={200: TournamentSerializer, **WRITE_ERRORS, 409: E409},
+    )
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        tournament = self.get_object()
+        _require_organiser(request, tournament.club_id)
+        form = CancelSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        try:
+            tournament = cancel_tournament(tournament_id=tournament.pk, by=request.user.get_username(),
+                                           reason=form.validated_data.get("reason", ""))
+        except NotCancellable as e:
+            return conflict(e)
+        return Response(TournamentSerializer(tournament).data)
 
     @extend_schema(summary="Seat and start the next round (the first one starts the tournament; organisers)",
                    request=None, responses={201: TournamentRoundSerializer, **WRITE_ERRORS, 409: E409})

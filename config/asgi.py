@@ -1,11 +1,21 @@
-"""ASGI entry point, for servers that speak ASGI."""
+"""ASGI entry point: what the deployed server runs (gunicorn with uvicorn workers, deploy/Procfile), so that a
+waiting turns long-poll is a suspended coroutine rather than a thread (api/play.py); config/asgi_routing.py sends
+the synchronous views through a chain that costs them one thread hop."""
 
 import os
 
-from django.core.asgi import get_asgi_application
-
+# Read by config/settings.py: PostgreSQL connections then come from a pool (a request's synchronous code runs in a
+# thread of its own under ASGI, so per-thread persistent connections would leak).
+os.environ.setdefault("DIAMONDS_ASGI", "1")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+
+import django  # noqa: E402 - after the environment it reads
+
+django.setup(set_prefix=False)
+
+from config.asgi_routing import router  # noqa: E402
+
+application = router()
 
 # No broker means no `celery beat`: run its schedule in this process instead (only then; see the module).
 from workers.embedded_beat import start_embedded_beat  # noqa: E402  (needs the settings loaded above)

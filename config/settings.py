@@ -47,12 +47,14 @@ INSTALLED_APPS = [
     "league",
     "api",
     "web",
+    "workers",  # its app config connects the outbox relay (workers.apps); workers has no models
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # Static files (the website's CSS and scripts, the API docs' assets) served by the app itself under gunicorn.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Static files (the website's CSS and scripts, the API docs' assets) served by the app itself under gunicorn:
+    # WhiteNoise's, made able to sit in an async chain (config/static_files.py says why).
+    "config.static_files.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -87,6 +89,13 @@ if DATABASE_URL:
             DATABASE_URL, conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")), conn_health_checks=True
         )
     }
+    if os.environ.get("DIAMONDS_ASGI") == "1":
+        # Under ASGI (config/asgi.py sets DIAMONDS_ASGI) a request's synchronous code runs in a thread made for it,
+        # so a connection kept per thread would outlive its thread: connections come from a pool instead, given
+        # back at the end of each request. The pool bounds a web process's connections to PostgreSQL.
+        DATABASES["default"].update(CONN_MAX_AGE=0, CONN_HEALTH_CHECKS=False)
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1, "max_size": int(os.environ.get("DIAMONDS_DB_POOL_SIZE", "16")), "timeout": 10}
 else:
     DATABASES = {
         "default": {
@@ -132,10 +141,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["api.permissions.ReadOnlyOrAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
-    "DEFAULT_THROTTLE_RATES": {
-        "writes": os.environ.get("DIAMONDS_WRITE_RATE", "120/min"),
-        "decisions": os.environ.get("DIAMONDS_DECISION_RATE", "1200/min"),
-    },
+    # Rate limits: config/throttling.py, with their rates in DIAMONDS_RATE_LIMITS (the abuse block below).
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.WriteThrottle"],
+    # Never believe X-Forwarded-For by DRF's own reckoning: config.client_address decides who the client is.
+    "NUM_PROXIES": 0,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -154,8 +163,9 @@ SPECTACULAR_SETTINGS = {
 # The turns long-poll (/api/v1/me/turns/?wait=N): the longest wait granted, and how often it looks again.
 DIAMONDS_TURNS_MAX_WAIT = float(os.environ.get("DIAMONDS_TURNS_MAX_WAIT", "60"))
 DIAMONDS_TURNS_POLL_SECONDS = float(os.environ.get("DIAMONDS_TURNS_POLL_SECONDS", "0.2"))
-# With REDIS_URL a waiter sleeps on pub/sub (league.turn_signals) and re-reads the database at least this often.
-DIAMONDS_TURNS_RECHECK_SECONDS = float(os.environ.get("DIAMONDS_TURNS_RECHECK_SECONDS", "5"))
+# With REDIS_URL a waiter sleeps on pub/sub (league.turn_signals) and re-reads the database about this often anyway
+# (only a failed publish goes unseen: the listener wakes every waiter when it loses or regains Redis).
+DIAMONDS_TURNS_RECHECK_SECONDS = float(os.environ.get("DIAMONDS_TURNS_RECHECK_SECONDS", "60"))
 # Live play keeps this many rebuilt games per process (league.selectors.games.GAME_CACHE), so a decision need not
 # replay its whole match; 0 turns the cache off (the load benchmark compares both).
 DIAMONDS_GAME_CACHE_SIZE = int(os.environ.get("DIAMONDS_GAME_CACHE_SIZE", "256"))
@@ -193,8 +203,11 @@ def _next_redis_database(url: str) -> str:
 DIAMONDS_CACHE_URL = os.environ.get("DIAMONDS_CACHE_URL", "").strip() or (
     _next_redis_database(REDIS_URL) if REDIS_URL else "")
 if DIAMONDS_CACHE_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": DIAMONDS_CACHE_URL,
-                          "KEY_PREFIX": "diamonds"}}
+    # Fail-soft: while Redis is down each process uses its own memory instead (config/cache.py), so reads and
+    # writes go on; the short timeouts make a dead Redis cost a request about a second, once per pause.
+    CACHES = {"default": {"BACKEND": "config.cache.FailSoftRedisCache", "LOCATION": DIAMONDS_CACHE_URL,
+                          "KEY_PREFIX": "diamonds",
+                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}}}
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 # The play queue's name can be changed so that test workers sharing a Redis consume only their own run's matches.
 DIAMONDS_PLAY_QUEUE = os.environ.get("DIAMONDS_PLAY_QUEUE", "play")
@@ -206,23 +219,60 @@ CELERY_TASK_ROUTES = {
     "workers.tasks.ladder_tick": {"queue": "bookkeeping"},
     "workers.tasks.catch_up_finished_matches": {"queue": "bookkeeping"},
 }
-_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+# ---- Self-healing: the outbox, leases, sweeps and the broker's redelivery, chosen together --------------------------
+# (workers/README.md explains them at length.) The chain that takes a dead worker's match over:
+#   the worker stores a step at least every few milliseconds (a trick, a turn) and renews its lease with each;
+#   the lease lapses DIAMONDS_LEASE_SECONDS after the last step of a dead worker;
+#   the relay (workers.relay, a process of its own) looks every DIAMONDS_RELAY_SWEEP_SECONDS for outbox rows not
+#   carried out whose match has no live lease, and sends them again;
+#   so a killed worker's match is played on by another within LEASE + SWEEP (+ the time to pick it up): 15 + 2 s.
+# A step of bot play takes milliseconds, so 15 s without one means the worker is gone, not slow.
+DIAMONDS_LEASE_SECONDS = int(os.environ.get("DIAMONDS_LEASE_SECONDS", "15"))
+DIAMONDS_RELAY_SWEEP_SECONDS = float(os.environ.get("DIAMONDS_RELAY_SWEEP_SECONDS", "2"))
+# A row sent but not carried out after this long is sent again (unless a live lease shows it is being played): a
+# message lost with the broker's memory, or one taken by a worker that died before it renewed any lease.
+DIAMONDS_OUTBOX_RESEND_SECONDS = int(os.environ.get("DIAMONDS_OUTBOX_RESEND_SECONDS", "20"))
+# Redis gives an unacknowledged task to another worker after the visibility timeout. The outbox and the leases
+# already resend a dead worker's match within seconds, so this is only the last resort; it must stay longer than
+# a long match takes to play (a redelivery of a match still being played is turned away by its claim, harmlessly,
+# but costs a worker slot for a moment). Ten minutes.
+_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "600"))
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    # How long an unacknowledged task may stay with a worker before Redis hands it to another. A duplicate is
-    # harmless (the match claim turns it away), a lost one waits for requeue_stalled_matches.
     "visibility_timeout": _VISIBILITY_TIMEOUT,
     # Look for such tasks every few seconds (kombu's default scans only every 100 s).
     "unacked_restore_interval": max(1, min(10, _VISIBILITY_TIMEOUT)),
     "unacked_restore_throttle": 1,
+    # A broker that does not answer is noticed in seconds, not after the operating system's TCP timeouts, so a web
+    # request that sends a message waits at most this long before its row is left for the relay.
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    "socket_keepalive": True,
+    "retry_on_timeout": True,
+    "health_check_interval": 10,
 }
+# Workers and beat outlive a broker outage: they retry connecting for ever (not 100 times), from the start too.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# Storing a task's result must not fail the task while Redis restarts: retry it for a while.
+CELERY_RESULT_BACKEND_ALWAYS_RETRY = True
+CELERY_RESULT_BACKEND_MAX_RETRIES = 10
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
+CELERY_REDIS_SOCKET_TIMEOUT = 5
+CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL = 10
+# Sending from a web request or the relay: one quick retry, then the row waits in the outbox (never a 500).
+DIAMONDS_SEND_RETRY_POLICY = {"max_retries": 1, "interval_start": 0.2, "interval_step": 0.2, "interval_max": 0.2}
 CELERY_BEAT_SCHEDULE = {
-    "requeue-stalled-matches": {"task": "workers.tasks.requeue_stalled_matches", "schedule": 60.0},
     # Overdue decisions are played by the fallback bot within this many seconds of their deadline.
     "enforce-turn-deadlines": {"task": "workers.tasks.enforce_turn_deadlines",
                                "schedule": float(os.environ.get("DIAMONDS_DEADLINE_SWEEP_SECONDS", "5"))},
     # Seat ladder tables every DIAMONDS_LADDER_TICK seconds.
     "ladder-tick": {"task": "workers.tasks.ladder_tick", "schedule": float(os.environ.get("DIAMONDS_LADDER_TICK", 15))},
+    # Safety nets behind the outbox (each harmless to repeat): rounds whose matches all ended but which did not close,
+    # and bot matches no outbox row stands for (stored before the outbox existed).
     "catch-up-finished-matches": {"task": "workers.tasks.catch_up_finished_matches", "schedule": 60.0},
+    "requeue-stalled-matches": {"task": "workers.tasks.requeue_stalled_matches", "schedule": 60.0},
 }
 
 # ---- the embedded beat (workers/embedded_beat.py) ----------------------------------------------------------------
@@ -232,10 +282,37 @@ CELERY_BEAT_SCHEDULE = {
 DIAMONDS_EMBEDDED_BEAT = _flag("DIAMONDS_EMBEDDED_BEAT", True)
 # ---- end of the embedded beat -----------------------------------------------------------------------------------
 
-# A running bot match whose stored state has not moved for this long is given to a worker again.
+# A running bot match with no outbox row whose stored state has not moved for this long is given a row.
 DIAMONDS_STALLED_AFTER_SECONDS = int(os.environ.get("DIAMONDS_STALLED_AFTER_SECONDS", "300"))
-# Where no advisory locks exist (SQLite), a worker's claim on a match lapses after this long without progress.
-DIAMONDS_LEASE_SECONDS = int(os.environ.get("DIAMONDS_LEASE_SECONDS", "120"))
+
+# ---- abuse: rate limits, sign-in lockout, long-poll waits (issue 15: throttles and starvation) -----------------
+# The proxies (addresses or networks, comma separated) whose X-Forwarded-For is believed; none by default, so the
+# client's address is the connection's (config/client_address.py).
+DIAMONDS_TRUSTED_PROXIES = [p.strip() for p in os.environ.get("DIAMONDS_TRUSTED_PROXIES", "").split(",") if p.strip()]
+# Requests per account (or per client address without one), over a sliding window (config/throttling.py). Reads
+# are not limited; a waiting long-poll is limited by DIAMONDS_TURNS_WAITS_PER_ACCOUNT instead.
+DIAMONDS_RATE_LIMITS = {
+    "writes": os.environ.get("DIAMONDS_WRITE_RATE", "120/min"),
+    "decisions": os.environ.get("DIAMONDS_DECISION_RATE", "1200/min"),
+    "tables": os.environ.get("DIAMONDS_TABLE_RATE", "10/min"),  # the website's new tables against bots (/play/)
+    "signin": os.environ.get("DIAMONDS_SIGNIN_RATE", "30/min"),  # sign-in attempts per client address, any account
+}
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = DIAMONDS_RATE_LIMITS
+# How many turns long-polls one account may have waiting at once, across all web processes; past it, 429 at once.
+DIAMONDS_TURNS_WAITS_PER_ACCOUNT = int(os.environ.get("DIAMONDS_TURNS_WAITS_PER_ACCOUNT", "8"))
+
+# Failed sign-ins (the website's and POST /api/v1/auth/token/, counted together) lock out the username and, apart,
+# the client address: DIAMONDS_SIGNIN_FAILURES failures in a row, then DIAMONDS_SIGNIN_LOCKOUT_MINUTES with every
+# attempt refused (429), the right password too. Counted in the database (django-axes' default handler), so a
+# lockout holds when the cache is down.
+INSTALLED_APPS += ["axes"]
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last, as django-axes asks
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = int(os.environ.get("DIAMONDS_SIGNIN_FAILURES", "10"))
+AXES_COOLOFF_TIME = float(os.environ.get("DIAMONDS_SIGNIN_LOCKOUT_MINUTES", "15")) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_ip"
+AXES_RESET_ON_SUCCESS = True
 
 LOGGING = {
     "version": 1,

@@ -77,19 +77,20 @@ class GameType:
     def make_ruleset(self, ruleset: Any) -> Any:
         """A new game's ruleset from a dict, an int (players) or a ruleset of this game (returned as is). What the
         dict leaves out takes today's rules (a corrected rule in its corrected form); a stored ruleset is read
-        with `stored_ruleset`."""
+        with `stored_ruleset`. Anything else, or a field unknown or out of its bounds, is refused with
+        InvalidRuleset naming it."""
         if isinstance(ruleset, self.ruleset):
             return ruleset
         if isinstance(ruleset, int) and not isinstance(ruleset, bool):
             return self.ruleset(ruleset)
-        return self.ruleset.from_dict(dict(ruleset), new=True)
+        return self.ruleset.from_dict(dict(ruleset) if isinstance(ruleset, Mapping) else ruleset, new=True)
 
     def stored_ruleset(self, ruleset: Any) -> Any:
         """The ruleset of a stored game (a match's row, a record) from its dict: a field it lacks because its rule
         was corrected after it was stored reads as the rule it was played under (engine.common.ruleset_dict)."""
         if isinstance(ruleset, self.ruleset):
             return ruleset
-        return self.ruleset.from_dict(dict(ruleset))
+        return self.ruleset.from_dict(dict(ruleset) if isinstance(ruleset, Mapping) else ruleset)
 
     def new_game(self, ruleset: Any, seed: str, seats: Sequence[str] | None = None, *,
                  first_seat: int | None = None) -> Any:

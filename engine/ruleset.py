@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from .common.ruleset_fields import fields_of, one_of, whole_number, yes_no
 from .errors import InvalidRuleset
 
 ROUNDS_BY_PLAYERS = {2: 4, 3: 6, 4: 4, 5: 5, 6: 6}  # R-ROUNDS-1
@@ -13,6 +14,13 @@ STANDARD_HAND_SIZE = 10
 SUPPLY_POINTS = 235  # 110 small + 25 large crystals of 5
 STARTING_SHOWROOM = 3  # R-SETUP-1
 CLUBS_MODES = ("thief", "choose")
+# The bounds of the fields a ruleset may override (R-ROUNDS-1 "a ruleset may override this"). Decision: at most 20
+# rounds (more than three times the rulebook's longest game), so a game always ends within a bounded number of
+# decisions whatever a request asks for; hand_size is bounded by the deck (every hand dealt from it, R-DEAL-1).
+MAX_ROUNDS = 20
+MAX_DECK_RANKS = 15
+MAX_HAND_SIZE = 4 * MAX_DECK_RANKS // 2  # two players dealt the whole 60-card deck
+FIELDS = ("players", "partnerships", "perfect", "clubs", "rounds", "hand_size", "deck_ranks")
 
 
 @dataclass(frozen=True)
@@ -33,30 +41,30 @@ class Ruleset:
     teams: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        n = self.players
-        if not isinstance(n, int) or not 2 <= n <= 6:
-            raise InvalidRuleset(f"players must be 2 to 6, not {n!r}")
+        n = whole_number("players", self.players, 2, 6)
+        yes_no("partnerships", self.partnerships, rule="R-TEAM-1")
+        yes_no("perfect", self.perfect, rule="R-PERFECT-1")
         if self.partnerships and n not in (4, 6):
             raise InvalidRuleset("R-TEAM-1: partnerships are played with 4 or 6 players")
         if self.perfect and n not in PERFECT_DECK:
             raise InvalidRuleset("R-PERFECT-1: Perfect Diamonds is for 2 to 5 players")
+        if self.clubs is not None:
+            one_of("clubs", self.clubs, CLUBS_MODES, rule="R-ACT-C")
         clubs = self.clubs or ("choose" if n == 2 or self.partnerships else "thief")
-        if clubs not in CLUBS_MODES:
-            raise InvalidRuleset(f"clubs must be 'thief' or 'choose', not {clubs!r}")
         if clubs == "thief" and (n == 2 or self.partnerships):
             raise InvalidRuleset("R-ACT-C: the Thief is used only with 3-6 players without partners")
         deck_ranks, hand_size = PERFECT_DECK[n] if self.perfect else (15, STANDARD_HAND_SIZE)
-        deck_ranks = self.deck_ranks if self.deck_ranks is not None else deck_ranks
-        hand_size = self.hand_size if self.hand_size is not None else hand_size
-        rounds = self.rounds if self.rounds is not None else ROUNDS_BY_PLAYERS[n]
-        if not 1 <= deck_ranks <= 15:
-            raise InvalidRuleset(f"deck_ranks must be 1 to 15, not {deck_ranks}")
-        if hand_size < 1 or hand_size * n > 4 * deck_ranks:
-            raise InvalidRuleset(f"{n} hands of {hand_size} do not fit in a deck of {4 * deck_ranks} cards")
+        if self.deck_ranks is not None:
+            deck_ranks = whole_number("deck_ranks", self.deck_ranks, 1, MAX_DECK_RANKS, rule="R-DEAL-1")
+        if self.hand_size is not None:
+            hand_size = whole_number("hand_size", self.hand_size, 1, MAX_HAND_SIZE, rule="R-DEAL-1")
+        rounds = ROUNDS_BY_PLAYERS[n]
+        if self.rounds is not None:
+            rounds = whole_number("rounds", self.rounds, 1, MAX_ROUNDS, rule="R-ROUNDS-1")
+        if hand_size * n > 4 * deck_ranks:
+            raise InvalidRuleset(f"R-DEAL-1: {n} hands of {hand_size} do not fit in a deck of {4 * deck_ranks} cards")
         if n == 2 and hand_size % 2:
             raise InvalidRuleset("R-TWO-1: with 2 players the hand size must be even (two cards each per trick)")
-        if rounds < 1:
-            raise InvalidRuleset(f"rounds must be at least 1, not {rounds}")
         object.__setattr__(self, "clubs", clubs)
         object.__setattr__(self, "deck_ranks", deck_ranks)
         object.__setattr__(self, "hand_size", hand_size)
@@ -80,12 +88,7 @@ class Ruleset:
 
     @classmethod
     def from_dict(cls, data: dict, *, new: bool = False) -> Ruleset:
-        """`new` (a game about to be made rather than a stored one) is the same for Diamonds: none of its rules
-        has been corrected since games were stored (see engine.common.ruleset_dict)."""
-        known = {"players", "partnerships", "perfect", "clubs", "rounds", "hand_size", "deck_ranks"}
-        unknown = set(data) - known
-        if unknown:
-            raise InvalidRuleset(f"unknown ruleset fields: {sorted(unknown)}")
-        if "players" not in data:
-            raise InvalidRuleset("a ruleset needs 'players'")
-        return cls(**data)
+        """A ruleset from its stored (JSON) fields; InvalidRuleset naming any field that is unknown or out of
+        bounds. `new` (a game about to be made rather than a stored one) is the same for Diamonds: none of its
+        rules has been corrected since games were stored (see engine.common.ruleset_dict)."""
+        return cls(**fields_of(data, FIELDS))

@@ -1,13 +1,14 @@
 """The admin: every league table listed, filtered and searchable; a match shows its seats, rounds and tricks."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from . import (
     competition_admin,  # noqa: F401  (registers the competition tables)
     organiser_admin,  # noqa: F401  (registers club organisers and result corrections)
 )
-from .models import Club, Match, MatchRound, MatchSeat, Player, SuitAction, Trick
+from .models import Club, Match, MatchRound, MatchSeat, OutboxMessage, Player, SuitAction, Trick
 from .selectors.live import deal_revealed
+from .services.cancellation import NotCancellable, cancel_match
 
 
 @admin.register(Club)
@@ -65,6 +66,15 @@ class MatchAdmin(admin.ModelAdmin):
         return match.seed if deal_revealed(match) else "(hidden until the deal is revealed)"
     date_hierarchy = "created_at"
     inlines = [MatchSeatInline, MatchRoundInline, TrickInline]
+    actions = ["cancel"]
+
+    @admin.action(description="Cancel the selected matches (their play stops; they never count)")
+    def cancel(self, request, queryset):
+        for match in queryset:
+            try:
+                cancel_match(match_id=match.pk, by=request.user.get_username(), reason="admin")
+            except NotCancellable as e:
+                self.message_user(request, str(e), messages.WARNING)
 
 
 @admin.register(MatchSeat)
@@ -98,3 +108,20 @@ class SuitActionAdmin(admin.ModelAdmin):
     list_filter = ["suit", "cause", "moved"]
     search_fields = ["match__id"]
     raw_id_fields = ["match"]
+
+
+@admin.register(OutboxMessage)
+class OutboxMessageAdmin(admin.ModelAdmin):
+    """For whoever is paged: what waits to be sent or carried out, since when, and why a send failed. Read-only: the
+    relay (workers.relay) owns these rows."""
+
+    list_display = ("id", "kind", "match", "created_at", "sent_at", "sends", "done_at", "last_error")
+    list_filter = ("kind", ("done_at", admin.EmptyFieldListFilter), ("sent_at", admin.EmptyFieldListFilter))
+    raw_id_fields = ("match",)
+    ordering = ("-id",)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -1,7 +1,8 @@
 """The admin for competitions: leagues and seasons, tournaments with their entries and rounds, ladders, ratings.
 Imported by league/admin.py (Django discovers only that module)."""
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
 
 from .models import (
     Ladder,
@@ -14,6 +15,30 @@ from .models import (
     TournamentEntry,
     TournamentRound,
 )
+from .services.cancellation import NotCancellable, cancel_tournament
+from .services.decisions import check_turn_deadline
+from .services.ladders import check_tables_per_tick
+from .services.tournaments import MAX_TOURNAMENT_ROUNDS, competition_game, shared_ruleset
+
+
+class BoundedSettingsForm(forms.ModelForm):
+    """A competition edited here meets the bounds the API's creation checks (the game's ruleset fields, the table
+    size, the turn deadline): a ruleset the engine refuses would otherwise fail later, at seating, in a worker."""
+
+    def clean(self):
+        data = super().clean()
+        try:
+            competition_game(data.get("game", "diamonds"), data.get("table_size") or 0,
+                             shared_ruleset(data.get("ruleset")))
+            if "turn_deadline_seconds" in data:
+                check_turn_deadline(data["turn_deadline_seconds"])
+            if "rounds" in data and not 1 <= (data["rounds"] or 0) <= MAX_TOURNAMENT_ROUNDS:
+                raise ValueError(f"rounds must be a whole number from 1 to {MAX_TOURNAMENT_ROUNDS}")
+            if "max_tables_per_tick" in data:
+                check_tables_per_tick(data["max_tables_per_tick"])
+        except (ValueError, TypeError) as e:
+            raise forms.ValidationError(str(e)) from None
+        return data
 
 
 @admin.register(League)
@@ -54,6 +79,16 @@ class TournamentAdmin(admin.ModelAdmin):
     exclude = ["deal_salt"]  # the secret behind every table's deal
     readonly_fields = ["created_at", "started_at", "finished_at"]
     inlines = [TournamentEntryInline, TournamentRoundInline]
+    form = BoundedSettingsForm
+    actions = ["cancel"]
+
+    @admin.action(description="Cancel the selected tournaments (their matches in play stop)")
+    def cancel(self, request, queryset):
+        for tournament in queryset:
+            try:
+                cancel_tournament(tournament_id=tournament.pk, by=request.user.get_username(), reason="admin")
+            except NotCancellable as e:
+                self.message_user(request, str(e), messages.WARNING)
 
 
 @admin.register(TournamentEntry)
@@ -76,6 +111,7 @@ class LadderAdmin(admin.ModelAdmin):
     list_display = ["name", "club", "table_size", "rating_model", "active"]
     list_filter = ["active", "rating_model", "club"]
     search_fields = ["name"]
+    form = BoundedSettingsForm
 
 
 @admin.register(LadderEntry)

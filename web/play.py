@@ -22,7 +22,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from api.permissions import organises
+from config.throttling import DecisionLimit, TableLimit, WriteLimit, rate_limited
 from league.models import Match, MatchSeat, Player
+from league.models.match import IN_PLAY
 from league.selectors.live import (
     deal_revealed,
     deal_still_in_play,
@@ -68,6 +71,7 @@ def match_page(request, pk: int):
     context["seats"] = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
     context["replay"] = record_is_public(match)
     context["deal_revealed"] = deal_revealed(match)
+    context["can_cancel"] = match.status in IN_PLAY and organises(request.user, match.club_id)
     return render(request, "web/match.html", context)
 
 
@@ -89,6 +93,7 @@ def match_live(request, pk: int):
 
 @login_required
 @require_POST
+@rate_limited(DecisionLimit, what="decisions")
 def match_decide(request, pk: int):
     """One decision from the page's buttons, through the decisions service. The script asks for JSON; a plain
     form post (no script) gets the match page again, with any refusal as a message."""
@@ -190,6 +195,7 @@ def _house_bots(kind: str) -> list[Player]:
 
 
 @login_required
+@rate_limited(WriteLimit, TableLimit, what="new tables")  # each table is a match the server plays out
 def play_bots(request):
     """A table of four at the game the visitor chose: the signed-in person and three bots. The bots play at once
     (a worker, or in-process)."""
@@ -204,4 +210,5 @@ def play_bots(request):
             start_live_match(match=match)
         messages.success(request, "Your table is ready: you sit at the bottom.")
         return redirect(reverse("web:match", kwargs={"pk": match.pk}))
-    return render(request, "web/play.html", {"form": form})
+    # A refused form says why on the page, as a 400: bad input is the client's error, and nothing was created.
+    return render(request, "web/play.html", {"form": form}, status=400 if request.method == "POST" else 200)

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from api.permissions import organises
+from config.throttling import WriteLimit, rate_limited
 from league.models import (
     Club,
     Ladder,
@@ -28,6 +29,7 @@ from league.selectors.ladders import ladder_outlook
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
 from league.services import advance_tournament, register_players, start_tournament
+from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
 from league.services.tournaments import TournamentError
 
 from .charts import Series, rating_chart
@@ -48,7 +50,8 @@ def home(request):
                                              status__in=[MatchStatus.PENDING, MatchStatus.RUNNING]).distinct())[:10]
     return render(request, "web/home.html", {
         "clubs": Club.objects.all(),
-        "tournaments": Tournament.objects.exclude(status=TournamentStatus.FINISHED).select_related("club")[:RECENT],
+        "tournaments": Tournament.objects.exclude(status__in=[TournamentStatus.FINISHED, TournamentStatus.CANCELLED])
+        .select_related("club")[:RECENT],
         "finished_tournaments": Tournament.objects.filter(status=TournamentStatus.FINISHED)
         .select_related("club")[:5],
         "ladders": Ladder.objects.filter(active=True).select_related("club"),
@@ -120,6 +123,7 @@ def _metric_names(standings) -> list[str]:
 
 @login_required
 @require_POST
+@rate_limited(WriteLimit, what="changes")
 def tournament_start_round(request, pk: int):
     """The organiser's "start the next round" (the first one starts the tournament), as the API's start-round."""
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -136,8 +140,59 @@ def tournament_start_round(request, pk: int):
     return redirect("web:tournament", pk=pk)
 
 
+CANCEL_REASON_MAX = 500  # as the API's (api.serializers.CancelSerializer)
+
+
+def _cancel_reason(request) -> str | None:
+    """The organiser's reason from the form, or None (with a message) when it is too long to keep."""
+    reason = request.POST.get("reason", "").strip()
+    if len(reason) > CANCEL_REASON_MAX:
+        messages.error(request, f"Say why in at most {CANCEL_REASON_MAX} characters: nothing was cancelled.")
+        return None
+    return reason
+
+
 @login_required
 @require_POST
+def tournament_cancel(request, pk: int):
+    """The organiser's "cancel the tournament", as the API's cancel: its matches in play stop, no round follows."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not organises(request.user, tournament.club_id):
+        return render(request, "web/error.html", {"message": "Only the club's organisers may cancel a tournament."},
+                      status=403)
+    reason = _cancel_reason(request)
+    if reason is not None:
+        try:
+            cancel_tournament(tournament_id=pk, by=request.user.get_username(), reason=reason)
+        except NotCancellable as e:
+            messages.error(request, str(e))
+        else:
+            messages.success(request, "The tournament is cancelled: its matches in play were stopped.")
+    return redirect("web:tournament", pk=pk)
+
+
+@login_required
+@require_POST
+def match_cancel(request, pk: int):
+    """The organiser's "cancel the match", as the API's cancel: play stops and the match never counts."""
+    match = get_object_or_404(Match, pk=pk)
+    if not organises(request.user, match.club_id):
+        return render(request, "web/error.html", {"message": "Only the club's organisers may cancel a match."},
+                      status=403)
+    reason = _cancel_reason(request)
+    if reason is not None:
+        try:
+            cancel_match(match_id=pk, by=request.user.get_username(), reason=reason)
+        except NotCancellable as e:
+            messages.error(request, str(e))
+        else:
+            messages.success(request, "The match is cancelled: play stopped and it will not count.")
+    return redirect("web:match", pk=pk)
+
+
+@login_required
+@require_POST
+@rate_limited(WriteLimit, what="changes")
 def tournament_register(request, pk: int):
     """The organiser's registration of club players, as the API's entries endpoint."""
     tournament = get_object_or_404(Tournament, pk=pk)

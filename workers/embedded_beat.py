@@ -5,7 +5,8 @@ Production runs `celery -A workers beat` (deploy/Procfile), which sends the entr
 schedule) to the workers. With nothing configured there is neither a broker nor a beat process, so ladders would
 never be seated and turn deadlines never enforced. `start_embedded_beat()` runs the same schedule in a daemon thread
 of the web process instead: each entry's task is run in that thread (tasks are eager there) when its schedule says
-it is due.
+it is due. The outbox relay's sweep (`python -m workers.relay`, the Procfile's `relay`) runs there too, every
+DIAMONDS_RELAY_SWEEP_SECONDS: eager sends after each commit do nearly all its work, the sweep retries what failed.
 
 It starts only when tasks run in-process (no REDIS_URL: with a broker the real beat does this work, and a second
 sender would seat every ladder twice) and DIAMONDS_EMBEDDED_BEAT is on (the test suite turns it off: tests run
@@ -18,6 +19,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -43,19 +45,31 @@ class Entry:
     args: tuple = ()
     kwargs: dict = field(default_factory=dict)
     last_run_at: datetime | None = None  # None: never run here, so due at once
+    function: Callable[[], object] | None = None  # instead of a task: the relay's sweep
 
 
 class EmbeddedBeat:
     """The beat schedule's entries and when each last ran; `run_due()` runs those that are due."""
 
-    def __init__(self, schedule: dict | None = None):
+    def __init__(self, schedule: dict | None = None, *, relay: bool | None = None):
+        """`schedule`: beat's (the default) or a test's; `relay`: also sweep the outbox (by default with beat's)."""
+        relay = schedule is None if relay is None else relay
         schedule = app.conf.beat_schedule if schedule is None else schedule
         self.entries = [
             Entry(name=name, task=spec["task"], schedule=maybe_schedule(spec["schedule"], app=app),
                   args=tuple(spec.get("args", ())), kwargs=dict(spec.get("kwargs", {})))
             for name, spec in schedule.items()
         ]
+        if relay:
+            self.entries.append(Entry(name="outbox-relay", task="", function=self._relay_sweep,
+                                      schedule=maybe_schedule(float(settings.DIAMONDS_RELAY_SWEEP_SECONDS), app=app)))
+        self.purged_at = 0.0
         self.stop_event = threading.Event()
+
+    def _relay_sweep(self) -> None:
+        from .relay import sweep
+
+        _, self.purged_at = sweep(purged_at=self.purged_at)
 
     def run_due(self) -> float:
         """Run every entry that is due, each in turn in this thread. Returns the seconds until the next is due."""
@@ -73,6 +87,9 @@ class EmbeddedBeat:
 
     def _run(self, entry: Entry) -> None:
         try:
+            if entry.function is not None:
+                entry.function()
+                return
             # apply(): run here and now, whatever the app's eager setting, as the real worker would run it.
             result = app.tasks[entry.task].apply(args=entry.args, kwargs=entry.kwargs)
             if result.failed():

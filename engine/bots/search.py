@@ -14,7 +14,9 @@ equal deals and the worse half drops out each round; "ucb" is UCB1 with a fresh 
 
 Settings: `playouts` per decision (default 800: about 3.5 s of one core for a 4-player game) and
 `seconds`, an optional time cap per decision. With `seconds` the bot is no longer reproducible from its seed
-alone (it depends on the machine's speed)."""
+alone (it depends on the machine's speed). Both are bounded (MAX_PLAYOUTS, MAX_SECONDS: some 20 s of thought per
+decision at most), since a bot's settings come from an organiser's request and a play loop stops only between
+decisions (league.services.stopping)."""
 
 from __future__ import annotations
 
@@ -33,6 +35,8 @@ from .greedy import choose_pass_cards, choose_pass_count
 from .knowledge import Knowledge
 
 EXPLORATION = 6.0  # UCB1 constant, in points of margin (a playout's margin spreads over roughly +-10)
+MAX_PLAYOUTS = 5000
+MAX_SECONDS = 20.0
 
 
 class SearchBot(Bot):
@@ -42,8 +46,13 @@ class SearchBot(Bot):
                  rollout: str = "heuristic", objective: str = "margin", exploration: float = EXPLORATION,
                  search_passes: bool = True, selection: str = "halving"):
         super().__init__(seed=seed)
-        if playouts < 1:
-            raise ValueError("playouts must be at least 1")
+        if not isinstance(playouts, int) or isinstance(playouts, bool) or not 1 <= playouts <= MAX_PLAYOUTS:
+            raise ValueError(f"playouts must be a whole number from 1 to {MAX_PLAYOUTS}, not {playouts!r}")
+        if seconds is not None and (not isinstance(seconds, int | float) or isinstance(seconds, bool)
+                                    or not 0 <= seconds <= MAX_SECONDS):
+            raise ValueError(f"seconds must be a number from 0 (no cap) to {MAX_SECONDS:g}, or null; not {seconds!r}")
+        if not isinstance(exploration, int | float) or isinstance(exploration, bool) or not 0 <= exploration <= 1000:
+            raise ValueError(f"exploration must be a number from 0 to 1000, not {exploration!r}")
         if rollout not in ("heuristic", "random"):
             raise ValueError("rollout is 'heuristic' or 'random'")
         if objective not in ("margin", "delta"):

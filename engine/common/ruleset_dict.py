@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import asdict, fields
 from typing import Any, ClassVar
 
-from ..errors import InvalidRuleset
+from .ruleset_fields import fields_of
 
 
 class RulesetDict:
@@ -27,13 +27,10 @@ class RulesetDict:
 
     @classmethod
     def from_dict(cls, data: dict, *, new: bool = False) -> Any:
-        """The ruleset `data` describes. A stored dict (`new` False: a match's, a record's) lacking a field of
-        `BEFORE_CORRECTION` reads as the rule it was played under; a new game's (`new`) takes today's default."""
-        unknown = set(data) - {f.name for f in fields(cls)}  # type: ignore[arg-type]
-        if unknown:
-            raise InvalidRuleset(f"unknown ruleset fields: {sorted(unknown)}")
-        if "players" not in data:
-            raise InvalidRuleset("a ruleset needs 'players'")
+        """The ruleset `data` describes (InvalidRuleset naming a field unknown or out of bounds). A stored dict
+        (`new` False: a match's, a record's) lacking a field of `BEFORE_CORRECTION` reads as the rule it was played
+        under; a new game's (`new`) takes today's default."""
+        data = fields_of(data, [f.name for f in fields(cls)])  # type: ignore[arg-type]
         if not new:
             data = {**cls.BEFORE_CORRECTION, **data}
         return cls(**data)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..common.ruleset_dict import RulesetDict
+from ..common.ruleset_fields import whole_number
 from ..errors import InvalidRuleset
 
 COLOURS = ("red", "blue", "green", "yellow")  # the seed does not name the four colours; these are ours
@@ -26,6 +27,10 @@ MAX_TURNS = 200  # K-WIN-1 (Decision)
 # pile); until the spec was corrected they went to the discard pile, and games stored then replay that way.
 SELLER, DISCARD_PILE = "seller", "discard"
 BUY_PAYS = (SELLER, DISCARD_PILE)
+# Decision: a ruleset may shorten or lengthen the K-WIN-1 turn limit up to 2,000 turns (ten times the rulebook's),
+# which keeps every game within a bounded number of decisions: a turn ends with a witch, a purchase, a stop or a
+# pass, and only a witch (which ends the turn) refills the draw pile, so one turn draws at most the 55 cards.
+TURN_LIMIT_BOUND = 2000
 
 CASTLE, DIAMOND, WITCH, FAIRY = "castle", "diamond", "witch", "fairy"
 
@@ -76,9 +81,7 @@ class Ruleset(RulesetDict):
     buy_pays: str = SELLER
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 4:
-            raise InvalidRuleset(f"K-SETUP-1: Diamoniak is for 2 to 4 players, not {self.players!r}")
-        if not isinstance(self.max_turns, int) or self.max_turns < 1:
-            raise InvalidRuleset(f"max_turns must be a positive integer, not {self.max_turns!r}")
+        whole_number("players", self.players, 2, 4, rule="K-SETUP-1")
+        whole_number("max_turns", self.max_turns, 1, TURN_LIMIT_BOUND, rule="K-WIN-1")
         if self.buy_pays not in BUY_PAYS:
             raise InvalidRuleset(f"K-BUY-1: buy_pays is {' or '.join(map(repr, BUY_PAYS))}, not {self.buy_pays!r}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..common.ruleset_dict import RulesetDict
-from ..errors import InvalidRuleset
+from ..common.ruleset_fields import whole_number, yes_no
 
 POSITIONS = 42  # G-SETUP-1
 FIXED = 16
@@ -48,13 +48,14 @@ def parse_card(name: object) -> int:
 
 @dataclass(frozen=True)
 class Ruleset(RulesetDict):
-    """2-6 players (G-SETUP-1, Decision); `debts`: an empty ring scores minus its value (G-SCORE-1 variant)."""
+    """2-6 players (G-SETUP-1, Decision); `debts`: an empty ring scores minus its value (G-SCORE-1 variant).
+
+    No turn limit is needed: every turn draws a card from a deck of 49 that is never refilled, and the game ends
+    when it is used up (G-END-1), so a game is at most 49 turns of one decision each."""
 
     players: int
     debts: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or not 2 <= self.players <= 6:
-            raise InvalidRuleset(f"G-SETUP-1: the ring race is for 2 to 6 players, not {self.players!r}")
-        if not isinstance(self.debts, bool):
-            raise InvalidRuleset(f"debts is true or false, not {self.debts!r}")
+        whole_number("players", self.players, 2, 6, rule="G-SETUP-1")
+        yes_no("debts", self.debts, rule="G-SCORE-1")

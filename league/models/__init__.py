@@ -9,6 +9,7 @@ from .match import DeadlineAction, Match, MatchStatus
 from .match_choice import MatchChoice
 from .match_round import MatchRound
 from .match_seat import MatchSeat
+from .outbox import OutboxKind, OutboxMessage
 from .player import Player
 from .rating import Rating
 from .rating_history import RatingHistory
@@ -22,7 +23,7 @@ from .trick import Trick
 
 __all__ = [
     "Club", "ClubAdmin", "DeadlineAction", "Ladder", "LadderEntry", "League", "Match", "MatchChoice", "MatchRound",
-    "MatchSeat", "MatchStatus", "Player", "Rating", "RatingHistory", "RatingModel", "ResultCorrection", "RoundStatus",
-    "Season", "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat", "TournamentRound", "TournamentStatus",
-    "Trick",
+    "MatchSeat", "MatchStatus", "OutboxKind", "OutboxMessage", "Player", "Rating", "RatingHistory", "RatingModel",
+    "ResultCorrection", "RoundStatus", "Season", "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat",
+    "TournamentRound", "TournamentStatus", "Trick",
 ]

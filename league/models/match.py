@@ -14,6 +14,14 @@ class MatchStatus(models.TextChoices):
     RUNNING = "running", "running"
     FINISHED = "finished", "finished"
     FAILED = "failed", "failed"
+    # Stopped by an organiser (league.services.cancellation): terminal like finished and failed, but never counted:
+    # standings, ratings and records read finished matches only.
+    CANCELLED = "cancelled", "cancelled"
+
+
+# The statuses of a match still in play, and those after which nothing more is played or stored.
+IN_PLAY = (MatchStatus.PENDING, MatchStatus.RUNNING)
+ENDED = (MatchStatus.FINISHED, MatchStatus.FAILED, MatchStatus.CANCELLED)
 
 
 class DeadlineAction(models.TextChoices):

@@ -23,6 +23,8 @@ class TournamentStatus(models.TextChoices):
     REGISTERING = "registering", "registering"
     RUNNING = "running", "running"
     FINISHED = "finished", "finished"
+    # Stopped by an organiser (league.services.cancellation): no round is seated any more; results so far stay.
+    CANCELLED = "cancelled", "cancelled"
 
 
 class Tournament(models.Model):

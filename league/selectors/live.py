@@ -11,13 +11,15 @@ seat's view without the seat's own options.
 from __future__ import annotations
 
 import copy
+import logging
+import random
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -25,13 +27,16 @@ from engine import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, card_str
 from engine.games import type_of
 
 from .. import turn_signals
+from ..aio import let_thread_go, run_sync
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, TournamentFormat
+from ..models.match import IN_PLAY
 from .games import GAME_CACHE, StoredPlayError, load_match_game, stored_as_choices
 from .records import match_record, with_attestation
 
+log = logging.getLogger(__name__)
+
 # The SeatView fields that belong to the seat alone (its hand, vault, passes and options).
 PRIVATE_FIELDS = ("hand", "vault", "passed", "received", "legal", "my_turn")
-IN_PLAY = (MatchStatus.PENDING, MatchStatus.RUNNING)
 
 
 def seats_of_user(match: Match, user) -> list[MatchSeat]:
@@ -169,38 +174,37 @@ def record_is_public(match: Match) -> bool:
     return match.status == MatchStatus.FINISHED and deal_revealed(match)
 
 
-def wait_for_turns(user, *, wait: float) -> tuple[list[Turn], float]:
-    """The user's turns as soon as there are any, or [] once `wait` seconds have passed; and the seconds waited.
+def owes_turns(user_id: int) -> bool:
+    """Whether some match in play awaits one of the account's players (one cheap query)."""
+    return MatchSeat.objects.filter(player__user=user_id, awaiting=True, match__status__in=IN_PLAY).exists()
 
-    With REDIS_URL set it sleeps on the account's pub/sub channel (league.turn_signals) and re-reads the database
-    when told, and at least every DIAMONDS_TURNS_RECHECK_SECONDS; without Redis (or if it fails) it re-reads every
-    DIAMONDS_TURNS_POLL_SECONDS."""
+
+async def await_turns(user_id: int, *, wait: float) -> float:
+    """Wait until the account owes a decision or `wait` seconds have passed; the seconds waited.
+
+    A coroutine, so waiting holds no thread and no database connection: it is woken through league.turn_signals
+    (at once in this process, through Redis from others) and re-reads the database when woken, and besides about
+    every DIAMONDS_TURNS_RECHECK_SECONDS while the Redis listener is subscribed (a safety net: the listener wakes
+    every waiter when it loses or regains Redis), else every DIAMONDS_TURNS_POLL_SECONDS (no Redis, or Redis
+    lost)."""
     started = time.monotonic()
-    if settings.REDIS_URL and wait > 0:
-        import redis
-
-        try:
-            pubsub = turn_signals.listen(user.pk)  # before the first read, so no announcement falls in between
-        except redis.RedisError:
-            pubsub = None
-        if pubsub is not None:
+    async with turn_signals.waiting_for(user_id) as waiter:  # before the first read: no announcement is missed
+        while True:
             try:
-                while True:
-                    turns = turns_of_user(user)
-                    waited = time.monotonic() - started
-                    if turns or waited >= wait:
-                        return turns, waited
-                    pubsub.get_message(timeout=min(wait - waited, settings.DIAMONDS_TURNS_RECHECK_SECONDS))
-            except redis.RedisError:
-                pass  # go on by polling the database
-            finally:
-                pubsub.close()
-    while True:
-        turns = turns_of_user(user)
-        waited = time.monotonic() - started
-        if turns or waited >= wait:
-            return turns, waited
-        time.sleep(min(settings.DIAMONDS_TURNS_POLL_SECONDS, wait - waited))
+                if await run_sync(owes_turns, user_id):
+                    break
+            except OperationalError as e:  # busy or briefly gone: a missed re-read only delays the answer
+                log.warning("turns long-poll: could not re-read the database (%s)", e)
+            left = wait - (time.monotonic() - started)
+            if left <= 0:
+                break
+            # Spread over time: a thousand polls opened together must not all re-read the database together.
+            pause = (settings.DIAMONDS_TURNS_RECHECK_SECONDS * random.uniform(0.75, 1.25)
+                     if turn_signals.listener_ready() else settings.DIAMONDS_TURNS_POLL_SECONDS)
+            if pause >= 1:
+                let_thread_go()  # not for the short pauses of polling: a thread each time would cost more
+            await waiter.wait(min(left, pause))
+    return time.monotonic() - started
 
 
 # What of an unfinished match's choices record the table saw: not the seed (it decides the deck and, in the ring
@@ -256,6 +260,6 @@ def matches_of_player(queryset: QuerySet[Match], player_id: int) -> QuerySet[Mat
 
 __all__ = [
     "Turn", "deal_still_in_play", "legal_decisions", "match_game", "matches_of_player", "overdue_match_ids",
-    "deal_revealed", "public_record", "public_state", "record_is_public", "seat_state", "seats_of_user",
-    "stalled_live_match_ids", "turns_of_user", "wait_for_turns",
+    "await_turns", "deal_revealed", "owes_turns", "public_record", "public_state", "record_is_public", "seat_state",
+    "seats_of_user", "stalled_live_match_ids", "turns_of_user",
 ]

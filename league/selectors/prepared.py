@@ -11,7 +11,6 @@ The statements sent are the ORM's own, so what the database does, and the query 
 from __future__ import annotations
 
 import threading
-import weakref
 from collections.abc import Callable
 
 from django.db import connections, router
@@ -35,8 +34,12 @@ class PreparedQuery:
         self._build = build
         self._arity = arity
         self._for_write = for_write  # the database a select_for_update queryset would use
-        # By connection (each thread has its own): the backend's converters are methods of that connection's.
-        self._compiled: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # By database alias, once per process. Not by connection: under ASGI every request runs in a thread made for
+        # it, with a connection object of its own, and would compile again. The compiled converters are the
+        # backend's and the fields' methods; each is called with the connection of the call (`convert(value,
+        # expression, connection)`), and the backends' own use none of their first connection's state but its
+        # settings (the time zone), the same for every connection to the alias.
+        self._compiled: dict[str, tuple] = {}
         self._model = build(*_MARKERS[:arity]).model
         self._lock = threading.Lock()
 
@@ -63,11 +66,11 @@ class PreparedQuery:
         model = self._model
         alias = router.db_for_write(model) if self._for_write else router.db_for_read(model)
         connection = connections[alias]
-        compiled = self._compiled.get(connection)
+        compiled = self._compiled.get(alias)
         if compiled is None:
             compiled = self._compile(alias)
             with self._lock:
-                self._compiled[connection] = compiled
+                self._compiled[alias] = compiled
         sql, slots, klass_info, select, start, end, init_list, converters = compiled
         params = [args[v] if kind == "arg" else v for kind, v in slots]
         with connection.cursor() as cursor:

@@ -24,15 +24,18 @@ from engine.common.referee import result_json
 from engine.games import game_type
 
 from ..models import Match, MatchChoice, MatchSeat, MatchStatus
+from ..models.match import IN_PLAY
 from ..selectors.games import ChoiceMarks
 from ..standings import forfeit_places
+from .stopping import PlayStopped, status_of
 
 
 def store_choices(*, match: Match, game: Any, marks: ChoiceMarks, extra: dict | None = None,
                   forfeited: Collection[int] = (), awaiting: Collection[int] | None = None) -> int:
     """Write the choices `game` holds beyond `marks` (and move `marks` on), the match row's move number and `extra`
     fields, the result once the game is over and, with `awaiting`, the seats' awaited flags (exactly those seats),
-    atomically. Returns the number of choices written."""
+    atomically. Returns the number of choices written. Only while the match is in play: PlayStopped, nothing
+    written, once it was cancelled or failed (league.services.stopping)."""
     new = game.choices[marks.choices:]
     now = timezone.now()
     fields = {"move_number": game.move_number, "updated_at": now, **(extra or {})}
@@ -41,6 +44,9 @@ def store_choices(*, match: Match, game: Any, marks: ChoiceMarks, extra: dict | 
         fields.update(status=MatchStatus.FINISHED, result=result_json(game.result), finished_at=now)
         seat_results = seat_results_of(match.game, game, forfeited)
     with transaction.atomic():
+        # The match row first: its status decides whether anything is written, and every writer locks it first.
+        if not Match.objects.filter(pk=match.pk, status__in=IN_PLAY).update(**fields):
+            raise PlayStopped(match.pk, status_of(match.pk))
         if new:
             MatchChoice.objects.bulk_create(
                 MatchChoice(match_id=match.pk, index=marks.choices + k, seat=seat, decision=decision.to_json())
@@ -54,7 +60,6 @@ def store_choices(*, match: Match, game: Any, marks: ChoiceMarks, extra: dict | 
             MatchSeat.objects.bulk_update(rows, ["score", "tiebreak", "placement", "is_winner"])
         if awaiting is not None:
             set_awaiting(match.pk, awaiting)
-        Match.objects.filter(pk=match.pk).update(**fields)
     marks.choices += len(new)
     # The caller's row now describes what is stored (load_match_game's cache hook reads these).
     for name, value in fields.items():

@@ -41,21 +41,37 @@ from django.utils import timezone
 from engine import PASS_CARDS, Game, IllegalDecision
 from engine.games import game_type
 
-from ..models import DeadlineAction, Match, MatchSeat, MatchStatus, Player
+from ..models import DeadlineAction, Match, MatchSeat, MatchStatus, OutboxKind, Player
+from ..models.match import IN_PLAY
 from ..selectors.games import StoredPlayError, load_match_game
 from ..selectors.live import legal_decisions, match_game
 from ..selectors.prepared import PreparedQuery
 from ..turn_signals import announce_turns
+from . import outbox
 from .play import bot_seed, play_bot_match
 from .progress import store_progress
+from .stopping import PlayStopped, StopWatch
 
 # The bots an organiser may choose to play overdue decisions: fast ones, since a worker plays them on a timer.
 # The names are Diamonds' ("greedy" is its fast heuristic bot); FALLBACK_BOT_OF_GAME says which bot plays them in
 # every game: each game has "random", and the newer games' fast counterpart of "greedy" is their "heuristic".
 FALLBACK_BOTS = ("random", "greedy")
+# Decision: a turn deadline is one second to a week, the longest a correspondence game may wait for one decision (and
+# a number every database stores: an unbounded one could overflow the column, or the deadline's date).
+MAX_TURN_DEADLINE_SECONDS = 7 * 24 * 3600
 FALLBACK_BOT_OF_GAME = {"diamonds": {"random": "random", "greedy": "greedy"},
                         "diamoniak": {"random": "random", "greedy": "heuristic"},
                         "ringrace": {"random": "random", "greedy": "heuristic"}}
+
+
+def check_turn_deadline(seconds: object) -> int | None:
+    """A turn deadline as stored: None (no deadline) or whole seconds within bounds; ValueError naming the bound."""
+    if seconds is None:
+        return None
+    if not isinstance(seconds, int) or isinstance(seconds, bool) or not 1 <= seconds <= MAX_TURN_DEADLINE_SECONDS:
+        raise ValueError(f"turn_deadline_seconds must be a whole number from 1 to {MAX_TURN_DEADLINE_SECONDS} (a "
+                         f"week), or null for no deadline; not {seconds!r}")
+    return seconds
 
 
 def fallback_bot_kind(game: str, name: str) -> str:
@@ -311,6 +327,9 @@ def _plan(match_id: int) -> tuple[int, list[tuple[int, object]]] | None:
     bots = _bot_seats(match, MatchSeat.objects.filter(match=match).select_related("player"))
     if not bots:
         return None
+    # Planning takes no lock, so a cancel can land meanwhile: stop thinking for a match that left play (the locked
+    # run checks the status again before it stores anything, and holds the lock while it plays).
+    watch = StopWatch(match_id)
     try:
         game = match_game(match)
         start, decisions = game.move_number, []
@@ -319,11 +338,12 @@ def _plan(match_id: int) -> tuple[int, list[tuple[int, object]]] | None:
             if not todo:
                 break
             for seat in todo:
+                watch.check()
                 decision = _bot_decision(match, *bots[seat], seat, game)
                 game.apply(seat, decision)
                 decisions.append((seat, decision))
-    except (StoredPlayError, IllegalDecision, ValueError, TypeError):
-        return None  # the locked run meets the same trouble and reports it
+    except (StoredPlayError, IllegalDecision, ValueError, TypeError, PlayStopped):
+        return None  # the locked run meets the same trouble (or the stopped match) and reports it
     return (start, decisions) if decisions else None
 
 
@@ -466,17 +486,16 @@ def _deadline(match: Match, game: Game, awaited: set[int], before, now, force: b
 
 
 def _fail(match: Match, error: str) -> AdvanceOutcome:
-    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FAILED, error=error, updated_at=timezone.now(),
-                                             deadline_at=None)
+    # Callers hold the row lock on a match in play; the filter keeps a cancelled match cancelled all the same.
+    Match.objects.filter(pk=match.pk, status__in=IN_PLAY).update(
+        status=MatchStatus.FAILED, error=error, updated_at=timezone.now(), deadline_at=None)
     MatchSeat.objects.filter(match=match).update(awaiting=False)
     return AdvanceOutcome(match.pk, "failed", move_number=match.move_number, error=error)
 
 
 def _enqueue_advance(match_id: int) -> None:
-    # Imported here: workers depend on league services, not the other way round; only the hand-off is late-bound.
-    from workers.tasks import enqueue_advance
-
-    enqueue_advance(match_id)
+    """Record, in the caller's transaction, that a worker must advance the match (workers.tasks.advance_match)."""
+    outbox.record(kind=OutboxKind.ADVANCE_MATCH, match_id=match_id)
 
 
 def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadline_fallback: str = "random",
@@ -488,8 +507,7 @@ def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadli
     if deadline_fallback not in FALLBACK_BOTS:
         raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
     fallback_bot_kind(match.game, deadline_fallback)  # the match's game has that fallback (ValueError if not)
-    if turn_deadline_seconds is not None and turn_deadline_seconds < 1:
-        raise ValueError("a turn deadline is at least one second")
+    check_turn_deadline(turn_deadline_seconds)
     with transaction.atomic():
         locked = _locked_match(match.pk)
         awaited = MatchSeat.objects.filter(match=locked, awaiting=True).exists()
@@ -513,6 +531,7 @@ def start_live_match(*, match: Match, turn_deadline_seconds: int | None = None,
     if deadline_fallback not in FALLBACK_BOTS:
         raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
     fallback_bot_kind(match.game, deadline_fallback)  # the match's game has that fallback (ValueError if not)
+    check_turn_deadline(turn_deadline_seconds)
     if turn_deadline_seconds is not None or deadline_fallback != match.deadline_fallback:
         Match.objects.filter(pk=match.pk).update(turn_deadline_seconds=turn_deadline_seconds,
                                                  deadline_fallback=deadline_fallback)

@@ -22,10 +22,30 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from ..models import Club, Ladder, LadderEntry, Match, MatchSeat, MatchStatus, Player, Rating, RatingModel
+from ..models import (
+    Club,
+    Ladder,
+    LadderEntry,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    OutboxKind,
+    Player,
+    Rating,
+    RatingModel,
+)
+from . import outbox
 from .matches import create_match
 from .ratings import initial_ordinal
-from .tournaments import check_entrants_can_play, competition_game, table_ruleset
+from .tournaments import check_entrants_can_play, competition_game, shared_ruleset, table_ruleset
+
+# Decision: one tick opens at most 500 tables (2,000 matches at tables of four): a pool bigger than that waits a tick.
+MAX_TABLES_PER_TICK = 500
+
+
+def check_tables_per_tick(value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_TABLES_PER_TICK:
+        raise ValueError(f"max_tables_per_tick must be a whole number from 1 to {MAX_TABLES_PER_TICK}, not {value!r}")
 
 
 @transaction.atomic
@@ -35,8 +55,9 @@ def create_ladder(
 ) -> Ladder:
     """A ladder of `game`. ValueError for a game, table size (outside the game's players), ruleset or rating model
     that is not known."""
-    ruleset = {k: v for k, v in dict(ruleset or {}).items() if k != "players"}
+    ruleset = shared_ruleset(ruleset)
     kind = competition_game(game, table_size, ruleset)
+    check_tables_per_tick(max_tables_per_tick)
     if rating_model not in RatingModel.values:
         raise ValueError(f"unknown rating model {rating_model!r}; known: {', '.join(RatingModel.values)}")
     return Ladder.objects.create(name=name, game=kind.name, table_size=table_size, ruleset=ruleset,
@@ -56,8 +77,8 @@ def update_ladder(*, ladder: Ladder, **changes) -> Ladder:
     if fixed:
         raise ValueError(f"a ladder's {', '.join(fixed)} cannot change (its ratings were earned under them); "
                          "start a new ladder instead")
-    if "max_tables_per_tick" in changes and changes["max_tables_per_tick"] < 1:
-        raise ValueError("a tick opens at least one table")
+    if "max_tables_per_tick" in changes:
+        check_tables_per_tick(changes["max_tables_per_tick"])
     ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)
     for name, value in changes.items():
         setattr(ladder, name, value)
@@ -93,9 +114,8 @@ def _busy_player_ids(ids: list[int]) -> set[int]:
 
 @transaction.atomic
 def seat_ladder_tables(*, ladder: Ladder, seed: str | None = None) -> list[Match]:
-    """Seat one tick's tables of the ladder and send them to the workers (after commit). Returns the new matches."""
-    from workers.tasks import enqueue_match
-
+    """Seat one tick's tables of the ladder and record their play for the workers (league.services.outbox), in one
+    transaction. Returns the new matches."""
     ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)  # one tick at a time per ladder
     if not ladder.active:
         return []
@@ -132,7 +152,7 @@ def seat_ladder_tables(*, ladder: Ladder, seed: str | None = None) -> list[Match
     Match.objects.filter(pk__in=[m.pk for m in matches]).update(ladder=ladder)
     for m in matches:
         m.ladder = ladder
-        enqueue_match(m.pk)
+        outbox.record(kind=OutboxKind.PLAY_MATCH, match_id=m.pk)
     return matches
 
 

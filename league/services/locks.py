@@ -1,14 +1,16 @@
 """The claim a process holds on a match while it plays it, so that one match is never played twice at once.
 
-On PostgreSQL the claim is a session-level advisory lock (`pg_try_advisory_lock`) held by the playing
-process's database connection. It needs no row of its own and no expiry: if the process is killed, its
-connection closes and PostgreSQL releases the lock at once, so the task delivered again (Celery `acks_late`,
-`reject_on_worker_lost`) can take the match over without waiting for anything to time out. The unique
-constraints on trick and Suit Action rows stay as the last line of defence.
-
-Elsewhere (SQLite, the embedded default) there are no advisory locks, so the claim is a lease written on the
-match row (`claimed_by`, `lease_expires_at`) with a conditional UPDATE; the writer renews it with every stored
-trick, and a dead process's lease lapses after DIAMONDS_LEASE_SECONDS.
+Two things, which PostgreSQL keeps apart:
+- who may play (mutual exclusion). On PostgreSQL, a session-level advisory lock (`pg_try_advisory_lock`) held by
+  the playing process's database connection: if the process is killed or its connection cut, PostgreSQL releases
+  it at once, so a second delivery can take the match over without waiting for anything to time out. Elsewhere
+  (SQLite, the embedded default) there are no advisory locks, and the lease below is the claim (taken with a
+  conditional UPDATE).
+- whether anyone is playing (liveness): the lease on the match row (`claimed_by`, `lease_expires_at`), renewed with
+  every stored step (`Claim.renewal`, written in the step's own statement). A lease that lapses
+  (DIAMONDS_LEASE_SECONDS without a stored step) tells the outbox relay that the match's worker is gone, and the
+  relay sends the match to another worker (league.services.outbox.due_messages).
+The unique constraints on trick and Suit Action rows stay as the last line of defence.
 """
 
 from __future__ import annotations
@@ -33,13 +35,15 @@ LOCK_SPACE = 0x44694D
 class Claim:
     match_id: int
     owner: str
-    leased: bool  # True when the claim is a lease that must be renewed
+    leased: bool  # True when the lease is the claim itself (no advisory locks)
 
     def renewal(self) -> dict:
-        """Fields to write on the match row with each stored step, to keep a lease alive."""
-        if not self.leased:
-            return {}
-        return {"lease_expires_at": timezone.now() + timedelta(seconds=settings.DIAMONDS_LEASE_SECONDS)}
+        """Fields to write on the match row with each stored step: the lease, renewed."""
+        return {"lease_expires_at": lease_until()}
+
+
+def lease_until():
+    return timezone.now() + timedelta(seconds=settings.DIAMONDS_LEASE_SECONDS)
 
 
 def _lock_key(match_id: int) -> list[int]:
@@ -57,19 +61,21 @@ def match_claim(*, match_id: int, owner: str) -> Iterator[Claim | None]:
             yield None
             return
         try:
+            Match.objects.filter(pk=match_id).update(claimed_by=owner, lease_expires_at=lease_until())
             yield Claim(match_id, owner, leased=False)
         finally:
             try:
+                Match.objects.filter(pk=match_id, claimed_by=owner).update(lease_expires_at=None)
                 with connection.cursor() as cursor:
                     cursor.execute("SELECT pg_advisory_unlock(%s, %s)", _lock_key(match_id))
             except DatabaseError:
-                pass  # the connection is gone, and the session's lock went with it
+                pass  # the connection is gone, and the session's lock went with it; the lease lapses by itself
         return
     now = timezone.now()
     taken = (
         Match.objects.filter(pk=match_id)
         .filter(Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now) | Q(claimed_by=owner))
-        .update(claimed_by=owner, lease_expires_at=now + timedelta(seconds=settings.DIAMONDS_LEASE_SECONDS))
+        .update(claimed_by=owner, lease_expires_at=lease_until())
     )
     if not taken:
         # No row was updated: someone holds the lease, or there is no such match (which nobody can hold).

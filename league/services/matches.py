@@ -25,6 +25,16 @@ def create_bot_player(*, name: str, kind: str, settings: dict | None = None, clu
     known = sorted({name for kind_ in GAMES.values() for name in kind_.bots})
     if kind not in known:
         raise ValueError(f"unknown bot {kind!r}; known bots: {', '.join(known)}")
+    if settings is not None and not isinstance(settings, dict):
+        raise ValueError("bot settings are an object of the bot's settings")
+    for game in GAMES.values():
+        if kind in game.bots:
+            # Built once now, so settings the bot refuses (unknown, or out of their bounds) are refused here, not by
+            # the first match it plays.
+            try:
+                game.make_bot(kind, seed=0, **dict(settings or {}))
+            except (TypeError, ValueError) as e:
+                raise ValueError(f"{game.title} {kind} bot settings: {e}") from None
     player = Player.objects.create(name=name, bot_kind=kind, bot_settings=dict(settings or {}))
     player.clubs.set(list(clubs))
     return player

@@ -32,16 +32,19 @@ from engine import PLAY, Game, IllegalDecision
 from engine.games import game_type
 
 from ..models import Match, MatchSeat, MatchStatus
+from ..models.match import IN_PLAY
 from ..selectors.games import StoredPlayError, load_match_game, stored_as_choices
 from .locks import Claim, match_claim
 from .progress import store_progress
+from .stopping import PlayStopped, StopWatch
 
 
 @dataclass
 class PlayOutcome:
     """What one call to `play_bot_match` did. `status` is one of: finished (this call finished the match),
     paused (stopped after `max_tricks`), busy (another process holds the match), already_finished, failed,
-    not_all_bots, missing (no such match)."""
+    cancelled (an organiser stopped it, before or during this call: league.services.stopping), not_all_bots,
+    missing (no such match)."""
 
     match_id: int
     status: str
@@ -103,6 +106,8 @@ def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOu
         return PlayOutcome(match_id, "already_finished", move_number=match.move_number)
     if match.status == MatchStatus.FAILED:
         return PlayOutcome(match_id, "failed", move_number=match.move_number, error=match.error)
+    if match.status not in IN_PLAY:
+        return PlayOutcome(match_id, match.status, move_number=match.move_number, error=match.error)
     if not all(ms.player.is_engine_bot for ms in seats):  # external bots play through the API
         return PlayOutcome(match_id, "not_all_bots", move_number=match.move_number)
     bots = [(ms.player.bot_kind, dict(ms.player.bot_settings or {})) for ms in seats]
@@ -110,16 +115,19 @@ def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOu
         game, marks = load_match_game(match)
     except StoredPlayError as e:
         return _fail(match, str(e))
-    _mark_running(match, claim)
+    if not _mark_running(match, claim):
+        return _stopped(match, PlayStopped(match_id, None), 0)
 
     kind = game_type(match.game)
     by_turns = stored_as_choices(match.game)
     turn_stored = getattr(game, "turn", 0)
     written = 0
+    watch = StopWatch(match_id)
     try:
         with _relaxed_commits():
             while not game.over:
                 for seat in game.pending.seats:
+                    watch.check()  # cancelled meanwhile? (cheap: see league.services.stopping)
                     bot_kind, settings = bots[seat]
                     bot = kind.make_bot(bot_kind, seed=bot_seed(match, seat, game.move_number), **settings)
                     game.apply(seat, bot.decide(kind.view(game, seat)))
@@ -133,13 +141,24 @@ def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOu
                     written += store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
                 else:
                     continue
+                watch.stored()
                 if max_tricks is not None and written >= max_tricks and not game.over:
                     return PlayOutcome(match_id, "paused", written, game.move_number)
+    except PlayStopped as e:
+        return _stopped(match, e, written)
     except (IllegalDecision, ValueError, TypeError) as e:
         # A bot that cannot play (an unknown kind, bad settings, an illegal decision) fails its match; the
         # tricks stored so far stay, so the failure can be looked into.
         return _fail(match, f"{type(e).__name__}: {e}", written)
     return PlayOutcome(match_id, "finished", written, game.move_number)
+
+
+def _stopped(match: Match, stop: PlayStopped, written: int) -> PlayOutcome:
+    """The outcome of a loop whose match left play under it: what is stored is what was stored before the stop."""
+    match.refresh_from_db(fields=["status", "move_number", "error"])
+    status = "cancelled" if match.status == MatchStatus.CANCELLED else match.status
+    return PlayOutcome(match.pk, "already_finished" if status == MatchStatus.FINISHED else status, written,
+                       match.move_number, match.error or str(stop))
 
 
 @contextmanager
@@ -166,18 +185,23 @@ def _relaxed_commits() -> Iterator[None]:
             pass  # the connection is gone; the setting went with its session
 
 
-def _mark_running(match: Match, claim: Claim) -> None:
+def _mark_running(match: Match, claim: Claim) -> bool:
+    """Mark the match running, unless it left play since it was read (then False, nothing written)."""
     now = timezone.now()
     fields = {"status": MatchStatus.RUNNING, "claimed_by": claim.owner, "updated_at": now, **claim.renewal()}
     if match.started_at is None:
         fields["started_at"] = now
-    Match.objects.filter(pk=match.pk).update(**fields)
+    if not Match.objects.filter(pk=match.pk, status__in=IN_PLAY).update(**fields):
+        return False
     for name, value in fields.items():
         setattr(match, name, value)
+    return True
 
 
 def _fail(match: Match, error: str, written: int = 0) -> PlayOutcome:
-    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FAILED, error=error, updated_at=timezone.now())
+    # Only a match in play fails: a cancelled one stays cancelled.
+    Match.objects.filter(pk=match.pk, status__in=IN_PLAY).update(status=MatchStatus.FAILED, error=error,
+                                                                 updated_at=timezone.now())
     return PlayOutcome(match.pk, "failed", written, match.move_number, error)
 
 
@@ -195,7 +219,7 @@ def apply_decision(*, match: Match, seat: int, decision, move_number: int | None
     the rules refuse it.
     """
     match = Match.objects.select_for_update().get(pk=match.pk)
-    if match.status in (MatchStatus.FINISHED, MatchStatus.FAILED):
+    if match.status not in IN_PLAY:
         raise IllegalDecision("R-ROUNDS-1", f"match {match.pk} is {match.status}")
     if move_number is not None and move_number != match.move_number:
         raise StaleMove(f"match {match.pk} is at move {match.move_number}, not {move_number}")

@@ -29,9 +29,11 @@ from django.utils import timezone
 from engine import PASS_CARDS, SUITS, Game, card_str
 
 from ..models import Match, MatchRound, MatchSeat, MatchStatus, SuitAction, Trick
+from ..models.match import IN_PLAY
 from ..selectors.games import ChoiceMarks, RoundMark, StoredMarks, stored_as_choices
 from ..standings import forfeit_places
 from .choices_store import set_awaiting, store_choices
+from .stopping import PlayStopped, status_of
 
 
 def _cards(cards) -> list[str]:
@@ -62,7 +64,8 @@ def store_progress(*, match: Match, game: Game, marks: StoredMarks | ChoiceMarks
     to the match row's update (a lease renewal). `forfeited` are the seats that forfeited
     (league.services.decisions): when the game ends their teams are placed last. With `awaiting`, the seats'
     `awaiting` flags are set in the same write (true for exactly those seats), so live play's step is still one
-    statement on PostgreSQL."""
+    statement on PostgreSQL. A step is written only while the match is in play: once it was cancelled or failed
+    this raises PlayStopped having written nothing (league.services.stopping), and `marks` must be thrown away."""
     if stored_as_choices(match.game):
         return store_choices(match=match, game=game, marks=marks, extra=extra, forfeited=forfeited,
                              awaiting=awaiting)
@@ -153,6 +156,9 @@ def _seat_results(game: Game, forfeited: Collection[int] = ()) -> list[dict]:
 @transaction.atomic
 def _write_with_orm(match, new_rounds, round_updates, new_tricks, trick_updates, new_actions, seats, fields,
                     awaiting=None):
+    # The match row first: its status decides whether anything is written, and every writer locks it first.
+    if not Match.objects.filter(pk=match.pk, status__in=IN_PLAY).update(**fields):
+        raise PlayStopped(match.pk, status_of(match.pk))
     for u in round_updates:
         MatchRound.objects.filter(match=match, index=u["index"]).update(
             pass_count=u["pass_count"], passes=u["passes"], clubs_targets=u["clubs_targets"]
@@ -176,40 +182,42 @@ def _write_with_orm(match, new_rounds, round_updates, new_tricks, trick_updates,
         MatchSeat.objects.bulk_update(rows, ["team", "score", "tiebreak", "showroom", "placement", "is_winner"])
     if awaiting is not None:
         set_awaiting(match.pk, awaiting)
-    Match.objects.filter(pk=match.pk).update(**fields)
 
 
-# The parts of the one-statement write. Each unpacks a JSON array of objects into rows.
+# The parts of the one-statement write. Each unpacks a JSON array of objects into rows, joined with `live`: the match
+# row's update, which returns the match only while it is in play, so a stopped match gets no row at all.
 _SQL_NEW_ROUNDS = f"""INSERT INTO {MatchRound._meta.db_table}
     (match_id, "index", dealer, hands, pass_count, passes, clubs_targets)
     SELECT %(match)s, x."index", x.dealer, x.hands, x.pass_count, x.passes, x.clubs_targets
-    FROM jsonb_to_recordset(%(rounds)s::jsonb)
+    FROM live, jsonb_to_recordset(%(rounds)s::jsonb)
     AS x("index" int, dealer int, hands jsonb, pass_count int, passes jsonb, clubs_targets jsonb)"""
 _SQL_ROUND_UPDATES = f"""UPDATE {MatchRound._meta.db_table} AS r
     SET pass_count = x.pass_count, passes = x.passes, clubs_targets = x.clubs_targets
-    FROM jsonb_to_recordset(%(round_updates)s::jsonb)
+    FROM live, jsonb_to_recordset(%(round_updates)s::jsonb)
     AS x("index" int, pass_count int, passes jsonb, clubs_targets jsonb)
     WHERE r.match_id = %(match)s AND r."index" = x."index" """
 _SQL_NEW_TRICKS = f"""INSERT INTO {Trick._meta.db_table} (match_id, round, "index", leader, plays, winner)
     SELECT %(match)s, x.round, x."index", x.leader, x.plays, x.winner
-    FROM jsonb_to_recordset(%(tricks)s::jsonb) AS x(round int, "index" int, leader int, plays jsonb, winner int)"""
+    FROM live, jsonb_to_recordset(%(tricks)s::jsonb)
+    AS x(round int, "index" int, leader int, plays jsonb, winner int)"""
 _SQL_TRICK_UPDATES = f"""UPDATE {Trick._meta.db_table} AS t SET plays = x.plays, winner = x.winner
-    FROM jsonb_to_recordset(%(trick_updates)s::jsonb) AS x(round int, "index" int, plays jsonb, winner int)
+    FROM live, jsonb_to_recordset(%(trick_updates)s::jsonb) AS x(round int, "index" int, plays jsonb, winner int)
     WHERE t.match_id = %(match)s AND t.round = x.round AND t."index" = x."index" """
 _SQL_NEW_ACTIONS = f"""INSERT INTO {SuitAction._meta.db_table}
     (match_id, round, sequence, trick, seat, suit, cause, target, moved)
     SELECT %(match)s, x.round, x.sequence, x.trick, x.seat, x.suit, x.cause, x.target, x.moved
-    FROM jsonb_to_recordset(%(actions)s::jsonb) AS x(round int, sequence int, trick int, seat int, suit text,
+    FROM live, jsonb_to_recordset(%(actions)s::jsonb) AS x(round int, sequence int, trick int, seat int, suit text,
                                                     cause text, target int, moved int)"""
 _SQL_SEATS = f"""UPDATE {MatchSeat._meta.db_table} AS s
     SET team = x.team, score = x.score, tiebreak = x.tiebreak, showroom = x.showroom, placement = x.placement,
         is_winner = x.is_winner
-    FROM jsonb_to_recordset(%(seats)s::jsonb) AS x(seat int, team int, score int, tiebreak int, showroom int,
+    FROM live, jsonb_to_recordset(%(seats)s::jsonb) AS x(seat int, team int, score int, tiebreak int, showroom int,
                                                   placement int, is_winner boolean)
     WHERE s.match_id = %(match)s AND s.seat = x.seat"""
 # Only the rows whose flag changes are written (most steps change one or two seats, or none).
 _SQL_AWAITING = f"""UPDATE {MatchSeat._meta.db_table} AS s SET awaiting = %(awaiting)s::jsonb @> to_jsonb(s.seat)
     WHERE s.match_id = %(match)s AND s.awaiting IS DISTINCT FROM (%(awaiting)s::jsonb @> to_jsonb(s.seat))"""
+_LIVE_STATUSES = ", ".join(f"'{status}'" for status in IN_PLAY)  # our own constants, not input
 
 
 def _write_in_one_statement(match_id, new_rounds, round_updates, new_tricks, trick_updates, new_actions, seats,
@@ -228,7 +236,7 @@ def _write_in_one_statement(match_id, new_rounds, round_updates, new_tricks, tri
             params[name] = json.dumps(rows)
     flags_apart = awaiting is not None and bool(seats)
     if awaiting is not None and not flags_apart:
-        ctes.append(f"awaiting AS ({_SQL_AWAITING})")
+        ctes.append(f"awaiting AS ({_SQL_AWAITING} AND EXISTS (SELECT 1 FROM live))")
         params["awaiting"] = json.dumps(awaiting)
     sets = []
     for name, value in fields.items():
@@ -238,11 +246,15 @@ def _write_in_one_statement(match_id, new_rounds, round_updates, new_tricks, tri
         else:
             sets.append(f"{name} = %(f_{name})s")
         params[f"f_{name}"] = value
-    sql = (f"WITH {', '.join(ctes)} " if ctes else "") + (
-        f"UPDATE {Match._meta.db_table} SET {', '.join(sets)} WHERE id = %(match)s"
-    )
+    # The match row's update comes first (the others join its RETURNING): one statement still, and nothing written
+    # for a match that left play. PostgreSQL runs every data-modifying CTE whether or not the last SELECT reads it.
+    live = (f"live AS (UPDATE {Match._meta.db_table} SET {', '.join(sets)} WHERE id = %(match)s "
+            f"AND status IN ({_LIVE_STATUSES}) RETURNING id)")
+    sql = f"WITH {', '.join([live, *ctes])} SELECT count(*) FROM live"
     # The second statement (once a match, as it ends) needs a transaction of its own outside a caller's.
     with transaction.atomic(savepoint=False) if flags_apart else nullcontext(), connection.cursor() as cursor:
         cursor.execute(sql, params)
+        if not cursor.fetchone()[0]:
+            raise PlayStopped(match_id, status_of(match_id))
         if flags_apart:
             cursor.execute(_SQL_AWAITING, {"match": match_id, "awaiting": json.dumps(awaiting)})

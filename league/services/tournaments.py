@@ -15,18 +15,19 @@ back by the rotation, which is the same game up to the seats' labels: every play
 place relative to the dealer, and receives hand s - rotation as league.scheduling.duplicate defines it. The stored
 records of a group therefore show identical dealt hands.
 
-Eager mode (no broker): starting a round plays its matches in this process as their tasks are sent, and the last
-one's `on_match_finished` seats the next round. To keep the stack flat, a round started while another round's
-matches are being played here is queued and started by the outermost `start_round` once the current one returns.
+Starting a round records a `play_match` outbox row per table in the round's own transaction
+(league.services.outbox), and closing a round seats and starts the next one in the closing transaction: no step of a
+tournament depends on a message sent after a commit, so a broker outage or a killed process between two steps
+loses nothing. Eager mode (no broker): the rows are relayed in this process once the transaction commits, which
+plays the matches here; the relay is one flat loop (workers.outbox), so a tournament of many rounds keeps the
+stack flat.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
-import threading
 from collections.abc import Iterable, Sequence
-from contextlib import contextmanager
 from dataclasses import replace
 
 from django.conf import settings as django_settings
@@ -45,6 +46,7 @@ from ..models import (
     DeadlineAction,
     Match,
     MatchStatus,
+    OutboxKind,
     Player,
     RoundStatus,
     Season,
@@ -54,13 +56,20 @@ from ..models import (
     TournamentRound,
     TournamentStatus,
 )
+from ..models.match import ENDED
 from ..selectors.standings_cache import warm_tournament_standings
 from ..standings import canonical_metrics
-from .decisions import FALLBACK_BOTS
+from . import outbox
+from .decisions import FALLBACK_BOTS, check_turn_deadline
 from .matches import create_match
 from .ratings import apply_match_ratings, match_is_rated
 
-DONE = (MatchStatus.FINISHED, MatchStatus.FAILED)
+DONE = ENDED  # finished, failed or cancelled (league.services.cancellation): a round closes without waiting for them
+
+
+# Decision: at most 50 rounds (a round a week for a year). Fixed schedules are computed whole, up front, for every
+# round seated, so the bound also bounds that work.
+MAX_TOURNAMENT_ROUNDS = 50
 
 
 class TournamentError(ValueError):
@@ -71,6 +80,16 @@ def table_ruleset(base: dict, players: int, game: str = "diamonds"):
     """The `game`'s engine ruleset of a table of `players` from the competition's shared fields (ValueError,
     the engine's InvalidRuleset for Diamonds, when the game cannot play it)."""
     return game_type(game).make_ruleset({**{k: v for k, v in base.items() if k != "players"}, "players": players})
+
+
+def shared_ruleset(ruleset: object) -> dict:
+    """A competition's ruleset as stored: the game's fields shared by every table, without `players` (each table's
+    own). ValueError when it is not an object; its fields are the game's to judge (competition_game)."""
+    if ruleset is None:
+        return {}
+    if not isinstance(ruleset, dict):
+        raise ValueError(f"ruleset must be an object of the game's fields, not {type(ruleset).__name__}")
+    return {k: v for k, v in ruleset.items() if k != "players"}
 
 
 def competition_game(game: str, table_size: int, ruleset: dict) -> GameType:
@@ -137,11 +156,11 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
                       deadline_fallback: str) -> dict:
     """The settings a tournament is created or changed with, checked (ValueError: see create_tournament), in the
     form they are stored."""
-    ruleset = {k: v for k, v in dict(ruleset or {}).items() if k != "players"}
+    ruleset = shared_ruleset(ruleset)
     if format not in TournamentFormat.values:
         raise ValueError(f"format must be one of {', '.join(TournamentFormat.values)}, not {format!r}")
-    if rounds < 1:
-        raise ValueError("a tournament needs at least one round")
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_TOURNAMENT_ROUNDS:
+        raise ValueError(f"rounds must be a whole number from 1 to {MAX_TOURNAMENT_ROUNDS}, not {rounds!r}")
     kind = competition_game(game, table_size, ruleset)
     if format == TournamentFormat.DUPLICATE and kind.name != "diamonds":
         raise ValueError(f"the duplicate format deals the same Diamonds hands at every table of a group; "
@@ -149,8 +168,7 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
     partnerships = bool(ruleset.get("partnerships"))
     TableShape.for_table_size(table_size, partnership=partnerships, max_players=kind.max_players)
     tiebreaks = canonical_metrics(tiebreaks)  # ValueError naming the known ones; "vault" stored as "tiebreak"
-    if turn_deadline_seconds is not None and turn_deadline_seconds < 1:
-        raise ValueError("a turn deadline is at least one second")
+    check_turn_deadline(turn_deadline_seconds)
     if deadline_action not in DeadlineAction.values:
         raise ValueError(f"deadline_action must be one of {', '.join(DeadlineAction.values)}, not {deadline_action!r}")
     if deadline_fallback not in FALLBACK_BOTS:  # names for every game (decisions.FALLBACK_BOT_OF_GAME)
@@ -347,6 +365,8 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
     The previous round must be closed. Swiss rounds seat by the current standings."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     rounds = list(TournamentRound.objects.filter(tournament=tournament).order_by("index"))
+    if tournament.status == TournamentStatus.CANCELLED:
+        raise TournamentError(f"{tournament} was cancelled: no round is seated any more")
     if tournament.status == TournamentStatus.FINISHED or len(rounds) >= tournament.rounds:
         raise TournamentError(f"{tournament} has no round left to seat")
     if rounds and rounds[-1].status != RoundStatus.CLOSED:
@@ -388,40 +408,14 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
 
 # ---- starting rounds, and what happens when a match ends ---------------------------------------------------
 
-_local = threading.local()
-
-
-@contextmanager
-def _flat_start():
-    """Collect rounds to start while rounds are being started here; the outermost caller starts them in turn."""
-    if getattr(_local, "queue", None) is not None:
-        yield False
-        return
-    _local.queue = []
-    try:
-        yield True
-        while _local.queue:
-            _start_round(_local.queue.pop(0))
-    finally:
-        _local.queue = None
-
-
 def start_round(*, tournament_round: TournamentRound) -> None:
-    """Send every match of a seated round to the workers (workers.tasks.enqueue_match, after commit).
-
-    Not one transaction on purpose: in eager mode the matches are played as the round's transaction commits,
-    inside this call (see the module docstring)."""
-    with _flat_start() as outermost:
-        if outermost:
-            _start_round(tournament_round.pk)
-        else:
-            _local.queue.append(tournament_round.pk)
+    """Start a seated round: mark it running and record a `play_match` outbox row for each of its matches, in one
+    transaction (the caller's, if any). Starting a round that is not seated does nothing."""
+    _start_round(tournament_round.pk)
 
 
 @transaction.atomic
 def _start_round(round_id: int) -> None:
-    from workers.tasks import enqueue_match
-
     rnd = TournamentRound.objects.select_for_update().get(pk=round_id)
     if rnd.status != RoundStatus.SEATED:
         return
@@ -432,15 +426,17 @@ def _start_round(round_id: int) -> None:
         status=TournamentStatus.RUNNING, started_at=now)
     ids = list(Match.objects.filter(tournament_round=rnd, status=MatchStatus.PENDING).values_list("pk", flat=True))
     for match_id in ids:
-        enqueue_match(match_id)
+        outbox.record(kind=OutboxKind.PLAY_MATCH, match_id=match_id)
     if not Match.objects.filter(tournament_round=rnd).exclude(status__in=DONE).exists():
         transaction.on_commit(lambda: _round_may_close(round_id))
 
 
 def start_tournament(*, tournament: Tournament) -> TournamentRound:
-    """Seat and start the first round. With auto_advance on and no broker, this plays the whole tournament."""
-    rnd = seat_round(tournament=tournament)
-    start_round(tournament_round=rnd)
+    """Seat and start the first round, in one transaction. With auto_advance on and no broker, this plays the whole
+    tournament (as the transaction commits)."""
+    with transaction.atomic():
+        rnd = seat_round(tournament=tournament)
+        start_round(tournament_round=rnd)
     return rnd
 
 
@@ -467,8 +463,8 @@ def _round_may_close(round_id: int) -> None:
         tournament_id = TournamentRound.objects.filter(pk=round_id).values_list("tournament_id", flat=True).get()
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         rnd = TournamentRound.objects.select_for_update().get(pk=round_id)
-        if rnd.status != RoundStatus.RUNNING:
-            return  # closed already (this is a repeated call), or not started
+        if rnd.status != RoundStatus.RUNNING or tournament.status == TournamentStatus.CANCELLED:
+            return  # closed already (this is a repeated call), not started, or the tournament was cancelled
         if Match.objects.filter(tournament_round=rnd).exclude(status__in=DONE).exists():
             return
         rnd.status, rnd.closed_at = RoundStatus.CLOSED, timezone.now()
@@ -479,8 +475,8 @@ def _round_may_close(round_id: int) -> None:
             return
         if not tournament.auto_advance:
             return
-        nxt = seat_round(tournament=tournament)
-        transaction.on_commit(lambda: start_round(tournament_round=nxt))
+        # Seated and started in the transaction that closes this round: no moment when a crash leaves it seated only.
+        start_round(tournament_round=seat_round(tournament=tournament))
 
 
 @transaction.atomic
@@ -491,7 +487,7 @@ def advance_tournament(*, tournament: Tournament) -> TournamentRound | None:
     if tournament.status == TournamentStatus.FINISHED:
         return None
     rnd = seat_round(tournament=tournament)
-    transaction.on_commit(lambda: start_round(tournament_round=rnd))
+    start_round(tournament_round=rnd)
     return rnd
 
 

@@ -81,15 +81,17 @@ def test_two_people_pass_at_the_same_moment_as_a_worker_advances(accounts):
     assert match_game(Match.objects.get(pk=match.pk)).pending.kind in ("play", "clubs_target")
 
 
-def test_a_waiting_long_poll_is_woken_through_redis(accounts, settings):
+def test_a_waiting_long_poll_is_woken_through_redis(accounts, settings, monkeypatch):
     if not settings.REDIS_URL:
         pytest.skip("REDIS_URL not set: the long-poll re-reads the database instead (tests/api/test_play.py)")
-    from league.turn_signals import channel, redis_client
+    from league import turn_signals
 
     from ..workers.conftest import wait_for
 
     # Re-reading the database would come only after the wait is over: a turn found in time came through Redis.
     settings.DIAMONDS_TURNS_POLL_SECONDS = settings.DIAMONDS_TURNS_RECHECK_SECONDS = 120
+    # As if the decision came from another process: announced on Redis only, not to this process's waiters.
+    monkeypatch.setattr(turn_signals, "_announce", turn_signals._publish)
     match = live_match(accounts, ["ann", "bob"], {"players": 2})
     dealer = match.match_seats.get(awaiting=True)
     other = match.match_seats.exclude(pk=dealer.pk).get()
@@ -104,8 +106,8 @@ def test_a_waiting_long_poll_is_woken_through_redis(accounts, settings):
 
     waiter = threading.Thread(target=wait)
     waiter.start()
-    wait_for(lambda: redis_client().pubsub_numsub(channel(other.player.user_id))[0][1] > 0, timeout=30,
-             what="the long-poll to listen")
+    wait_for(lambda: turn_signals.listener_ready() and turn_signals.waiting_here(other.player.user_id) > 0,
+             timeout=30, what="the long-poll to listen")
     submit_decision(match=match, player=dealer.player, move_number=0, decision_json={"kind": "pass_count", "count": 1})
     waiter.join(timeout=90)
     assert [t["match"] for t in answer["turns"]] == [match.pk] and answer["waited"] < 60

@@ -218,3 +218,18 @@ def test_search_passes_from_its_own_hand_only(ruleset: Ruleset):
         g.apply(hero, count)
         g.apply(0, Decision.pass_cards(g.hands[0][: count.value]))  # a pass the hero cannot see
     assert decide(game_a) == decide(game_b)
+
+
+@pytest.mark.parametrize("bot_settings, named", [
+    ({"playouts": 10**9}, "playouts"), ({"playouts": 0}, "playouts"), ({"playouts": "800"}, "playouts"),
+    ({"playouts": True}, "playouts"), ({"seconds": 10**6}, "seconds"), ({"seconds": -1}, "seconds"),
+    ({"seconds": "1"}, "seconds"), ({"exploration": 1e300}, "exploration"), ({"exploration": None}, "exploration"),
+])
+def test_the_search_bot_s_settings_are_bounded(bot_settings, named):
+    """A bot thinks between two looks at its match's status: its settings bound how long one decision may take."""
+    from engine.bots.search import MAX_PLAYOUTS, MAX_SECONDS
+
+    with pytest.raises(ValueError, match=named):
+        make_bot("search", seed="bounded", **bot_settings)
+    assert make_bot("search", playouts=MAX_PLAYOUTS, seconds=MAX_SECONDS).playouts == MAX_PLAYOUTS
+    assert make_bot("search", seconds=0).seconds == 0  # 0: no time cap (the arena's seconds=0)

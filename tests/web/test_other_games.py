@@ -183,7 +183,7 @@ def test_play_against_bots_lets_the_visitor_choose_the_game(client, site):
     html = client.get(reverse("web:play-bots")).content.decode()
     assert all(title in html for title in ("Diamonds", "Diamoniak", "The ring-card diamond race"))
     response = client.post(reverse("web:play-bots"), {"game": "ringrace", "bots": "greedy"})
-    assert response.status_code == 200 and "has no greedy bot" in response.content.decode()
+    assert response.status_code == 400 and "has no greedy bot" in response.content.decode()
     response = client.post(reverse("web:play-bots"), {"game": "diamoniak", "seed": "pick-1"})
     match = Match.objects.order_by("-pk").first()
     assert response["Location"] == reverse("web:match", args=[match.pk])

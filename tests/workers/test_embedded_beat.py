@@ -20,8 +20,8 @@ from ..league.tournament_support import bot_field
 
 def test_it_reads_the_one_beat_schedule_and_every_task_exists():
     beat = EmbeddedBeat()
-    assert [e.name for e in beat.entries] == list(settings.CELERY_BEAT_SCHEDULE)
-    assert {e.task for e in beat.entries} <= set(app.tasks)
+    assert [e.name for e in beat.entries] == [*settings.CELERY_BEAT_SCHEDULE, "outbox-relay"]
+    assert {e.task for e in beat.entries if e.function is None} <= set(app.tasks)
     assert {"workers.tasks.ladder_tick", "workers.tasks.enforce_turn_deadlines"} <= {e.task for e in beat.entries}
 
 
@@ -55,6 +55,24 @@ def test_a_failing_entry_does_not_stop_the_others(monkeypatch):
     beat.run_due()
     assert ran == ["fine"]
     assert all(e.last_run_at is not None for e in beat.entries)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_relay_sweep_sends_an_outbox_row_left_unsent(monkeypatch):
+    """What the Procfile's relay process does: a row whose send after commit failed is sent by the next sweep."""
+    from league.models import OutboxMessage
+    from league.services.matches import create_match
+
+    match = create_match(players=bot_field(4), ruleset={"players": 4, "rounds": 1})
+    OutboxMessage.objects.all().delete()
+    # A row written as outbox.record writes it, whose send after commit never happened (a crash, a broker outage).
+    OutboxMessage.objects.create(kind="play_match", match=match)
+    assert Match.objects.get(pk=match.pk).status != MatchStatus.FINISHED
+    beat = EmbeddedBeat({}, relay=True)
+    assert [e.name for e in beat.entries] == ["outbox-relay"]
+    beat.run_due()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
 
 
 def test_never_with_a_broker_nor_when_turned_off(monkeypatch):

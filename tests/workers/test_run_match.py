@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from league.models import Match, MatchStatus, Trick
+from league.models import Match, MatchStatus, OutboxKind, OutboxMessage, Trick
 from league.selectors import match_record
 from league.services import play_bot_match
 from workers import app
@@ -48,13 +48,19 @@ def test_without_a_broker_tasks_run_in_process():
     assert match.status == MatchStatus.FINISHED
 
 
-def test_stalled_bot_matches_are_sent_to_a_worker_again(monkeypatch):
+def test_stalled_bot_matches_no_outbox_row_stands_for_get_one(monkeypatch):
+    # A match stored before the outbox existed: the sweep gives it a row, and the relay sends the row.
+    import workers.outbox
+
     match = bot_match(VARIANTS["4p-thief"], seed="stalled-task")
     play_bot_match(match_id=match.pk, max_tricks=3)
     Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(hours=1))
     sent = []
-    monkeypatch.setattr(run_match, "delay", lambda match_id: sent.append(match_id))
+    monkeypatch.setattr(workers.outbox, "send", lambda message: sent.append(message.match_id))
     assert requeue_stalled_matches.apply().get() == [match.pk]
+    assert OutboxMessage.objects.filter(match=match, kind=OutboxKind.PLAY_MATCH, done_at=None).count() == 1
+    assert requeue_stalled_matches.apply().get() == []  # its open row stands for it now
+    workers.outbox.relay()
     assert sent == [match.pk]
 
 

@@ -9,17 +9,26 @@ import signal
 import pytest
 from celery.result import AsyncResult
 
-from league.models import Match, MatchStatus, Trick
+from league.models import Match, MatchStatus, Player, Trick
 from league.selectors import match_record
+from league.services import create_bot_player, create_match
 from workers.tasks import run_match
 
-from ..league.matches_support import bot_match, reference_record
+from ..league.matches_support import reference_record
 from .conftest import wait_for
 
 pytestmark = [pytest.mark.workers, pytest.mark.django_db(transaction=True)]
 
-# Long enough (1200 tricks) that a worker is still playing it when the test acts.
-LONG = {"players": 4, "rounds": 120}
+# Long enough that a worker is still playing it when the test acts: the longest game a ruleset allows (6 players, 20
+# rounds, R-ROUNDS-1's bound: 200 tricks), played by the greedy bot, which thinks over every card (a few seconds).
+LONG = {"players": 6, "rounds": 20}
+TRICKS = 20 * 10
+
+
+def long_match(seed: str) -> Match:
+    players = [Player.objects.filter(name=f"slow-{i}").first() or create_bot_player(name=f"slow-{i}", kind="greedy")
+               for i in range(6)]
+    return create_match(players=players, ruleset=LONG, seed=seed)
 
 
 def _tricks(match: Match) -> int:
@@ -27,8 +36,8 @@ def _tricks(match: Match) -> int:
 
 
 def test_a_match_whose_worker_is_killed_is_finished_once_by_another(worker_pool):
-    match = bot_match(LONG, seed="killed-worker")
-    expected = 120 * 10
+    match = long_match(seed="killed-worker")
+    expected = TRICKS
     # A short visibility timeout, so the surviving worker takes over the killed one's task quickly.
     first = worker_pool.start("doomed", CELERY_VISIBILITY_TIMEOUT="2")
     task = run_match.apply_async((match.pk,), queue=worker_pool.queue)
@@ -51,7 +60,7 @@ def test_a_match_whose_worker_is_killed_is_finished_once_by_another(worker_pool)
 
 
 def test_two_workers_given_the_same_match_do_not_both_play_it(worker_pool):
-    match = bot_match(LONG, seed="two-workers")
+    match = long_match(seed="two-workers")
     worker_pool.start("one")
     worker_pool.start("two")
     first = run_match.apply_async((match.pk,), queue=worker_pool.queue)
@@ -63,7 +72,7 @@ def test_two_workers_given_the_same_match_do_not_both_play_it(worker_pool):
     other = next(o for o in outcomes if o is not played[0])
     assert other["status"] in ("busy", "already_finished")
     assert other["worker"] != played[0]["worker"]
-    assert played[0]["tricks_written"] == _tricks(match) == 120 * 10
+    assert played[0]["tricks_written"] == _tricks(match) == TRICKS
     match.refresh_from_db()
     assert match_record(match) == reference_record(match)
 
@@ -71,7 +80,7 @@ def test_two_workers_given_the_same_match_do_not_both_play_it(worker_pool):
 def test_a_killed_pool_process_gives_its_match_back_to_the_worker(worker_pool):
     # Prefork: the worker's child process plays; killing it makes the worker reject the task back to the queue
     # (task_reject_on_worker_lost) and a fresh child resumes the match from its stored tricks.
-    match = bot_match(LONG, seed="killed-child")
+    match = long_match(seed="killed-child")
     worker = worker_pool.start("parent", pool="prefork")
     run_match.apply_async((match.pk,), queue=worker_pool.queue)
     wait_for(lambda: _tricks(match) >= 40, timeout=60, what="the pool process to store 40 tricks")
@@ -80,12 +89,12 @@ def test_a_killed_pool_process_gives_its_match_back_to_the_worker(worker_pool):
     for pid in children:
         os.kill(pid, signal.SIGKILL)
     stored = _tricks(match)
-    assert stored < 120 * 10
+    assert stored < TRICKS
 
     def finished():
         match.refresh_from_db()
         return match.status == MatchStatus.FINISHED
 
     wait_for(finished, timeout=120, what="the match to be finished after its pool process was killed")
-    assert _tricks(match) == 120 * 10
+    assert _tricks(match) == TRICKS
     assert match_record(match) == reference_record(match)

@@ -27,6 +27,7 @@ from rich.table import Table
 
 from engine.games import GAMES, game_type
 from league.models import Match, MatchStatus, Player, Tournament, TournamentStatus
+from league.models.match import ENDED
 from league.scheduling import FORMATS, TableShape, table_sizes
 from league.selectors.standings import tournament_standings
 from league.services import create_bot_player
@@ -140,8 +141,7 @@ class Command(BaseCommand):
         tenths_said = [0]
 
         def update(progress: Progress, bar) -> bool:
-            done = Match.objects.filter(tournament_round__tournament=tournament,
-                                        status__in=[MatchStatus.FINISHED, MatchStatus.FAILED]).count()
+            done = Match.objects.filter(tournament_round__tournament=tournament, status__in=ENDED).count()
             status = Tournament.objects.filter(pk=tournament.pk).values_list("status", flat=True).get()
             rnd = tournament.tournament_rounds.order_by("-index").values_list("index", flat=True).first()
             progress.update(bar, completed=done, description=f"round {rnd or 0}/{tournament.rounds}")
@@ -150,7 +150,7 @@ class Command(BaseCommand):
                 tenths_said[0] = done * 10 // total
                 console.print(f"round {rnd or 0}/{tournament.rounds}: {done}/{total} matches, "
                               f"{time.perf_counter() - started:.0f} s")
-            return status == TournamentStatus.FINISHED
+            return status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)  # an organiser may cancel it
 
         with Progress(*columns, console=console) as progress:
             bar = progress.add_task("matches", total=total)

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0008_fair_deals'),
+        ('league', '0011_fail_matches_out_of_bounds'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,90 @@
+"""The shared cache (rate limits, standings tables) on Redis, degrading to this process's memory while Redis is
+down, so that an outage of the cache never turns a request into a 500.
+
+While Redis does not answer, every call goes to a per-process LocMemCache instead: rate limits are then counted per
+process (a little more lenient, never a refusal for a wrong reason), standings are computed and kept here. After
+`PAUSE_SECONDS` the next call tries Redis again; a request pays Redis's connect timeout at most once per pause, not
+once per call. What went into the fallback is not copied back: the standings cache keys on fingerprints of the stored
+results (league.selectors.standings_cache), so nothing stale can be read when Redis returns.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
+
+log = logging.getLogger(__name__)
+
+PAUSE_SECONDS = 5.0
+
+
+def _redis_down_errors() -> tuple[type[BaseException], ...]:
+    import redis
+
+    return (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, OSError)
+
+
+class FailSoftRedisCache(RedisCache):
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self._fallback = LocMemCache(f"fail-soft:{server}", {"TIMEOUT": params.get("TIMEOUT", 300),
+                                                            "KEY_PREFIX": params.get("KEY_PREFIX", ""),
+                                                            "OPTIONS": {"MAX_ENTRIES": 5000}})
+        self._down_until = 0.0
+        self._errors = _redis_down_errors()
+
+    @property
+    def degraded(self) -> bool:
+        """Whether calls go to this process's memory now because Redis did not answer."""
+        return time.monotonic() < self._down_until
+
+    def ping(self) -> None:
+        """Ask Redis itself (not the fallback): raises when it does not answer. For /healthz."""
+        self._cache.get_client(write=True).ping()
+
+    def _call(self, name: str, *args, **kwargs):
+        if not self.degraded:
+            try:
+                return getattr(super(), name)(*args, **kwargs)
+            except self._errors as e:
+                if not self.degraded:
+                    log.warning("the cache's Redis does not answer (%s); using this process's memory for %ss", e,
+                                PAUSE_SECONDS)
+                self._down_until = time.monotonic() + PAUSE_SECONDS
+        return getattr(self._fallback, name)(*args, **kwargs)
+
+    def add(self, *args, **kwargs):
+        return self._call("add", *args, **kwargs)
+
+    def get(self, *args, **kwargs):
+        return self._call("get", *args, **kwargs)
+
+    def set(self, *args, **kwargs):
+        return self._call("set", *args, **kwargs)
+
+    def touch(self, *args, **kwargs):
+        return self._call("touch", *args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        return self._call("delete", *args, **kwargs)
+
+    def get_many(self, *args, **kwargs):
+        return self._call("get_many", *args, **kwargs)
+
+    def has_key(self, *args, **kwargs):
+        return self._call("has_key", *args, **kwargs)
+
+    def incr(self, *args, **kwargs):
+        return self._call("incr", *args, **kwargs)
+
+    def set_many(self, *args, **kwargs):
+        return self._call("set_many", *args, **kwargs)
+
+    def delete_many(self, *args, **kwargs):
+        return self._call("delete_many", *args, **kwargs)
+
+    def clear(self):
+        return self._call("clear")
