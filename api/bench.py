@@ -97,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="0",
                DIAMONDS_WRITE_RATE="1000000/min", DIAMONDS_DECISION_RATE="1000000/min", DJANGO_LOG_LEVEL="ERROR")
     env.pop("REDIS_URL", None)  # tasks run in the server process: the bench measures the API, not the workers
+    env["DIAMONDS_EMBEDDED_BEAT"] = "0"  # nor the ladder ticks and sweeps the embedded default would run there
     base_url = os.environ.get("DATABASE_URL", "")
     scratch_dir = None
     if base_url:

@@ -323,8 +323,8 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
 
 def _require_organiser_or_own(request, club_id, players: list[Player]) -> None:
-    """Organisers act for anyone; an account acts for its own players."""
-    own = all(p.user_id is not None and p.user_id == request.user.pk for p in players)
+    """Organisers act for anyone; an account acts for its own players and the bots it owns (Player.acts_for)."""
+    own = all(p.acts_for(request.user) for p in players)
     if not own:
         _require_organiser(request, club_id)
 

@@ -35,6 +35,10 @@ class CSVRenderer(BaseRenderer):
 
 
 def _cell(value):
+    # Booleans as JSON spells them (Python's str would write True/False, which spreadsheets and most CSV readers
+    # other than Python's take for text).
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, list | tuple):
-        return " ".join(str(v) for v in value)
+        return " ".join(str(_cell(v)) for v in value)
     return value

@@ -43,10 +43,12 @@ def player_kind(player: Player) -> str:
 class PlayerSerializer(serializers.ModelSerializer):
     kind = serializers.SerializerMethodField(help_text="person, engine_bot or external_bot")
     clubs = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True,
+                                         help_text="An external bot's author (the account that created it), or null.")
 
     class Meta:
         model = Player
-        fields = ["id", "name", "kind", "bot_kind", "bot_settings", "clubs", "created_at"]
+        fields = ["id", "name", "kind", "bot_kind", "bot_settings", "clubs", "owner", "created_at"]
 
     def get_kind(self, player: Player) -> str:
         return player_kind(player)

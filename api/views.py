@@ -204,16 +204,18 @@ class PlayerFilter(django_filters.FilterSet):
     retrieve=extend_schema(summary="One player", responses={200: PlayerSerializer, **READ_ERRORS}),
 )
 class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    queryset = Player.objects.prefetch_related("clubs")
+    queryset = Player.objects.select_related("owner").prefetch_related("clubs")
     serializer_class = PlayerSerializer
     filterset_class = PlayerFilter
     permission_classes = [ReadOnlyOrAuthenticated]
     throttle_classes = [WriteThrottle]
 
     @extend_schema(
-        summary="Register a player (club organisers; staff without a club)",
+        summary="Register a player (club organisers; staff without a club; anyone for their own external bot)",
         description="A person (an existing account, by username), an engine bot (bot_kind random, greedy or "
-                    "search), or an external bot: a new bot account whose API token is returned here, once.",
+                    "search), or an external bot: a new bot account whose API token is returned here, once. Any "
+                    "signed-in person may create an external bot without a club: they are its `owner` and may "
+                    "enter it in ladders (`POST /api/v1/ladders/{id}/join/`) and take it out.",
         request=PlayerCreateSerializer,
         responses={201: PlayerSerializer, **WRITE_ERRORS},
     )
@@ -222,7 +224,13 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         form.is_valid(raise_exception=True)
         data = form.validated_data
         club = data.get("club")
-        _require_organiser(request, club.pk if club else None)
+        if data["kind"] == "external_bot" and club is None:
+            # A bot author makes their own bot, in no club: any person's account may; a bot's account may not
+            # (a leaked bot token must not breed bots).
+            if Player.objects.filter(user=request.user, bot_kind=EXTERNAL_BOT).exists():
+                raise PermissionDenied("a bot's account cannot create bots")
+        else:
+            _require_organiser(request, club.pk if club else None)
         clubs = [club] if club else []
         name = data.get("name") or data.get("username")
         if not name:
@@ -238,7 +246,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                 player = create_bot_player(name=name, kind=data.get("bot_kind", ""),
                                            settings=data.get("bot_settings"), clubs=clubs)
             else:
-                player = create_external_bot(name=name, clubs=clubs)
+                player = create_external_bot(name=name, clubs=clubs, owner=request.user)
                 token = issue_token(player.user)
         except IntegrityError:
             raise ValidationError({"name": "that name (or bot account) is taken"}) from None

@@ -16,3 +16,8 @@ django.setup(set_prefix=False)
 from config.asgi_routing import router  # noqa: E402
 
 application = router()
+
+# No broker means no `celery beat`: run its schedule in this process instead (only then; see the module).
+from workers.embedded_beat import start_embedded_beat  # noqa: E402  (needs the settings loaded above)
+
+start_embedded_beat()

@@ -285,6 +285,13 @@ CELERY_BEAT_SCHEDULE = {
     "requeue-stalled-matches": {"task": "workers.tasks.requeue_stalled_matches", "schedule": 60.0},
 }
 
+# ---- the embedded beat (workers/embedded_beat.py) ----------------------------------------------------------------
+# Without REDIS_URL there is no `celery beat`, so the web process (config/wsgi.py, config/asgi.py, runserver) runs
+# CELERY_BEAT_SCHEDULE itself in a thread: ladder ticks, turn deadlines, sweeps. Never with a broker (the real beat
+# does it). Off: DIAMONDS_EMBEDDED_BEAT=0 (the tests do so; they run the tasks they test).
+DIAMONDS_EMBEDDED_BEAT = _flag("DIAMONDS_EMBEDDED_BEAT", True)
+# ---- end of the embedded beat -----------------------------------------------------------------------------------
+
 # A running bot match with no outbox row whose stored state has not moved for this long is given a row.
 DIAMONDS_STALLED_AFTER_SECONDS = int(os.environ.get("DIAMONDS_STALLED_AFTER_SECONDS", "300"))
 

@@ -156,8 +156,9 @@ def run(matchup: Matchup, games: int, jobs: int = 1) -> Iterator[list[Outcome]]:
         yield from pool.imap(play_one, tasks, chunksize=1)
 
 
-def tally(matchup: Matchup, games: int, jobs: int = 1, progress: bool = False) -> dict[str, Tally]:
-    """Per bot (label): its seat-games, win shares, scores and margins over `games` seeded games."""
+def tally(matchup: Matchup, games: int, jobs: int = 1, progress=None) -> dict[str, Tally]:
+    """Per bot (label): its seat-games, win shares, scores and margins over `games` seeded games. `progress`, if
+    given, is called with (games done, games) after each game."""
     if matchup.seat_kind == matchup.field_kind:
         labels = (f"{matchup.seat_kind} (seat)", f"{matchup.field_kind} (field)")
     else:
@@ -171,10 +172,29 @@ def tally(matchup: Matchup, games: int, jobs: int = 1, progress: bool = False) -
             entry.scores.append(score)
             entry.margins.append(margin)
         if progress:
-            print(f"\r{done}/{games} games", end="", file=sys.stderr, flush=True)
-    if progress:
-        print(file=sys.stderr)
+            progress(done, games)
     return tallies
+
+
+class Progress:
+    """Games done, time taken and an estimate of the time left, on stderr: redrawn in place on a terminal, else a
+    line at every tenth of the games (a log or a pipe must not sit silent for minutes either)."""
+
+    def __init__(self, stream=None, tty: bool | None = None):
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty() if tty is None else tty
+        self.start = time.perf_counter()
+        self.last_tenth = 0
+
+    def __call__(self, done: int, games: int) -> None:
+        elapsed = time.perf_counter() - self.start
+        left = elapsed / done * (games - done)
+        line = f"{done}/{games} games, {elapsed:.0f} s, about {left:.0f} s left"
+        if self.tty:
+            print(f"\r{line}   ", end="" if done < games else "\n", file=self.stream, flush=True)
+        elif done * 10 // games > self.last_tenth or done == games:
+            self.last_tenth = done * 10 // games
+            print(line, file=self.stream, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,7 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     matchup = Matchup(args.game, _ruleset(parser, args, kind), *_seat_and_field(parser, args, kind),
                       parse_settings(args.seat_settings), parse_settings(args.field_settings), args.seed)
     start = time.perf_counter()
-    tallies = tally(matchup, args.games, args.jobs, progress=sys.stderr.isatty())
+    print(f"{args.games} {kind.title} games, {matchup.seat_kind} against {matchup.field_kind}; progress below",
+          file=sys.stderr, flush=True)
+    tallies = tally(matchup, args.games, args.jobs, progress=Progress())
     _print_table(tallies, matchup, kind, args.games, time.perf_counter() - start)
     return 0
 

@@ -9,7 +9,13 @@ what an earlier one left in the process.
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# No test process, nor any server a test starts, runs beat's schedule on its own (workers/embedded_beat.py): a test
+# runs the tasks it means to. A test of the embedded beat turns it on for the process it starts.
+os.environ["DIAMONDS_EMBEDDED_BEAT"] = "0"
 
 
 @pytest.fixture(autouse=True)

@@ -25,6 +25,7 @@ from league.models import (
     Tournament,
     TournamentStatus,
 )
+from league.selectors.ladders import ladder_outlook
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
 from league.services import advance_tournament, register_players, start_tournament
@@ -225,6 +226,7 @@ def ladder(request, pk: int):
         "ladder": ladder, "ratings": ratings, "chart": chart,
         "entries": ladder.entries.filter(active=True).count(),
         "recent": _matches(Match.objects.filter(ladder=ladder))[:RECENT],
+        "outlook": ladder_outlook(ladder=ladder),
     })
 
 

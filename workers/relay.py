@@ -20,6 +20,21 @@ log = logging.getLogger("workers.relay")
 PURGE_EVERY_SECONDS = 600
 
 
+def sweep(*, purged_at: float) -> tuple:
+    """One sweep of the relay: send what is due, and purge old rows every PURGE_EVERY_SECONDS (`purged_at` is when
+    it last did, by time.monotonic()). Returns the report and the new `purged_at`. The relay process loops on it;
+    without a broker the web process's embedded beat calls it (workers/embedded_beat.py)."""
+    from league.services.outbox import purge_carried_out
+
+    from .outbox import relay
+
+    report = relay()
+    if time.monotonic() - purged_at > PURGE_EVERY_SECONDS:
+        purge_carried_out()  # rows carried out more than a day ago
+        purged_at = time.monotonic()
+    return report, purged_at
+
+
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -27,10 +42,6 @@ def main() -> None:
     django.setup()
     from django.conf import settings
     from django.db import close_old_connections, connection
-
-    from league.services.outbox import purge_carried_out
-
-    from .outbox import relay
 
     # Its own handler: Django's LOGGING (configured by setup) sends only warnings to the console.
     handler = logging.StreamHandler(sys.stdout)
@@ -51,10 +62,7 @@ def main() -> None:
     while not stopping:
         try:
             close_old_connections()
-            report = relay()
-            if time.monotonic() - purged_at > PURGE_EVERY_SECONDS:
-                purge_carried_out()  # rows carried out more than a day ago
-                purged_at = time.monotonic()
+            report, purged_at = sweep(purged_at=purged_at)
             if report.sent or report.failed:
                 log.info("relay: %s sent, %s failed", report.sent, report.failed)
             if failing:

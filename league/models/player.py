@@ -18,6 +18,12 @@ class Player(models.Model):
     bot_kind = models.CharField(
         max_length=40, blank=True, help_text="For a bot: the engine bot's name (random, greedy, search, ...)."
     )
+    # An external bot's author: the account that created it, who may enter it in ladders and take it out (the bot's
+    # own account, `user`, only signs in with its token). Null for people, engine bots and bots made by a command.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="bots",
+        help_text="For an external bot: the account that created it.",
+    )
     bot_settings = models.JSONField(default=dict, blank=True, help_text="For a bot: keyword settings for make_bot.")
     clubs = models.ManyToManyField("league.Club", blank=True, related_name="players")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -46,6 +52,14 @@ class Player(models.Model):
     @property
     def is_external_bot(self) -> bool:
         return self.bot_kind == EXTERNAL_BOT
+
+    def acts_for(self, user) -> bool:
+        """Whether `user` may enter this player in competitions and take it out: its own account (a person, or a
+        bot with its token) or, for an external bot, its owner. Never anyone else (organisers aside, checked
+        by the caller)."""
+        if user is None or not user.is_authenticated:
+            return False
+        return user.pk in (self.user_id, self.owner_id if self.is_external_bot else None)
 
     def __str__(self) -> str:
         return f"{self.name} ({self.bot_kind})" if self.bot_kind else self.name

@@ -3,8 +3,9 @@ entries who are not at a table already, and sends the matches to the workers. Ra
 (league.services.ratings, via tournaments.on_match_finished).
 
 Seating: the free players sorted by their ladder ordinal (best first; unrated players at the model's starting
-ordinal) are cut into consecutive full tables, so a table holds neighbours in the rating order; players left over
-wait for the next tick. Seat order at a table is drawn from the tick's seed.
+ordinal) are cut into consecutive full tables, so a table holds neighbours in the rating order. When they do not
+fill whole tables, those who played on the ladder most recently wait for the next tick (a newcomer never waits
+for being unrated). Seat order at a table is drawn from the tick's seed.
 
 A ladder is of one game (Ladder.game): its tables are that game's matches, of its table size within the game's
 players, and its ratings are its own (per ladder, so per game).
@@ -15,8 +16,11 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable
+from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
 
 from ..models import (
     Club,
@@ -125,8 +129,17 @@ def seat_ladder_tables(*, ladder: Ladder, seed: str | None = None) -> list[Match
     start = initial_ordinal(ladder)
     rng = random.Random(seed if seed is not None else secrets.token_hex(8))
     jitter = {pid: rng.random() for pid in free}  # equal ratings (new players) meet different neighbours each tick
+    seats = min(len(free) // n, ladder.max_tables_per_tick) * n
+    if seats < len(free):
+        # Who sits out this tick: those who played here last. By rating alone the lowest (a newcomer is rated
+        # below anyone who has won a little) would wait at every tick and never play (aiarena picks the bot that
+        # waited longest too).
+        last = dict(MatchSeat.objects.filter(match__ladder=ladder, player_id__in=free).values("player_id")
+                    .annotate(last=Max("match__created_at")).values_list("player_id", "last"))
+        never = timezone.now() - timedelta(days=36500)
+        free = sorted(free, key=lambda pid: (last.get(pid) or never, -ordinal.get(pid, start), jitter[pid]))[:seats]
     order = sorted(free, key=lambda pid: (-ordinal.get(pid, start), jitter[pid]))
-    tables = [order[i:i + n] for i in range(0, len(order) - n + 1, n)][: ladder.max_tables_per_tick]
+    tables = [order[i:i + n] for i in range(0, seats, n)]
     players = Player.objects.in_bulk([pid for t in tables for pid in t])
     ruleset = table_ruleset(ladder.ruleset, n, ladder.game)
     matches = []

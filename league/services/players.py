@@ -12,13 +12,13 @@ from ..models.player import EXTERNAL_BOT
 
 
 @transaction.atomic
-def create_external_bot(*, name: str, clubs: Iterable[Club] = ()) -> Player:
+def create_external_bot(*, name: str, clubs: Iterable[Club] = (), owner=None) -> Player:
     """A bot that plays through the API: a user account of its own (no password; it signs in with an API token)
-    and a Player of kind "external" on it."""
+    and a Player of kind "external" on it. `owner` is the account that created it (Player.acts_for)."""
     user = get_user_model().objects.create_user(username=f"bot-{name}")
     user.set_unusable_password()
     user.save(update_fields=["password"])
-    player = Player.objects.create(name=name, user=user, bot_kind=EXTERNAL_BOT)
+    player = Player.objects.create(name=name, user=user, bot_kind=EXTERNAL_BOT, owner=owner)
     player.clubs.set(list(clubs))
     return player
 

@@ -88,3 +88,23 @@ def test_options_that_do_not_fit_the_game_are_parser_errors(argv, message, capsy
         arena.main([*argv, "--games", "1"])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_long_arena_shows_its_progress_even_into_a_pipe(capsys):
+    """Not a silent run of minutes: stderr says what runs, then games done and time left at every tenth."""
+    assert arena.main(["--game", "ringrace", "--games", "20", "--players", "3"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("20 Ring race games") or err[0].startswith("20 ")
+    progress = [line for line in err if " games, " in line and "left" in line]
+    assert [line.split("/")[0] for line in progress] == [str(n) for n in range(2, 21, 2)]
+
+
+def test_on_a_terminal_the_progress_line_is_redrawn_in_place():
+    import io
+
+    stream = io.StringIO()
+    show = arena.Progress(stream=stream, tty=True)
+    for done in range(1, 4):
+        show(done, 3)
+    text = stream.getvalue()
+    assert text.count("\r") == 3 and text.endswith("\n") and "3/3 games" in text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import CommandError, call_command
 
-from league.models import Club, Match, MatchStatus, Tournament, TournamentStatus
+from league.models import Club, Ladder, Match, MatchStatus, Tournament, TournamentStatus
 
 
 @pytest.mark.django_db(transaction=True)  # rounds start on commit, as in the real command
@@ -18,18 +18,41 @@ def test_demo_runs_a_club_tournament_to_its_standings(capsys):
     matches = Match.objects.filter(tournament_round__tournament=tournament)
     assert matches.count() == 4 and all(m.status == MatchStatus.FINISHED for m in matches)
     assert "Standings: Demo Club night" in out
+    assert "round 2/2: 4/4 matches" in out  # into a pipe too, the progress says how far it got
     for name in ("greedy-1", "greedy-4", "random-1", "random-4"):
         assert name in out
     assert set(tournament.club.players.values_list("name", flat=True)) >= {"greedy-1", "random-4"}
 
 
 @pytest.mark.django_db(transaction=True)  # rounds start on commit, as in the real command
-def test_demo_again_reuses_the_club_and_its_players(capsys):
-    call_command("demo", players=4, rounds=1, bots="random")
-    call_command("demo", players=4, rounds=1, bots="random")
+def test_demo_twice_shows_the_same_night_again_and_again_plays_another(capsys):
+    call_command("demo", players=4, rounds=1, bots="greedy,random")
+    first = capsys.readouterr().out
+    call_command("demo", players=4, rounds=1, bots="greedy,random")
+    second = capsys.readouterr().out
     assert Club.objects.filter(name="Demo Club").count() == 1
+    assert Tournament.objects.count() == 1 and Match.objects.filter(ladder=None).count() == 1
+    assert "has been played already" in second and "Standings: Demo Club night" in second
+    assert Ladder.objects.filter(name="Demo ladder").count() == 1
+    tournament, ladder = Tournament.objects.get(), Ladder.objects.get()
+    for out in (first, second):  # both name the pages to open
+        assert f"http://127.0.0.1:8000/tournaments/{tournament.pk}/" in out
+        assert f"http://127.0.0.1:8000/ladders/{ladder.pk}/" in out and "python manage.py runserver" in out
+    call_command("demo", players=4, rounds=1, bots="greedy,random", again=True)
+    assert set(Tournament.objects.values_list("name", flat=True)) == {"Demo Club night", "Demo Club night 2"}
     assert Tournament.objects.filter(status=TournamentStatus.FINISHED).count() == 2
-    assert Match.objects.filter(status=MatchStatus.FINISHED).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_demo_opens_a_ladder_of_its_quick_bots_that_the_beat_schedule_seats():
+    from workers.embedded_beat import EmbeddedBeat
+
+    call_command("demo", players=8, rounds=1, bots="search,greedy,random")
+    ladder = Ladder.objects.get(name="Demo ladder")
+    pool = set(ladder.entries.filter(active=True).values_list("player__bot_kind", flat=True))
+    assert pool == {"greedy", "random"}  # search thinks too long for a ladder's quick tables
+    EmbeddedBeat({"ladder-tick": {"task": "workers.tasks.ladder_tick", "schedule": 15.0}}).run_due()
+    assert Match.objects.filter(ladder=ladder, status=MatchStatus.FINISHED).count() == 1
 
 
 @pytest.mark.django_db(transaction=True)  # rounds start on commit, as in the real command

@@ -76,3 +76,22 @@ def test_the_beat_task_ticks_every_active_ladder(django_capture_on_commit_callba
         assert ladder_tick.apply().get() == {"a": 2, "b": 1}
     assert Match.objects.filter(status=MatchStatus.FINISHED).count() == 3
     assert RatingHistory.objects.count() == 7
+
+
+def test_a_newcomer_below_everyone_is_seated_at_the_next_tick_and_the_last_to_play_waits(
+        django_capture_on_commit_callbacks):
+    """Those left over by whole tables are the ones who played here last, not the lowest rated: a new bot joining a
+    ladder of players who have won a little would otherwise wait at every tick."""
+    ladder = create_ladder(name="newcomer", table_size=4)
+    regulars = bot_field(4, prefix="regular")
+    join_ladder(ladder=ladder, players=regulars)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert len(seat_ladder_tables(ladder=ladder, seed="1")) == 1
+    for i, p in enumerate(regulars):
+        Rating.objects.filter(ladder=ladder, player=p).update(ordinal=30 + i)  # well above a newcomer's
+    newcomer = bot_field(1, prefix="newcomer")[0]
+    join_ladder(ladder=ladder, players=[newcomer])
+    rate(ladder, newcomer, 0.0)  # the lowest of all
+    with django_capture_on_commit_callbacks(execute=True):
+        (match,) = seat_ladder_tables(ladder=ladder, seed="2")
+    assert newcomer.pk in set(match.match_seats.values_list("player", flat=True))

@@ -137,12 +137,19 @@ class Command(BaseCommand):
         Eager, the play happens inside start_tournament, so a thread with its own database connection watches;
         with real workers this thread watches after sending the first round, until the tournament finishes."""
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        started = time.perf_counter()
+        tenths_said = [0]
 
         def update(progress: Progress, bar) -> bool:
             done = Match.objects.filter(tournament_round__tournament=tournament, status__in=ENDED).count()
             status = Tournament.objects.filter(pk=tournament.pk).values_list("status", flat=True).get()
             rnd = tournament.tournament_rounds.order_by("-index").values_list("index", flat=True).first()
             progress.update(bar, completed=done, description=f"round {rnd or 0}/{tournament.rounds}")
+            if not console.is_terminal and total and done * 10 // total > tenths_said[0]:
+                # Into a file or a pipe rich draws no bar until the end: a line at every tenth instead.
+                tenths_said[0] = done * 10 // total
+                console.print(f"round {rnd or 0}/{tournament.rounds}: {done}/{total} matches, "
+                              f"{time.perf_counter() - started:.0f} s")
             return status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)  # an organiser may cancel it
 
         with Progress(*columns, console=console) as progress:
