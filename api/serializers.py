@@ -9,6 +9,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from engine.games import GAMES, game_type
+from league.limits import MAX_RESULT_AMOUNT, MAX_TURN_DEADLINE_SECONDS
 from league.models import (
     Club,
     DeadlineAction,
@@ -129,12 +130,13 @@ class MatchCreateSerializer(serializers.Serializer):
                                     'seats.')
     club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
     seed = serializers.CharField(required=False, max_length=200)
-    turn_deadline_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    turn_deadline_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                                     max_value=MAX_TURN_DEADLINE_SECONDS)
     deadline_fallback = serializers.ChoiceField(choices=["random", "greedy"], required=False)
 
 
 class DeadlineSerializer(serializers.Serializer):
-    turn_deadline_seconds = serializers.IntegerField(allow_null=True, min_value=1,
+    turn_deadline_seconds = serializers.IntegerField(allow_null=True, min_value=1, max_value=MAX_TURN_DEADLINE_SECONDS,
                                                      help_text="Seconds per decision; null takes the deadline away.")
     deadline_fallback = serializers.ChoiceField(choices=["random", "greedy"], required=False)
     deadline_action = serializers.ChoiceField(
@@ -206,7 +208,7 @@ class TurnsSerializer(serializers.Serializer):
 
 class TournamentSerializer(serializers.ModelSerializer):
     turn_deadline_seconds = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1,
+        required=False, allow_null=True, min_value=1, max_value=MAX_TURN_DEADLINE_SECONDS,
         help_text="Seconds per decision at every table; null (the default): no deadline.")
     deadline_fallback = serializers.ChoiceField(
         choices=["random", "greedy"], required=False,
@@ -268,7 +270,10 @@ class ResultCorrectionSerializer(serializers.ModelSerializer):
 
 class CorrectionRequestSerializer(serializers.Serializer):
     reason = serializers.CharField()
-    vault = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat (per team with partners).")
-    showroom = serializers.ListField(child=serializers.IntegerField())
-    score = serializers.ListField(child=serializers.IntegerField(), required=False,
+    vault = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=MAX_RESULT_AMOUNT),
+                                  max_length=6, help_text="Per seat (per team with partners).")
+    showroom = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=MAX_RESULT_AMOUNT),
+                                     max_length=6)
+    score = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=3 * MAX_RESULT_AMOUNT),
+                                  max_length=6, required=False,
                                   help_text="Optional: must be 2 x vault + showroom (R-SCORE-1).")

@@ -49,6 +49,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A body larger than DIAMONDS_MAX_BODY_BYTES is answered 413 before anything reads it (api.parsers).
+    "api.parsers.BodySizeLimitMiddleware",
     # Static files (the website's CSS and scripts, the API docs' assets) served by the app itself under gunicorn.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -130,6 +132,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["api.permissions.ReadOnlyOrAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
+    # DRF's parsers, held to a size, a depth and text the database can store (api.parsers).
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser", "api.parsers.FormParser", "api.parsers.MultiPartParser"],
     "DEFAULT_THROTTLE_RATES": {
         "writes": os.environ.get("DIAMONDS_WRITE_RATE", "120/min"),
         "decisions": os.environ.get("DIAMONDS_DECISION_RATE", "1200/min"),
@@ -148,6 +152,13 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
 }
+
+# Request bodies (api.parsers): the largest accepted, and how deep JSON may nest. A ruleset, a points table or a
+# field of a few hundred entries is a few kilobytes and three levels deep.
+DIAMONDS_MAX_BODY_BYTES = int(os.environ.get("DIAMONDS_MAX_BODY_BYTES", str(256 * 1024)))
+DIAMONDS_MAX_JSON_DEPTH = int(os.environ.get("DIAMONDS_MAX_JSON_DEPTH", "16"))
+# Django's own limit on form bodies, kept above ours so that ours (which says why) answers first.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * DIAMONDS_MAX_BODY_BYTES
 
 # The turns long-poll (/api/v1/me/turns/?wait=N): the longest wait granted, and how often it looks again.
 DIAMONDS_TURNS_MAX_WAIT = float(os.environ.get("DIAMONDS_TURNS_MAX_WAIT", "60"))

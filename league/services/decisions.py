@@ -31,6 +31,7 @@ league.selectors.live and league.selectors.records read, and both hide them.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -41,6 +42,7 @@ from django.utils import timezone
 from engine import PASS_CARDS, Game, IllegalDecision
 from engine.games import game_type
 
+from ..limits import check_turn_deadline
 from ..models import DeadlineAction, Match, MatchSeat, MatchStatus, Player
 from ..selectors.games import StoredPlayError, load_match_game
 from ..selectors.live import legal_decisions, match_game
@@ -121,11 +123,17 @@ class DecisionOutcome:
 
 
 def parse_decision(decision_json: object, game: str = "diamonds"):
-    """The decision JSON as `game`'s Decision (its `from_json`), or MalformedDecision."""
+    """The decision JSON as `game`'s Decision (its `from_json`), or MalformedDecision. A key the decision does not
+    have is refused, not ignored: a bot that misspells one learns it at once instead of having a default played."""
     try:
-        return game_type(game).parse_decision(decision_json)
+        decision = game_type(game).parse_decision(decision_json)
     except (ValueError, TypeError, KeyError) as e:
         raise MalformedDecision(str(e)) from None
+    unknown = sorted(set(decision_json) - set(decision.to_json()))  # a dict: from_json refuses anything else
+    if unknown:
+        raise MalformedDecision(f"a {decision.kind} decision has no {', '.join(map(repr, unknown))}; it is "
+                                f"{json.dumps(decision.to_json())}")
+    return decision
 
 
 def move_is_current(game, seat: int, move_number: int) -> bool:
@@ -488,8 +496,7 @@ def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadli
     if deadline_fallback not in FALLBACK_BOTS:
         raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
     fallback_bot_kind(match.game, deadline_fallback)  # the match's game has that fallback (ValueError if not)
-    if turn_deadline_seconds is not None and turn_deadline_seconds < 1:
-        raise ValueError("a turn deadline is at least one second")
+    check_turn_deadline(turn_deadline_seconds)
     with transaction.atomic():
         locked = _locked_match(match.pk)
         awaited = MatchSeat.objects.filter(match=locked, awaiting=True).exists()
@@ -513,6 +520,7 @@ def start_live_match(*, match: Match, turn_deadline_seconds: int | None = None,
     if deadline_fallback not in FALLBACK_BOTS:
         raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
     fallback_bot_kind(match.game, deadline_fallback)  # the match's game has that fallback (ValueError if not)
+    check_turn_deadline(turn_deadline_seconds)
     if turn_deadline_seconds is not None or deadline_fallback != match.deadline_fallback:
         Match.objects.filter(pk=match.pk).update(turn_deadline_seconds=turn_deadline_seconds,
                                                  deadline_fallback=deadline_fallback)

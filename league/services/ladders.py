@@ -18,6 +18,7 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
+from ..limits import MAX_TABLES_PER_TICK
 from ..models import Club, Ladder, LadderEntry, Match, MatchSeat, MatchStatus, Player, Rating, RatingModel
 from .matches import create_match
 from .ratings import initial_ordinal
@@ -33,6 +34,7 @@ def create_ladder(
     that is not known."""
     ruleset = {k: v for k, v in dict(ruleset or {}).items() if k != "players"}
     kind = competition_game(game, table_size, ruleset)
+    _check_tables_per_tick(max_tables_per_tick)
     if rating_model not in RatingModel.values:
         raise ValueError(f"unknown rating model {rating_model!r}; known: {', '.join(RatingModel.values)}")
     return Ladder.objects.create(name=name, game=kind.name, table_size=table_size, ruleset=ruleset,
@@ -52,13 +54,18 @@ def update_ladder(*, ladder: Ladder, **changes) -> Ladder:
     if fixed:
         raise ValueError(f"a ladder's {', '.join(fixed)} cannot change (its ratings were earned under them); "
                          "start a new ladder instead")
-    if "max_tables_per_tick" in changes and changes["max_tables_per_tick"] < 1:
-        raise ValueError("a tick opens at least one table")
+    if "max_tables_per_tick" in changes:
+        _check_tables_per_tick(changes["max_tables_per_tick"])
     ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)
     for name, value in changes.items():
         setattr(ladder, name, value)
     ladder.save(update_fields=list(changes))
     return ladder
+
+
+def _check_tables_per_tick(tables: int) -> None:
+    if isinstance(tables, bool) or not isinstance(tables, int) or not 1 <= tables <= MAX_TABLES_PER_TICK:
+        raise ValueError(f"a tick opens 1 to {MAX_TABLES_PER_TICK} tables, not {tables!r}")
 
 
 @transaction.atomic

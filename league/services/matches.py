@@ -10,6 +10,7 @@ from django.db import transaction
 from engine import InvalidRuleset
 from engine.games import GAMES, game_type
 
+from ..limits import checked_bot_settings
 from ..models import Club, Match, MatchSeat, MatchStatus, Player
 
 
@@ -25,7 +26,8 @@ def create_bot_player(*, name: str, kind: str, settings: dict | None = None, clu
     known = sorted({name for kind_ in GAMES.values() for name in kind_.bots})
     if kind not in known:
         raise ValueError(f"unknown bot {kind!r}; known bots: {', '.join(known)}")
-    player = Player.objects.create(name=name, bot_kind=kind, bot_settings=dict(settings or {}))
+    settings = checked_bot_settings(kind, settings)
+    player = Player.objects.create(name=name, bot_kind=kind, bot_settings=settings)
     player.clubs.set(list(clubs))
     return player
 
