@@ -27,9 +27,9 @@ def _deep(depth: int) -> str:
 
 
 @pytest.mark.parametrize("url", ["/api/v1/matches/", "/api/v1/tournaments/", "/api/v1/players/",
-                                 "/api/v1/clubs/1/members/", "/api/v1/auth/token/"])
+                                 "/api/v1/clubs/{club}/members/", "/api/v1/auth/token/"])
 def test_json_nested_1000_deep_is_a_json_400_saying_why(accounts, url):
-    r = _raw_post(accounts["clients"]["organiser"], url, _deep(1000))
+    r = _raw_post(accounts["clients"]["organiser"], url.format(club=accounts["club"].pk), _deep(1000))
     assert r.status_code == 400, r.content[:200]
     assert r["Content-Type"].startswith("application/json") and "deep" in r.json()["detail"]
 
