@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from engine.games import GAMES
 from league.models import Ladder, League, Player, Season, TournamentEntry
+from league.permissions import may_act_for, refusal_to_enter
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings
 from league.services.ladders import create_ladder, join_ladder, leave_ladder, update_ladder
@@ -30,7 +31,7 @@ from league.services.leagues import (
 )
 from league.services.tournaments import withdraw_player
 
-from .permissions import ReadOnlyOrAuthenticated
+from .permissions import ReadOnlyOrAuthenticated, refuse
 from .renderers import CSVRenderer
 from .serializers import StandingSerializer
 from .throttling import WriteThrottle
@@ -294,13 +295,13 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             raise ValidationError({"detail": str(e)}) from None
         return Response(LadderSerializer(ladder).data)
 
-    @extend_schema(summary="Put players in the pool (organisers; anyone for their own players)",
+    @extend_schema(summary="Put players in the pool (people themselves; the club's bots by its organisers)",
                    request=PLAYERS_BODY, responses={201: LadderSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def join(self, request, pk=None):
         ladder = self.get_object()
         players = _players(request.data)
-        _require_organiser_or_own(request, ladder.club_id, players)
+        refuse(refusal_to_enter(request.user, ladder.club_id, players))
         join_ladder(ladder=ladder, players=players)
         return Response(LadderSerializer(ladder).data, status=201)
 
@@ -317,9 +318,8 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
 def _require_organiser_or_own(request, club_id, players: list[Player]) -> None:
     """Organisers act for anyone; an account acts for its own players."""
-    own = all(p.user_id is not None and p.user_id == request.user.pk for p in players)
-    if not own:
-        _require_organiser(request, club_id)
+    if not may_act_for(request.user, club_id, players):
+        refuse("only the player's own account or the club's organisers may do this")
 
 
 class TournamentOrganiserViewSet(TournamentViewSet):

@@ -9,8 +9,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.models import Player
+from league.permissions import organises_any
 
-from .permissions import organises_any
 from .serializers import ErrorSerializer, PlayerSerializer
 
 

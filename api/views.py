@@ -33,6 +33,14 @@ from league.models import (
     Trick,
 )
 from league.models.player import EXTERNAL_BOT
+from league.permissions import (
+    organises,
+    refusal_to_add_member,
+    refusal_to_bind_account,
+    refusal_to_enter,
+    refusal_to_link_season,
+    refusal_to_seat,
+)
 from league.selectors.live import public_record, seats_of_user
 from league.selectors.standings_cache import cached_tournament_standings
 from league.services import create_bot_player, create_club, create_match, create_person_player
@@ -50,7 +58,7 @@ from league.services.tournaments import (
     update_tournament,
 )
 
-from .permissions import IsStaffForWrites, ReadOnlyOrAuthenticated, organises
+from .permissions import IsStaffForWrites, ReadOnlyOrAuthenticated, refuse
 from .play import refuse_spectator_of_shared_deal
 from .renderers import CSVRenderer
 from .serializers import (
@@ -148,16 +156,17 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
         add_club_admin(club=club, user=user)
         return Response({"club": club.pk, "username": user.get_username()}, status=201)
 
-    @extend_schema(summary="Register an existing player in the club (its organisers)",
+    @extend_schema(summary="Add a player to the club: a person or an external bot joins by its own request, the "
+                           "club's organisers add engine bots",
                    request={"application/json": {"type": "object", "properties": {"player": {"type": "integer"}}}},
                    responses={201: PlayerSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"], permission_classes=[ReadOnlyOrAuthenticated])
     def members(self, request, pk=None):
         club = self.get_object()
-        _require_organiser(request, club.pk)
         player = Player.objects.filter(pk=_int(request.data.get("player"), "player")).first()
         if player is None:
             raise ValidationError({"player": "no such player"})
+        refuse(refusal_to_add_member(request.user, club.pk, player))
         join_club(club=club, player=player)
         return Response(PlayerSerializer(player).data, status=201)
 
@@ -205,9 +214,10 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     throttle_classes = [WriteThrottle]
 
     @extend_schema(
-        summary="Register a player (club organisers; staff without a club)",
-        description="A person (an existing account, by username), an engine bot (bot_kind random, greedy or "
-                    "search), or an external bot: a new bot account whose API token is returned here, once.",
+        summary="Register a player: yourself as a person, or a bot (club organisers; staff without a club)",
+        description="A person: the caller's own account (`username` is theirs; no one binds another's account), "
+                    "joining `club` if given. An engine bot (bot_kind random, greedy or search, with its "
+                    "bot_settings), or an external bot: a new bot account whose API token is returned here, once.",
         request=PlayerCreateSerializer,
         responses={201: PlayerSerializer, **WRITE_ERRORS},
     )
@@ -216,7 +226,8 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         form.is_valid(raise_exception=True)
         data = form.validated_data
         club = data.get("club")
-        _require_organiser(request, club.pk if club else None)
+        if data["kind"] != "person":
+            _require_organiser(request, club.pk if club else None)
         clubs = [club] if club else []
         name = data.get("name") or data.get("username")
         if not name:
@@ -227,6 +238,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                 user = get_user_model().objects.filter(username=data.get("username", "")).first()
                 if user is None:
                     raise ValidationError({"username": "no such account"})
+                refuse(refusal_to_bind_account(request.user, user))
                 player = create_person_player(user=user, name=name, clubs=clubs)
             elif data["kind"] == "engine_bot":
                 player = create_bot_player(name=name, kind=data.get("bot_kind", ""),
@@ -284,8 +296,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         form.is_valid(raise_exception=True)
         data = form.validated_data
         club = data.get("club")
-        _require_organiser(request, club.pk if club else None)
         players = data["players"]
+        refuse(refusal_to_seat(request.user, club.pk if club else None, players))
         ruleset = {**data.get("ruleset", {}), "players": len(players)}
         try:
             # create_match checks the ruleset with the game's own Ruleset and the bots with the game's bots
@@ -417,6 +429,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         data = form.validated_data
         club = data.get("club")
         _require_organiser(request, club.pk if club else None)
+        refuse(refusal_to_link_season(club.pk if club else None, data.get("season")))
         fields = {k: data[k] for k in ("name", "game", "rounds", "table_size", "format", "ruleset", "club", "season",
                                        "match_points", "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds",
                                        "deadline_action", "deadline_fallback") if k in data}
@@ -435,6 +448,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         new_club = changes.get("club", tournament.club)
         if "club" in changes and (new_club.pk if new_club else None) != tournament.club_id:
             _require_organiser(request, new_club.pk if new_club else None)  # organisers of both clubs
+        refuse(refusal_to_link_season(new_club.pk if new_club else None, changes.get("season", tournament.season)))
         try:
             tournament = update_tournament(tournament=tournament, **changes)
         except TournamentError as e:
@@ -483,11 +497,13 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         tournament = self.get_object()
         return Response(TournamentRoundSerializer(tournament.tournament_rounds.order_by("index"), many=True).data)
 
-    @extend_schema(summary="Register players, or partnership teams (the club's organisers)",
+    @extend_schema(summary="Register players, or partnership teams (people themselves; bots by organisers)",
                    description="`players`: player ids, for a tournament without partnerships. `teams`: pairs of "
                                "player ids, for a partnership tournament (each pair plays as one team, R-TEAM-1). "
+                               "Every entrant is a member of the tournament's club; a person is entered only by "
+                               "their own account (403 otherwise), bots by the club's organisers. "
                                "All or nothing: one refused entry registers none. 409 once registration is closed, "
-                               "or for the wrong kind of entry.",
+                               "for an entrant already entered, or for the wrong kind of entry.",
                    request={"application/json": {"type": "object", "properties": {
                        "players": {"type": "array", "items": {"type": "integer"}},
                        "teams": {"type": "array", "items": {"type": "array", "items": {"type": "integer"},
@@ -496,13 +512,13 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     @action(detail=True, methods=["post"])
     def entries(self, request, pk=None):
         tournament = self.get_object()
-        _require_organiser(request, tournament.club_id)
         body = request.data if isinstance(request.data, dict) else {}
         if "teams" in body:
             teams = body["teams"]
             if not isinstance(teams, list) or not teams or not all(isinstance(t, list) and len(t) == 2 for t in teams):
                 raise ValidationError({"teams": "a list of pairs of player ids"})
             pairs = [[_players_by_id([_int(i, "teams") for i in team], "teams")] for team in teams]
+            refuse(refusal_to_enter(request.user, tournament.club_id, [p for (pair,) in pairs for p in pair]))
             try:
                 with transaction.atomic():
                     entries = [e for (pair,) in pairs for e in register_team(tournament=tournament, players=pair)]
@@ -514,6 +530,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         if not isinstance(ids, list) or not ids:
             raise ValidationError({"players": "a list of player ids (or `teams`: pairs, with partnerships)"})
         players = _players_by_id([_int(i, "players") for i in ids], "players")
+        refuse(refusal_to_enter(request.user, tournament.club_id, players))
         try:
             entries = register_players(tournament=tournament, players=players)
         except TournamentError as e:

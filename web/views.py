@@ -9,7 +9,6 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from api.permissions import organises
 from league.models import (
     Club,
     Ladder,
@@ -24,6 +23,7 @@ from league.models import (
     Tournament,
     TournamentStatus,
 )
+from league.permissions import organises, refusal_to_enter
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
 from league.services import advance_tournament, register_players, start_tournament
@@ -102,8 +102,10 @@ def tournament(request, pk: int):
     organiser = organises(request.user, tournament.club_id)
     candidates = []
     if organiser and tournament.status == TournamentStatus.REGISTERING:
+        # The club's bots: people enter themselves (league.permissions).
         pool = tournament.club.players.all() if tournament.club else Player.objects.all()
-        candidates = pool.exclude(tournament_entries__tournament=tournament).order_by("name")[:200]
+        candidates = (pool.exclude(bot_kind="").exclude(tournament_entries__tournament=tournament)
+                      .order_by("name")[:200])
     return render(request, "web/tournament.html", {
         "candidates": candidates,
         "tournament": tournament, "rounds": rounds, "standings": standings,
@@ -138,16 +140,19 @@ def tournament_start_round(request, pk: int):
 @login_required
 @require_POST
 def tournament_register(request, pk: int):
-    """The organiser's registration of club players, as the API's entries endpoint."""
+    """The organiser's registration of the club's bots, as the API's entries endpoint."""
     tournament = get_object_or_404(Tournament, pk=pk)
     if not organises(request.user, tournament.club_id):
         return render(request, "web/error.html", {"message": "Only the club's organisers may register players."},
                       status=403)
-    ids = [int(i) for i in request.POST.getlist("players") if i.isdigit()]
+    ids = [int(i) for i in request.POST.getlist("players") if i.isdigit() and len(i) < 19]  # a bigint at most
     players = list(Player.objects.filter(pk__in=ids))
     if not players:
         messages.error(request, "Choose at least one player to register.")
         return redirect("web:tournament", pk=pk)
+    refusal = refusal_to_enter(request.user, tournament.club_id, players)  # the API's rule (league.permissions)
+    if refusal:
+        return render(request, "web/error.html", {"message": refusal}, status=403)
     try:
         register_players(tournament=tournament, players=players)
     except TournamentError as e:
