@@ -130,6 +130,8 @@ class JSONParser(parsers.JSONParser):
             data = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
         except (ValueError, RecursionError) as e:  # ValueError: JSONDecodeError, a number too long to read
             raise ParseError(f"JSON parse error - {e}") from None
+        if not isinstance(data, dict):  # every body this API takes is an object; views read it with .get
+            raise ParseError(f"the body is a JSON object, not {type(data).__name__ if data is not None else 'null'}")
         check_storable(data)
         return data
 

@@ -172,12 +172,16 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
 
 
 def _int(value, name: str) -> int:
-    if isinstance(value, bool):
+    """An id from a body: a whole number the id column can hold (a larger one is a 400, not a database error)."""
+    if isinstance(value, bool) or isinstance(value, float):
         raise ValidationError({name: "an integer id"})
     try:
-        return int(value)
+        number = int(value)
     except (TypeError, ValueError):
         raise ValidationError({name: "an integer id"}) from None
+    if not 0 <= number < 2**63:
+        raise ValidationError({name: "an integer id"})
+    return number
 
 
 # ---- players ------------------------------------------------------------------------------------------------
