@@ -176,7 +176,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 WHITENOISE_USE_FINDERS = True
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     # A bot signs in with `Authorization: Token <key>`; a person's browser with the session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -185,6 +185,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["api.permissions.ReadOnlyOrAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
+    "EXCEPTION_HANDLER": "api.exceptions.exception_handler",  # refusals shaped as the schema says
     # DRF's parsers, held to a size, a depth and text the database can store (api.parsers).
     "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser", "api.parsers.FormParser", "api.parsers.MultiPartParser"],
     "DEFAULT_THROTTLE_RATES": {

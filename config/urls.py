@@ -20,3 +20,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("", include("web.urls")),
 ]
+
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.forbidden"
+handler404 = "config.errors.not_found"
+handler500 = "config.errors.server_error"
