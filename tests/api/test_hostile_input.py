@@ -206,3 +206,22 @@ def test_unknown_keys_in_a_decision_are_400(accounts, body):
     r = accounts["clients"][dealer].post(f"/api/v1/matches/{match.pk}/decisions/", body, format="json")
     assert r.status_code == 400 and "extra" in r.json()["detail"]
     assert Match.objects.get(pk=match.pk).move_number == 0
+
+
+@pytest.mark.parametrize("url", ["/api/v1/clubs/abc/", "/api/v1/clubs/-1.5e-98/", "/api/v1/nothing-here/"])
+def test_an_api_url_no_view_matches_is_a_json_404(accounts, url):
+    r = accounts["clients"]["anon"].get(url)
+    assert r.status_code == 404 and r["Content-Type"].startswith("application/json") and r.json()["detail"]
+
+
+def test_a_refused_field_says_why_in_detail_and_keeps_its_field(accounts):
+    r = accounts["clients"]["organiser"].post("/api/v1/tournaments/", {"name": "t", "rounds": "many",
+                                                                       "club": accounts["club"].pk}, format="json")
+    assert r.status_code == 400 and "rounds" in r.json()
+    assert isinstance(r.json()["detail"], str) and r.json()["detail"].startswith("rounds:")
+
+
+@pytest.mark.parametrize("body", ["null", "[1, 2]", '"text"', "3"])
+def test_a_body_that_is_not_an_object_is_400(accounts, body):
+    r = _raw_post(accounts["clients"]["organiser"], f"/api/v1/clubs/{accounts['club'].pk}/members/", body)
+    assert r.status_code == 400 and "object" in r.json()["detail"]
