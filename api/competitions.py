@@ -52,6 +52,7 @@ class LeagueSerializer(serializers.ModelSerializer):
     class Meta:
         model = League
         fields = ["id", "club", "name", "created_at"]
+        validators = []  # a taken name is a 409 from the database's constraint
 
 
 class SeasonSerializer(serializers.ModelSerializer):
@@ -60,6 +61,7 @@ class SeasonSerializer(serializers.ModelSerializer):
     class Meta:
         model = Season
         fields = ["id", "league", "name", "starts_on", "ends_on", "games", "created_at"]
+        validators = []  # a taken name is a 409 from the database's constraint
 
     def get_games(self, season: Season) -> list[str]:
         return season_games(season)
@@ -73,6 +75,7 @@ class LadderSerializer(serializers.ModelSerializer):
         fields = ["id", "club", "name", "game", "ruleset", "table_size", "active", "rating_model",
                   "max_tables_per_tick", "entries", "created_at"]
         read_only_fields = ["active"]
+        extra_kwargs = {"name": {"validators": []}}  # a taken name is a 409 from the database's constraint
 
     def get_entries(self, ladder: Ladder) -> list[int]:
         return list(ladder.entries.filter(active=True).values_list("player_id", flat=True))
@@ -128,7 +131,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         try:
             league = create_league(club=form.validated_data["club"], name=form.validated_data["name"])
         except IntegrityError:
-            raise ValidationError({"name": "the club has a league of that name"}) from None
+            return conflict(ValueError("the club has a league of that name"))
         return Response(LeagueSerializer(league).data, status=201)
 
     def partial_update(self, request, pk=None):
@@ -142,7 +145,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             if "name" in form.validated_data:
                 league = rename_league(league=league, name=form.validated_data["name"])
         except IntegrityError:
-            raise ValidationError({"name": "the club has a league of that name"}) from None
+            return conflict(ValueError("the club has a league of that name"))
         return Response(LeagueSerializer(league).data)
 
     def destroy(self, request, pk=None):
@@ -184,7 +187,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             season = create_season(league=data["league"], name=data["name"], starts_on=data.get("starts_on"),
                                    ends_on=data.get("ends_on"))
         except IntegrityError:
-            raise ValidationError({"name": "the league has a season of that name"}) from None
+            return conflict(ValueError("the league has a season of that name"))
         except ValueError as e:
             raise ValidationError({"ends_on": str(e)}) from None
         return Response(SeasonSerializer(season).data, status=201)
@@ -200,7 +203,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         try:
             season = update_season(season=season, **changes)
         except IntegrityError:
-            raise ValidationError({"name": "the league has a season of that name"}) from None
+            return conflict(ValueError("the league has a season of that name"))
         except ValueError as e:
             raise ValidationError({"ends_on": str(e)}) from None
         return Response(SeasonSerializer(season).data)
@@ -271,7 +274,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         try:
             ladder = create_ladder(**fields)
         except IntegrityError:
-            raise ValidationError({"name": "a ladder of that name exists"}) from None
+            return conflict(ValueError("a ladder of that name exists"))
         except ValueError as e:
             raise ValidationError({"detail": str(e)}) from None
         return Response(LadderSerializer(ladder).data, status=201)
@@ -290,7 +293,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         try:
             ladder = update_ladder(ladder=ladder, **changes, **{k: body[k] for k in other})
         except IntegrityError:
-            raise ValidationError({"name": "a ladder of that name exists"}) from None
+            return conflict(ValueError("a ladder of that name exists"))
         except ValueError as e:
             raise ValidationError({"detail": str(e)}) from None
         return Response(LadderSerializer(ladder).data)

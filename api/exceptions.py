@@ -4,8 +4,16 @@
 
 from __future__ import annotations
 
-from rest_framework.exceptions import ValidationError
+from rest_framework import status
+from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class Conflict(APIException):
+    """409: a duplicate (a name taken, a player entered twice) or a state that does not allow it."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
 
 
 def _sentence(errors) -> str:
@@ -19,6 +27,8 @@ def _sentence(errors) -> str:
 
 def exception_handler(exc, context):
     response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(exc, Conflict):
+        response.data = {"detail": str(exc.detail), "code": "conflict"}
     if response is None or not isinstance(exc, ValidationError):
         return response
     data = response.data

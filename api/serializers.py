@@ -39,6 +39,7 @@ class ClubSerializer(serializers.ModelSerializer):
     class Meta:
         model = Club
         fields = ["id", "name", "created_at"]
+        extra_kwargs = {"name": {"validators": []}}  # a taken name is a 409 from the database's constraint
 
 
 def player_kind(player: Player) -> str:

@@ -58,6 +58,7 @@ from league.services.tournaments import (
     update_tournament,
 )
 
+from .exceptions import Conflict
 from .permissions import IsStaffForWrites, ReadOnlyOrAuthenticated, refuse
 from .play import refuse_spectator_of_shared_deal
 from .renderers import CSVRenderer
@@ -141,7 +142,10 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
     throttle_classes = [WriteThrottle]
 
     def perform_create(self, serializer):
-        serializer.instance = create_club(name=serializer.validated_data["name"])
+        try:
+            serializer.instance = create_club(name=serializer.validated_data["name"])
+        except IntegrityError:
+            raise Conflict("a club of that name exists") from None
 
     @extend_schema(summary="Make an account an organiser of the club (staff or the club's organisers)",
                    request={"application/json": {"type": "object", "properties": {"username": {"type": "string"}}}},
@@ -250,8 +254,8 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             else:
                 player = create_external_bot(name=name, clubs=clubs)
                 token = issue_token(player.user)
-        except IntegrityError:
-            raise ValidationError({"name": "that name (or bot account) is taken"}) from None
+        except IntegrityError:  # a duplicate: the name, or the bot's account name, is another's
+            return conflict(ValueError("that name (or bot account) is taken"))
         except ValueError as e:
             raise ValidationError({"bot_kind": str(e)}) from None
         body = PlayerSerializer(player).data

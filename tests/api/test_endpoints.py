@@ -74,7 +74,7 @@ def test_organisers_register_players_and_an_external_bots_token_works(accounts):
     assert c["outsider"].post("/api/v1/players/", {"kind": "person", "username": "otto", "club": club},
                               format="json").status_code == 201
     assert c["outsider"].post("/api/v1/players/", {"kind": "person", "username": "otto", "club": club},
-                              format="json").status_code == 400  # the name is taken
+                              format="json").status_code == 409  # the name is taken
     assert c["outsider"].post("/api/v1/players/", {"kind": "engine_bot", "name": "x", "bot_kind": "random",
                                                    "club": club}, format="json").status_code == 403
     assert c["organiser"].post("/api/v1/players/", {"kind": "engine_bot", "name": "x", "bot_kind": "random"},

@@ -225,3 +225,17 @@ def test_a_refused_field_says_why_in_detail_and_keeps_its_field(accounts):
 def test_a_body_that_is_not_an_object_is_400(accounts, body):
     r = _raw_post(accounts["clients"]["organiser"], f"/api/v1/clubs/{accounts['club'].pk}/members/", body)
     assert r.status_code == 400 and "object" in r.json()["detail"]
+
+
+def test_duplicate_names_are_409(accounts):
+    c, club = accounts["clients"], accounts["club"].pk
+    assert c["staff"].post("/api/v1/clubs/", {"name": "Diamond Club"}, format="json").status_code == 409
+    league = c["organiser"].post("/api/v1/leagues/", {"club": club, "name": "L"}, format="json").json()["id"]
+    assert c["organiser"].post("/api/v1/leagues/", {"club": club, "name": "L"}, format="json").status_code == 409
+    assert c["organiser"].post("/api/v1/seasons/", {"league": league, "name": "S"}, format="json").status_code == 201
+    assert c["organiser"].post("/api/v1/seasons/", {"league": league, "name": "S"}, format="json").status_code == 409
+    assert c["organiser"].post("/api/v1/ladders/", {"club": club, "name": "Lad"}, format="json").status_code == 201
+    assert c["organiser"].post("/api/v1/ladders/", {"club": club, "name": "Lad"}, format="json").status_code == 409
+    r = c["organiser"].post("/api/v1/players/", {"kind": "engine_bot", "name": "greedy-1", "bot_kind": "greedy",
+                                                 "club": club}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "conflict"

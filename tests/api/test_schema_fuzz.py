@@ -27,7 +27,7 @@ from schemathesis import checks
 from .conftest import live_match
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
-EXAMPLES = int(os.environ.get("DIAMONDS_FUZZ_EXAMPLES", "3"))
+EXAMPLES = int(os.environ.get("DIAMONDS_FUZZ_EXAMPLES", "2"))
 ROLES = ["anonymous", "organiser", "seat"]
 
 
