@@ -18,7 +18,7 @@ def test_leagues_and_seasons_are_organised_and_the_season_is_ranked(accounts):
     assert r.status_code == 201
     league = r.json()["id"]
     assert c["organiser"].post("/api/v1/leagues/", {"club": club, "name": "Thursday"},
-                               format="json").status_code == 400
+                               format="json").status_code == 409  # a duplicate
     body = {"league": league, "name": "2026", "starts_on": "2026-01-01", "ends_on": "2026-12-31"}
     assert c["outsider"].post("/api/v1/seasons/", body, format="json").status_code == 403
     r = c["organiser"].post("/api/v1/seasons/", body, format="json")
