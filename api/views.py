@@ -160,8 +160,8 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
         add_club_admin(club=club, user=user)
         return Response({"club": club.pk, "username": user.get_username()}, status=201)
 
-    @extend_schema(summary="Add a player to the club: a person or an external bot joins by its own request, the "
-                           "club's organisers add engine bots",
+    @extend_schema(summary="Add a player to the club: a person joins by their own request; the club's organisers "
+                           "add bots (another club's only if they organise it too)",
                    request={"application/json": {"type": "object", "properties": {"player": {"type": "integer"}}}},
                    responses={201: PlayerSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"], permission_classes=[ReadOnlyOrAuthenticated])

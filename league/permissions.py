@@ -70,6 +70,10 @@ def refusal_to_add_member(user, club_id: int, player: Player) -> str | None:
         return f"{player.name} is a person: only they may join a club"
     if not organises(user, club_id):
         return "only the club's organisers add bots to it"
+    # Another club's bot stays that club's: it is added elsewhere by someone who organises one of its clubs.
+    clubs = list(player.clubs.values_list("pk", flat=True))
+    if clubs and not user.is_staff and not ClubAdmin.objects.filter(user=user, club_id__in=clubs).exists():
+        return f"{player.name} is another club's bot: an organiser of that club adds it elsewhere"
     return None
 
 

@@ -301,3 +301,15 @@ def test_the_websites_registration_form_refuses_a_person_as_the_api_does(account
     assert not TournamentEntry.objects.filter(tournament=t).exists()
     page = browser.get(f"/tournaments/{t.pk}/").content.decode()
     assert f'value="{w.p["greedy-1"].pk}"' in page and f'value="{w.p["ann"].pk}"' not in page
+
+
+def test_an_organiser_cannot_take_another_clubs_bot_into_their_club(accounts):
+    w = World(accounts)
+    bot = w.p["greedy-1"]  # the accounts' club's bot
+    r = w.clients["other organiser"].post(f"/api/v1/clubs/{w.other_club.pk}/members/", {"player": bot.pk},
+                                          format="json")
+    assert r.status_code == 403 and not bot.clubs.filter(pk=w.other_club.pk).exists()
+    add_club_admin(club=w.other_club, user=accounts["organiser"])  # organising both, olga may
+    r = w.clients["organiser"].post(f"/api/v1/clubs/{w.other_club.pk}/members/", {"player": bot.pk},
+                                    format="json")
+    assert r.status_code == 201 and bot.clubs.filter(pk=w.other_club.pk).exists()
