@@ -36,6 +36,7 @@ import http.client
 import json
 import os
 import random
+import secrets
 import signal
 import socket
 import subprocess
@@ -94,7 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.entrants is None:
         args.entrants = 64 if args.finished_matches else 16
 
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="0",
+    # DEBUG off as deployed, so it needs a secret key of its own; plain HTTP on localhost, so no HTTPS redirect.
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="0", DJANGO_SSL_REDIRECT="0",
+               DJANGO_SECRET_KEY=os.environ.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
                DIAMONDS_WRITE_RATE="1000000/min", DIAMONDS_DECISION_RATE="1000000/min", DJANGO_LOG_LEVEL="ERROR")
     env.pop("REDIS_URL", None)  # tasks run in the server process: the bench measures the API, not the workers
     env["DIAMONDS_EMBEDDED_BEAT"] = "0"  # nor the ladder ticks and sweeps the embedded default would run there

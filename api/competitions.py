@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from engine.games import GAMES
 from league.models import Ladder, League, Player, Season, TournamentEntry
+from league.permissions import may_act_for, refusal_to_enter
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings
 from league.services.ladders import create_ladder, join_ladder, leave_ladder, update_ladder
@@ -30,7 +31,7 @@ from league.services.leagues import (
 )
 from league.services.tournaments import withdraw_player
 
-from .permissions import ReadOnlyOrAuthenticated
+from .permissions import ReadOnlyOrAuthenticated, refuse
 from .renderers import CSVRenderer
 from .serializers import StandingSerializer
 from .throttling import WriteThrottle
@@ -52,6 +53,7 @@ class LeagueSerializer(serializers.ModelSerializer):
     class Meta:
         model = League
         fields = ["id", "club", "name", "created_at"]
+        validators = []  # a taken name is a 409 from the database's constraint
 
 
 class SeasonSerializer(serializers.ModelSerializer):
@@ -60,6 +62,7 @@ class SeasonSerializer(serializers.ModelSerializer):
     class Meta:
         model = Season
         fields = ["id", "league", "name", "starts_on", "ends_on", "games", "created_at"]
+        validators = []  # a taken name is a 409 from the database's constraint
 
     def get_games(self, season: Season) -> list[str]:
         return season_games(season)
@@ -76,6 +79,7 @@ class LadderSerializer(serializers.ModelSerializer):
         fields = ["id", "club", "name", "game", "ruleset", "table_size", "active", "rating_model",
                   "max_tables_per_tick", "entries", "created_at"]
         read_only_fields = ["active"]
+        extra_kwargs = {"name": {"validators": []}}  # a taken name is a 409 from the database's constraint
 
     def get_entries(self, ladder: Ladder) -> list[int]:
         return list(ladder.entries.filter(active=True).values_list("player_id", flat=True))
@@ -131,7 +135,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         try:
             league = create_league(club=form.validated_data["club"], name=form.validated_data["name"])
         except IntegrityError:
-            raise ValidationError({"name": "the club has a league of that name"}) from None
+            return conflict(ValueError("the club has a league of that name"))
         return Response(LeagueSerializer(league).data, status=201)
 
     def partial_update(self, request, pk=None):
@@ -145,7 +149,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             if "name" in form.validated_data:
                 league = rename_league(league=league, name=form.validated_data["name"])
         except IntegrityError:
-            raise ValidationError({"name": "the club has a league of that name"}) from None
+            return conflict(ValueError("the club has a league of that name"))
         return Response(LeagueSerializer(league).data)
 
     def destroy(self, request, pk=None):
@@ -187,7 +191,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             season = create_season(league=data["league"], name=data["name"], starts_on=data.get("starts_on"),
                                    ends_on=data.get("ends_on"))
         except IntegrityError:
-            raise ValidationError({"name": "the league has a season of that name"}) from None
+            return conflict(ValueError("the league has a season of that name"))
         except ValueError as e:
             raise ValidationError({"ends_on": str(e)}) from None
         return Response(SeasonSerializer(season).data, status=201)
@@ -203,7 +207,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         try:
             season = update_season(season=season, **changes)
         except IntegrityError:
-            raise ValidationError({"name": "the league has a season of that name"}) from None
+            return conflict(ValueError("the league has a season of that name"))
         except ValueError as e:
             raise ValidationError({"ends_on": str(e)}) from None
         return Response(SeasonSerializer(season).data)
@@ -277,7 +281,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         try:
             ladder = create_ladder(**fields)
         except IntegrityError:
-            raise ValidationError({"name": "a ladder of that name exists"}) from None
+            return conflict(ValueError("a ladder of that name exists"))
         except ValueError as e:
             raise ValidationError({"detail": str(e)}) from None
         return Response(LadderSerializer(ladder).data, status=201)
@@ -296,18 +300,18 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         try:
             ladder = update_ladder(ladder=ladder, **changes, **{k: body[k] for k in other})
         except IntegrityError:
-            raise ValidationError({"name": "a ladder of that name exists"}) from None
+            return conflict(ValueError("a ladder of that name exists"))
         except ValueError as e:
             raise ValidationError({"detail": str(e)}) from None
         return Response(LadderSerializer(ladder).data)
 
-    @extend_schema(summary="Put players in the pool (organisers; anyone for their own players)",
+    @extend_schema(summary="Put players in the pool (people themselves; the club's bots by its organisers)",
                    request=PLAYERS_BODY, responses={201: LadderSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def join(self, request, pk=None):
         ladder = self.get_object()
         players = _players(request.data)
-        _require_organiser_or_own(request, ladder.club_id, players)
+        refuse(refusal_to_enter(request.user, ladder.club_id, players))
         join_ladder(ladder=ladder, players=players)
         return Response(LadderSerializer(ladder).data, status=201)
 
@@ -323,10 +327,9 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
 
 def _require_organiser_or_own(request, club_id, players: list[Player]) -> None:
-    """Organisers act for anyone; an account acts for its own players and the bots it owns (Player.acts_for)."""
-    own = all(p.acts_for(request.user) for p in players)
-    if not own:
-        _require_organiser(request, club_id)
+    """Organisers act for anyone; an account acts for its own players."""
+    if not may_act_for(request.user, club_id, players):
+        refuse("only the player's own account or the club's organisers may do this")
 
 
 class TournamentOrganiserViewSet(TournamentViewSet):

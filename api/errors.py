@@ -24,6 +24,13 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 
+class Conflict(exceptions.APIException):
+    """409: a duplicate (a name taken, a player entered twice) or a state that does not allow it."""
+
+    status_code = 409
+    default_code = "conflict"
+
+
 class ErrorSerializer(serializers.Serializer):
     """Every 4xx answer: `detail` says why; `code` which kind of refusal; a decision refused by the rules names the
     rule id (`rule`); a refused form lists its refusals per field (`errors`)."""

@@ -9,9 +9,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.models import Player
+from league.permissions import organises_any
 
 from .errors import ErrorSerializer
-from .permissions import organises_any
 from .serializers import PlayerSerializer
 
 

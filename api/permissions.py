@@ -1,26 +1,12 @@
-"""Who may do what: reading is open to everyone; organising a club is for its admins (league.models.ClubAdmin) and
-site staff; playing a seat is for the account that holds it (checked by league.services.decisions)."""
+"""DRF's side of who may do what: the permission classes the views name. The decisions themselves (which club,
+which player, which seat) are league.permissions', shared with the website; api/README.md has the matrix."""
 
 from __future__ import annotations
 
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
 
-from league.models import ClubAdmin
-
-
-def organises(user, club_id: int | None) -> bool:
-    """Whether `user` may organise the club (staff organise every club, and anything without a club)."""
-    if user is None or not user.is_authenticated:
-        return False
-    if user.is_staff:
-        return True
-    return club_id is not None and ClubAdmin.objects.filter(user=user, club_id=club_id).exists()
-
-
-def organises_any(user) -> bool:
-    if user is None or not user.is_authenticated:
-        return False
-    return user.is_staff or ClubAdmin.objects.filter(user=user).exists()
+from league.permissions import may_create_club, signed_in
 
 
 # Both are DRF's IsAuthenticatedOrReadOnly for reads, and say so by their base: the schema (drf-spectacular) then
@@ -29,9 +15,15 @@ class ReadOnlyOrAuthenticated(IsAuthenticatedOrReadOnly):
     """Anyone reads; only a signed-in account writes (finer checks are the view's: which club, which seat)."""
 
     def has_permission(self, request, view) -> bool:
-        return request.method in SAFE_METHODS or bool(request.user and request.user.is_authenticated)
+        return request.method in SAFE_METHODS or signed_in(request.user)
 
 
 class IsStaffForWrites(IsAuthenticatedOrReadOnly):
     def has_permission(self, request, view) -> bool:
-        return request.method in SAFE_METHODS or bool(request.user and request.user.is_staff)
+        return request.method in SAFE_METHODS or may_create_club(request.user)
+
+
+def refuse(reason: str | None) -> None:
+    """403 with league.permissions' reason, if it gave one."""
+    if reason is not None:
+        raise PermissionDenied(reason)

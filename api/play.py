@@ -176,6 +176,10 @@ class MatchDecisionView(APIView):
             raise ParseError("the body is a JSON object: {\"move_number\": N, \"decision\": {...}}")
         if "move_number" not in body or "decision" not in body:
             raise ParseError("the body needs 'move_number' and 'decision'")
+        unknown = sorted(set(body) - {"move_number", "decision", "seat"})
+        if unknown:  # refused, not ignored: a misspelt `seat` would otherwise play the caller's other seat
+            raise ParseError(f"a decision's body has no {', '.join(map(repr, unknown))}; it has 'move_number', "
+                             "'decision' and (for an account with several seats) 'seat'")
         requested = _int_param(body.get("seat"), "seat")
         try:
             # The match, the caller's seat and the decision are all checked under the match's lock, in one

@@ -27,11 +27,21 @@ class CSVRenderer(BaseRenderer):
         out = io.StringIO()
         if rows:
             fields = list(rows[0].keys())
-            writer = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
+            writer = csv.DictWriter(out, fieldnames=[neutralise(str(f)) for f in fields], extrasaction="ignore",
+                                    lineterminator="\r\n")  # RFC 4180; a cell holding either is then quoted
             writer.writeheader()
             for row in rows:
-                writer.writerow({k: _cell(v) for k, v in row.items()})
+                writer.writerow({neutralise(str(k)): _cell(v) for k, v in row.items()})
         return out.getvalue().encode(self.charset)
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK(...), +cmd|...): OWASP's CSV
+# injection advice is to make such a text cell plain text with a leading apostrophe. Numbers are written as numbers.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def neutralise(text: str) -> str:
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def _cell(value):
@@ -40,5 +50,7 @@ def _cell(value):
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
-        return " ".join(str(_cell(v)) for v in value)
+        value = " ".join(str(_cell(v)) for v in value)
+    if isinstance(value, str):
+        return neutralise(value)
     return value

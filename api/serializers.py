@@ -10,6 +10,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from engine.games import GAMES, game_type
+from league.limits import MAX_RESULT_AMOUNT, MAX_TURN_DEADLINE_SECONDS
 from league.models import (
     Club,
     DeadlineAction,
@@ -25,13 +26,13 @@ from league.models import (
     Trick,
 )
 from league.selectors.live import deal_revealed
-from league.services.decisions import MAX_TURN_DEADLINE_SECONDS
 
 
 class ClubSerializer(serializers.ModelSerializer):
     class Meta:
         model = Club
         fields = ["id", "name", "created_at"]
+        extra_kwargs = {"name": {"validators": []}}  # a taken name is a 409 from the database's constraint
 
 
 def player_kind(player: Player) -> str:
@@ -290,7 +291,10 @@ class ResultCorrectionSerializer(serializers.ModelSerializer):
 
 class CorrectionRequestSerializer(serializers.Serializer):
     reason = serializers.CharField()
-    vault = serializers.ListField(child=serializers.IntegerField(), help_text="Per seat (per team with partners).")
-    showroom = serializers.ListField(child=serializers.IntegerField())
-    score = serializers.ListField(child=serializers.IntegerField(), required=False,
+    vault = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=MAX_RESULT_AMOUNT),
+                                  max_length=6, help_text="Per seat (per team with partners).")
+    showroom = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=MAX_RESULT_AMOUNT),
+                                     max_length=6)
+    score = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=3 * MAX_RESULT_AMOUNT),
+                                  max_length=6, required=False,
                                   help_text="Optional: must be 2 x vault + showroom (R-SCORE-1).")

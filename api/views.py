@@ -33,6 +33,14 @@ from league.models import (
     Trick,
 )
 from league.models.player import EXTERNAL_BOT
+from league.permissions import (
+    organises,
+    refusal_to_add_member,
+    refusal_to_bind_account,
+    refusal_to_enter,
+    refusal_to_link_season,
+    refusal_to_seat,
+)
 from league.selectors.live import public_record, seats_of_user
 from league.selectors.standings_cache import cached_tournament_standings
 from league.services import create_bot_player, create_club, create_match, create_person_player
@@ -51,8 +59,8 @@ from league.services.tournaments import (
     update_tournament,
 )
 
-from .errors import ErrorSerializer, error_response
-from .permissions import IsStaffForWrites, ReadOnlyOrAuthenticated, organises
+from .errors import Conflict, ErrorSerializer, error_response
+from .permissions import IsStaffForWrites, ReadOnlyOrAuthenticated, refuse
 from .play import refuse_spectator_of_shared_deal
 from .renderers import CSVRenderer
 from .serializers import (
@@ -135,7 +143,10 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
     throttle_classes = [WriteThrottle]
 
     def perform_create(self, serializer):
-        serializer.instance = create_club(name=serializer.validated_data["name"])
+        try:
+            serializer.instance = create_club(name=serializer.validated_data["name"])
+        except IntegrityError:
+            raise Conflict("a club of that name exists") from None
 
     @extend_schema(summary="Make an account an organiser of the club (staff or the club's organisers)",
                    request={"application/json": {"type": "object", "properties": {"username": {"type": "string"}}}},
@@ -150,23 +161,24 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
         add_club_admin(club=club, user=user)
         return Response({"club": club.pk, "username": user.get_username()}, status=201)
 
-    @extend_schema(summary="Register an existing player in the club (its organisers)",
+    @extend_schema(summary="Add a player to the club: a person joins by their own request; the club's organisers "
+                           "add bots (another club's only if they organise it too)",
                    request={"application/json": {"type": "object", "properties": {"player": {"type": "integer"}}}},
                    responses={201: PlayerSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"], permission_classes=[ReadOnlyOrAuthenticated])
     def members(self, request, pk=None):
         club = self.get_object()
-        _require_organiser(request, club.pk)
         player = Player.objects.filter(pk=_int(request.data.get("player"), "player")).first()
         if player is None:
             raise ValidationError({"player": "no such player"})
+        refuse(refusal_to_add_member(request.user, club.pk, player))
         join_club(club=club, player=player)
         return Response(PlayerSerializer(player).data, status=201)
 
 
 def _int(value, name: str) -> int:
-    """An id from a request body: a whole number a database key can hold (a larger one would be a database error)."""
-    if isinstance(value, bool):
+    """An id from a body: a whole number the id column can hold (a larger one is a 400, not a database error)."""
+    if isinstance(value, bool) or isinstance(value, float):
         raise ValidationError({name: "an integer id"})
     try:
         number = int(value)
@@ -211,10 +223,12 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     throttle_classes = [WriteThrottle]
 
     @extend_schema(
-        summary="Register a player (club organisers; staff without a club; anyone for their own external bot)",
-        description="A person (an existing account, by username), an engine bot (bot_kind random, greedy or "
-                    "search), or an external bot: a new bot account whose API token is returned here, once. Any "
-                    "signed-in person may create an external bot without a club: they are its `owner` and may "
+        summary="Register a player: yourself as a person, or a bot (club organisers; staff without a club; anyone "
+                "for their own external bot)",
+        description="A person: the caller's own account (`username` is theirs; no one binds another's account), "
+                    "joining `club` if given. An engine bot (bot_kind random, greedy or search, with its "
+                    "bot_settings), or an external bot: a new bot account whose API token is returned here, once. "
+                    "Any signed-in person may create an external bot without a club: they are its `owner` and may "
                     "enter it in ladders (`POST /api/v1/ladders/{id}/join/`) and take it out.",
         request=PlayerCreateSerializer,
         responses={201: PlayerSerializer, **WRITE_ERRORS},
@@ -229,7 +243,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             # (a leaked bot token must not breed bots).
             if Player.objects.filter(user=request.user, bot_kind=EXTERNAL_BOT).exists():
                 raise PermissionDenied("a bot's account cannot create bots")
-        else:
+        elif data["kind"] != "person":
             _require_organiser(request, club.pk if club else None)
         clubs = [club] if club else []
         name = data.get("name") or data.get("username")
@@ -241,6 +255,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                 user = get_user_model().objects.filter(username=data.get("username", "")).first()
                 if user is None:
                     raise ValidationError({"username": "no such account"})
+                refuse(refusal_to_bind_account(request.user, user))
                 player = create_person_player(user=user, name=name, clubs=clubs)
             elif data["kind"] == "engine_bot":
                 player = create_bot_player(name=name, kind=data.get("bot_kind", ""),
@@ -248,8 +263,8 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             else:
                 player = create_external_bot(name=name, clubs=clubs, owner=request.user)
                 token = issue_token(player.user)
-        except IntegrityError:
-            raise ValidationError({"name": "that name (or bot account) is taken"}) from None
+        except IntegrityError:  # a duplicate: the name, or the bot's account name, is another's
+            return conflict(ValueError("that name (or bot account) is taken"))
         except ValueError as e:
             raise ValidationError({"bot_kind": str(e)}) from None
         body = PlayerSerializer(player).data
@@ -298,8 +313,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         form.is_valid(raise_exception=True)
         data = form.validated_data
         club = data.get("club")
-        _require_organiser(request, club.pk if club else None)
         players = data["players"]
+        refuse(refusal_to_seat(request.user, club.pk if club else None, players))
         ruleset = {**data.get("ruleset", {}), "players": len(players)}
         try:
             # create_match checks the ruleset with the game's own Ruleset and the bots with the game's bots
@@ -453,6 +468,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         data = form.validated_data
         club = data.get("club")
         _require_organiser(request, club.pk if club else None)
+        refuse(refusal_to_link_season(club.pk if club else None, data.get("season")))
         fields = {k: data[k] for k in ("name", "game", "rounds", "table_size", "format", "ruleset", "club", "season",
                                        "match_points", "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds",
                                        "deadline_action", "deadline_fallback") if k in data}
@@ -471,6 +487,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         new_club = changes.get("club", tournament.club)
         if "club" in changes and (new_club.pk if new_club else None) != tournament.club_id:
             _require_organiser(request, new_club.pk if new_club else None)  # organisers of both clubs
+        refuse(refusal_to_link_season(new_club.pk if new_club else None, changes.get("season", tournament.season)))
         try:
             tournament = update_tournament(tournament=tournament, **changes)
         except TournamentError as e:
@@ -521,11 +538,13 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         tournament = self.get_object()
         return Response(TournamentRoundSerializer(tournament.tournament_rounds.order_by("index"), many=True).data)
 
-    @extend_schema(summary="Register players, or partnership teams (the club's organisers)",
+    @extend_schema(summary="Register players, or partnership teams (people themselves; bots by organisers)",
                    description="`players`: player ids, for a tournament without partnerships. `teams`: pairs of "
                                "player ids, for a partnership tournament (each pair plays as one team, R-TEAM-1). "
+                               "Every entrant is a member of the tournament's club; a person is entered only by "
+                               "their own account (403 otherwise), bots by the club's organisers. "
                                "All or nothing: one refused entry registers none. 409 once registration is closed, "
-                               "or for the wrong kind of entry.",
+                               "for an entrant already entered, or for the wrong kind of entry.",
                    request={"application/json": {"type": "object", "properties": {
                        "players": {"type": "array", "items": {"type": "integer"}},
                        "teams": {"type": "array", "items": {"type": "array", "items": {"type": "integer"},
@@ -534,13 +553,13 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     @action(detail=True, methods=["post"])
     def entries(self, request, pk=None):
         tournament = self.get_object()
-        _require_organiser(request, tournament.club_id)
         body = request.data if isinstance(request.data, dict) else {}
         if "teams" in body:
             teams = body["teams"]
             if not isinstance(teams, list) or not teams or not all(isinstance(t, list) and len(t) == 2 for t in teams):
                 raise ValidationError({"teams": "a list of pairs of player ids"})
             pairs = [[_players_by_id([_int(i, "teams") for i in team], "teams")] for team in teams]
+            refuse(refusal_to_enter(request.user, tournament.club_id, [p for (pair,) in pairs for p in pair]))
             try:
                 with transaction.atomic():
                     entries = [e for (pair,) in pairs for e in register_team(tournament=tournament, players=pair)]
@@ -552,6 +571,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         if not isinstance(ids, list) or not ids:
             raise ValidationError({"players": "a list of player ids (or `teams`: pairs, with partnerships)"})
         players = _players_by_id([_int(i, "players") for i in ids], "players")
+        refuse(refusal_to_enter(request.user, tournament.club_id, players))
         try:
             entries = register_players(tournament=tournament, players=players)
         except TournamentError as e:

@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -26,8 +27,18 @@ def _flag(name: str, default: bool) -> bool:
 
 # Debug pages by default only in the embedded setup (a laptop); with a real database, only when asked for.
 DEBUG = _flag("DJANGO_DEBUG", not os.environ.get("DATABASE_URL", "").strip())
-# The dev default is only for a laptop; deploy/env.example shows where the real one goes.
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-set-DJANGO_SECRET_KEY-in-production")
+# The secret key signs sessions, CSRF tokens and password resets: a key anyone can read in this repository would let
+# anyone forge them. So without DEBUG (a real deployment) there is no default: a missing key, or one published here
+# or in deploy/env.example, stops start-up. With DEBUG (the embedded laptop setup) the built-in one serves.
+DEV_SECRET_KEY = "dev-only-insecure-key-set-DJANGO_SECRET_KEY-in-production"
+PUBLISHED_SECRET_KEYS = (DEV_SECRET_KEY, "change-me-to-a-long-random-string")
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "").strip() or DEV_SECRET_KEY
+if not DEBUG and SECRET_KEY in PUBLISHED_SECRET_KEYS:
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is " + ("not set" if SECRET_KEY == DEV_SECRET_KEY else "the published example") + " and "
+        "DEBUG is off: set DJANGO_SECRET_KEY to a long random secret of your own, e.g. the output of "
+        "`python -c \"import secrets; print(secrets.token_urlsafe(50))\"` (see deploy/env.example), or run with "
+        "DJANGO_DEBUG=1 on a development machine.")
 # The key tournament deal seeds are derived under (engine.fairness.derived_seed): a secret of the server's.
 DIAMONDS_DEAL_KEY = os.environ.get("DIAMONDS_DEAL_KEY", SECRET_KEY)
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
@@ -44,6 +55,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
+    "csp",
     "league",
     "api",
     "web",
@@ -52,6 +64,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A body larger than DIAMONDS_MAX_BODY_BYTES is answered 413 before anything reads it (api.parsers).
+    "api.parsers.BodySizeLimitMiddleware",
     # Static files (the website's CSS and scripts, the API docs' assets) served by the app itself under gunicorn:
     # WhiteNoise's, made able to sit in an async chain (config/static_files.py says why).
     "config.static_files.StaticFilesMiddleware",
@@ -61,7 +75,48 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
+
+# ---- what the browser is told (always; the production-only ones below) -----------------------------------------
+# Content-Security-Policy (django-csp): scripts only from this site's own files (the website's and the API docs'
+# are all static files; no inline script), so an injected <script> or event attribute does not run. Inline styles
+# are allowed: the ring race's board sets a CSS variable per page and the charts are inline SVG, and style cannot
+# run code. config.urls relaxes it for the Redoc page alone (its bundle starts a worker from a blob).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+SECURE_REFERRER_POLICY = "same-origin"  # other sites learn nothing of which page (match, tournament) linked them
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# With DEBUG off the site is served over HTTPS: cookies only over it, HSTS, and plain HTTP redirected. TLS usually
+# ends at a proxy in front of gunicorn: DJANGO_TLS_PROXY_HEADER names the header it sets (X-Forwarded-Proto: https),
+# and only then is that header believed (anyone can send it to a server that is not behind such a proxy).
+# DJANGO_SSL_REDIRECT=0 leaves the redirect to the proxy. /healthz is exempt: the compose healthcheck asks over
+# plain HTTP from inside the container.
+_PRODUCTION = not DEBUG
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = _flag("DJANGO_SECURE_COOKIES", _PRODUCTION)
+SESSION_COOKIE_HTTPONLY = True
+SECURE_SSL_REDIRECT = _flag("DJANGO_SSL_REDIRECT", _PRODUCTION)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(365 * 24 * 3600) if _PRODUCTION else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _flag("DJANGO_HSTS_INCLUDE_SUBDOMAINS", _PRODUCTION)
+SECURE_HSTS_PRELOAD = _flag("DJANGO_HSTS_PRELOAD", _PRODUCTION)
+_TLS_PROXY_HEADER = os.environ.get("DJANGO_TLS_PROXY_HEADER", "").strip()
+if _TLS_PROXY_HEADER:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _TLS_PROXY_HEADER.upper().replace("-", "_"), "https")
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -147,6 +202,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.WriteThrottle"],
     # Never believe X-Forwarded-For by DRF's own reckoning: config.client_address decides who the client is.
     "NUM_PROXIES": 0,
+    # DRF's parsers, held to a size, a depth and text the database can store (api.parsers).
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser", "api.parsers.FormParser", "api.parsers.MultiPartParser"],
 }
 
 SPECTACULAR_SETTINGS = {
@@ -169,6 +226,13 @@ SPECTACULAR_SETTINGS = {
     # The refusals every operation can answer, in the one Error shape (api/schema.py).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.refusals"],
 }
+
+# Request bodies (api.parsers): the largest accepted, and how deep JSON may nest. A ruleset, a points table or a
+# field of a few hundred entries is a few kilobytes and three levels deep.
+DIAMONDS_MAX_BODY_BYTES = int(os.environ.get("DIAMONDS_MAX_BODY_BYTES", str(256 * 1024)))
+DIAMONDS_MAX_JSON_DEPTH = int(os.environ.get("DIAMONDS_MAX_JSON_DEPTH", "16"))
+# Django's own limit on form bodies, kept above ours so that ours (which says why) answers first.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * DIAMONDS_MAX_BODY_BYTES
 
 # The turns long-poll (/api/v1/me/turns/?wait=N): the longest wait granted, and how often it looks again.
 DIAMONDS_TURNS_MAX_WAIT = float(os.environ.get("DIAMONDS_TURNS_MAX_WAIT", "60"))

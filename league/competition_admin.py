@@ -4,6 +4,7 @@ Imported by league/admin.py (Django discovers only that module)."""
 from django import forms
 from django.contrib import admin, messages
 
+from .limits import MAX_TOURNAMENT_ROUNDS, check_tables_per_tick, check_turn_deadline
 from .models import (
     Ladder,
     LadderEntry,
@@ -16,9 +17,7 @@ from .models import (
     TournamentRound,
 )
 from .services.cancellation import NotCancellable, cancel_tournament
-from .services.decisions import check_turn_deadline
-from .services.ladders import check_tables_per_tick
-from .services.tournaments import MAX_TOURNAMENT_ROUNDS, competition_game, shared_ruleset
+from .services.tournaments import competition_game, shared_ruleset
 
 
 class BoundedSettingsForm(forms.ModelForm):

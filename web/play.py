@@ -22,10 +22,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from api.permissions import organises
 from config.throttling import DecisionLimit, TableLimit, WriteLimit, rate_limited
 from league.models import Match, MatchSeat, Player
 from league.models.match import IN_PLAY
+from league.permissions import organises
 from league.selectors.live import (
     deal_revealed,
     deal_still_in_play,

@@ -9,7 +9,6 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from api.permissions import organises
 from config.throttling import WriteLimit, rate_limited
 from league.models import (
     Club,
@@ -25,6 +24,7 @@ from league.models import (
     Tournament,
     TournamentStatus,
 )
+from league.permissions import organises, refusal_to_enter
 from league.selectors.ladders import ladder_outlook
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
@@ -106,8 +106,10 @@ def tournament(request, pk: int):
     organiser = organises(request.user, tournament.club_id)
     candidates = []
     if organiser and tournament.status == TournamentStatus.REGISTERING:
+        # The club's bots: people enter themselves (league.permissions).
         pool = tournament.club.players.all() if tournament.club else Player.objects.all()
-        candidates = pool.exclude(tournament_entries__tournament=tournament).order_by("name")[:200]
+        candidates = (pool.exclude(bot_kind="").exclude(tournament_entries__tournament=tournament)
+                      .order_by("name")[:200])
     return render(request, "web/tournament.html", {
         "candidates": candidates,
         "tournament": tournament, "rounds": rounds, "standings": standings,
@@ -194,16 +196,19 @@ def match_cancel(request, pk: int):
 @require_POST
 @rate_limited(WriteLimit, what="changes")
 def tournament_register(request, pk: int):
-    """The organiser's registration of club players, as the API's entries endpoint."""
+    """The organiser's registration of the club's bots, as the API's entries endpoint."""
     tournament = get_object_or_404(Tournament, pk=pk)
     if not organises(request.user, tournament.club_id):
         return render(request, "web/error.html", {"message": "Only the club's organisers may register players."},
                       status=403)
-    ids = [int(i) for i in request.POST.getlist("players") if i.isdigit()]
+    ids = [int(i) for i in request.POST.getlist("players") if i.isdigit() and len(i) < 19]  # a bigint at most
     players = list(Player.objects.filter(pk__in=ids))
     if not players:
         messages.error(request, "Choose at least one player to register.")
         return redirect("web:tournament", pk=pk)
+    refusal = refusal_to_enter(request.user, tournament.club_id, players)  # the API's rule (league.permissions)
+    if refusal:
+        return render(request, "web/error.html", {"message": refusal}, status=403)
     try:
         register_players(tournament=tournament, players=players)
     except TournamentError as e:

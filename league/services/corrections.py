@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from django.db import transaction
 
+from ..limits import MAX_RESULT_AMOUNT
 from ..models import Match, MatchSeat, MatchStatus, ResultCorrection
 from ..standings import forfeit_places
 
@@ -46,6 +47,8 @@ def correct_result(
         raise CorrectionError(f"the result has {teams} entries (per seat, or per team with partners)")
     if any(v < 0 for v in vault) or any(s < 0 for s in showroom):
         raise CorrectionError("vaults and showrooms hold no negative amounts")
+    if any(v > MAX_RESULT_AMOUNT for v in (*vault, *showroom)):
+        raise CorrectionError(f"vaults and showrooms hold at most {MAX_RESULT_AMOUNT}")
     derived = [2 * vault[t] + showroom[t] for t in range(teams)]  # R-SCORE-1
     if score is not None and list(score) != derived:
         raise CorrectionError(f"R-SCORE-1: score is 2 x vault + showroom, {derived}, not {list(score)}")

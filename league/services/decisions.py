@@ -31,6 +31,7 @@ league.selectors.live and league.selectors.records read, and both hide them.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -41,6 +42,7 @@ from django.utils import timezone
 from engine import PASS_CARDS, Game, IllegalDecision
 from engine.games import game_type
 
+from ..limits import check_turn_deadline
 from ..models import DeadlineAction, Match, MatchSeat, MatchStatus, OutboxKind, Player
 from ..models.match import IN_PLAY
 from ..selectors.games import StoredPlayError, load_match_game
@@ -56,22 +58,9 @@ from .stopping import PlayStopped, StopWatch
 # The names are Diamonds' ("greedy" is its fast heuristic bot); FALLBACK_BOT_OF_GAME says which bot plays them in
 # every game: each game has "random", and the newer games' fast counterpart of "greedy" is their "heuristic".
 FALLBACK_BOTS = ("random", "greedy")
-# Decision: a turn deadline is one second to a week, the longest a correspondence game may wait for one decision (and
-# a number every database stores: an unbounded one could overflow the column, or the deadline's date).
-MAX_TURN_DEADLINE_SECONDS = 7 * 24 * 3600
 FALLBACK_BOT_OF_GAME = {"diamonds": {"random": "random", "greedy": "greedy"},
                         "diamoniak": {"random": "random", "greedy": "heuristic"},
                         "ringrace": {"random": "random", "greedy": "heuristic"}}
-
-
-def check_turn_deadline(seconds: object) -> int | None:
-    """A turn deadline as stored: None (no deadline) or whole seconds within bounds; ValueError naming the bound."""
-    if seconds is None:
-        return None
-    if not isinstance(seconds, int) or isinstance(seconds, bool) or not 1 <= seconds <= MAX_TURN_DEADLINE_SECONDS:
-        raise ValueError(f"turn_deadline_seconds must be a whole number from 1 to {MAX_TURN_DEADLINE_SECONDS} (a "
-                         f"week), or null for no deadline; not {seconds!r}")
-    return seconds
 
 
 def fallback_bot_kind(game: str, name: str) -> str:
@@ -137,11 +126,17 @@ class DecisionOutcome:
 
 
 def parse_decision(decision_json: object, game: str = "diamonds"):
-    """The decision JSON as `game`'s Decision (its `from_json`), or MalformedDecision."""
+    """The decision JSON as `game`'s Decision (its `from_json`), or MalformedDecision. A key the decision does not
+    have is refused, not ignored: a bot that misspells one learns it at once instead of having a default played."""
     try:
-        return game_type(game).parse_decision(decision_json)
+        decision = game_type(game).parse_decision(decision_json)
     except (ValueError, TypeError, KeyError) as e:
         raise MalformedDecision(str(e)) from None
+    unknown = sorted(set(decision_json) - set(decision.to_json()))  # a dict: from_json refuses anything else
+    if unknown:
+        raise MalformedDecision(f"a {decision.kind} decision has no {', '.join(map(repr, unknown))}; it is "
+                                f"{json.dumps(decision.to_json())}")
+    return decision
 
 
 def move_is_current(game, seat: int, move_number: int) -> bool:

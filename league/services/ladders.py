@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from ..limits import check_tables_per_tick
 from ..models import (
     Club,
     Ladder,
@@ -38,14 +39,6 @@ from . import outbox
 from .matches import create_match
 from .ratings import initial_ordinal
 from .tournaments import check_entrants_can_play, competition_game, shared_ruleset, table_ruleset
-
-# Decision: one tick opens at most 500 tables (2,000 matches at tables of four): a pool bigger than that waits a tick.
-MAX_TABLES_PER_TICK = 500
-
-
-def check_tables_per_tick(value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_TABLES_PER_TICK:
-        raise ValueError(f"max_tables_per_tick must be a whole number from 1 to {MAX_TABLES_PER_TICK}, not {value!r}")
 
 
 @transaction.atomic

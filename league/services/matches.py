@@ -10,6 +10,7 @@ from engine import InvalidRuleset
 from engine.fairness import commitment, new_nonce, new_seed
 from engine.games import GAMES, game_type
 
+from ..limits import checked_bot_settings
 from ..models import Club, Match, MatchSeat, MatchStatus, Player
 
 
@@ -25,17 +26,8 @@ def create_bot_player(*, name: str, kind: str, settings: dict | None = None, clu
     known = sorted({name for kind_ in GAMES.values() for name in kind_.bots})
     if kind not in known:
         raise ValueError(f"unknown bot {kind!r}; known bots: {', '.join(known)}")
-    if settings is not None and not isinstance(settings, dict):
-        raise ValueError("bot settings are an object of the bot's settings")
-    for game in GAMES.values():
-        if kind in game.bots:
-            # Built once now, so settings the bot refuses (unknown, or out of their bounds) are refused here, not by
-            # the first match it plays.
-            try:
-                game.make_bot(kind, seed=0, **dict(settings or {}))
-            except (TypeError, ValueError) as e:
-                raise ValueError(f"{game.title} {kind} bot settings: {e}") from None
-    player = Player.objects.create(name=name, bot_kind=kind, bot_settings=dict(settings or {}))
+    settings = checked_bot_settings(kind, settings)
+    player = Player.objects.create(name=name, bot_kind=kind, bot_settings=settings)
     player.clubs.set(list(clubs))
     return player
 

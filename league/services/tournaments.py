@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from django.conf import settings as django_settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
@@ -41,6 +41,7 @@ from engine.games import GameType, game_type
 from league import scheduling
 from league.scheduling import History, Round, Table, TableShape
 
+from ..limits import MAX_TOURNAMENT_ROUNDS, check_turn_deadline, checked_match_points, checked_tiebreaks
 from ..models import (
     Club,
     DeadlineAction,
@@ -58,18 +59,12 @@ from ..models import (
 )
 from ..models.match import ENDED
 from ..selectors.standings_cache import warm_tournament_standings
-from ..standings import canonical_metrics
 from . import outbox
-from .decisions import FALLBACK_BOTS, check_turn_deadline
+from .decisions import FALLBACK_BOTS
 from .matches import create_match
 from .ratings import apply_match_ratings, match_is_rated
 
 DONE = ENDED  # finished, failed or cancelled (league.services.cancellation): a round closes without waiting for them
-
-
-# Decision: at most 50 rounds (a round a week for a year). Fixed schedules are computed whole, up front, for every
-# round seated, so the bound also bounds that work.
-MAX_TOURNAMENT_ROUNDS = 50
 
 
 class TournamentError(ValueError):
@@ -144,38 +139,39 @@ def create_tournament(
     settings = _checked_settings(
         game=game, rounds=rounds, table_size=table_size, format=format, ruleset=ruleset, tiebreaks=tiebreaks,
         turn_deadline_seconds=turn_deadline_seconds, deadline_action=deadline_action,
-        deadline_fallback=deadline_fallback)
+        deadline_fallback=deadline_fallback, match_points=match_points)
     return Tournament.objects.create(
-        name=name, club=club, season=season, match_points=dict(match_points or {}), auto_advance=auto_advance,
+        name=name, club=club, season=season, auto_advance=auto_advance,
         rated=rated, seed=seed if seed is not None else secrets.token_hex(8),
         deal_salt=deal_salt if deal_salt is not None else new_seed(), **settings)
 
 
 def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, ruleset: dict | None,
                       tiebreaks: Sequence[str], turn_deadline_seconds: int | None, deadline_action: str,
-                      deadline_fallback: str) -> dict:
+                      deadline_fallback: str, match_points: dict | None) -> dict:
     """The settings a tournament is created or changed with, checked (ValueError: see create_tournament), in the
     form they are stored."""
     ruleset = shared_ruleset(ruleset)
     if format not in TournamentFormat.values:
         raise ValueError(f"format must be one of {', '.join(TournamentFormat.values)}, not {format!r}")
-    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_TOURNAMENT_ROUNDS:
-        raise ValueError(f"rounds must be a whole number from 1 to {MAX_TOURNAMENT_ROUNDS}, not {rounds!r}")
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_TOURNAMENT_ROUNDS:
+        raise ValueError(f"a tournament has 1 to {MAX_TOURNAMENT_ROUNDS} rounds, not {rounds!r}")
     kind = competition_game(game, table_size, ruleset)
     if format == TournamentFormat.DUPLICATE and kind.name != "diamonds":
         raise ValueError(f"the duplicate format deals the same Diamonds hands at every table of a group; "
                          f"{kind.title} tournaments are fixed or Swiss")
     partnerships = bool(ruleset.get("partnerships"))
     TableShape.for_table_size(table_size, partnership=partnerships, max_players=kind.max_players)
-    tiebreaks = canonical_metrics(tiebreaks)  # ValueError naming the known ones; "vault" stored as "tiebreak"
+    tiebreaks = checked_tiebreaks(tiebreaks)  # ValueError naming the known ones; "vault" stored as "tiebreak"
     check_turn_deadline(turn_deadline_seconds)
     if deadline_action not in DeadlineAction.values:
         raise ValueError(f"deadline_action must be one of {', '.join(DeadlineAction.values)}, not {deadline_action!r}")
     if deadline_fallback not in FALLBACK_BOTS:  # names for every game (decisions.FALLBACK_BOT_OF_GAME)
         raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
     return {"game": kind.name, "rounds": rounds, "table_size": table_size, "format": format, "ruleset": ruleset,
-            "tiebreaks": list(tiebreaks), "turn_deadline_seconds": turn_deadline_seconds,
-            "deadline_action": deadline_action, "deadline_fallback": deadline_fallback}
+            "tiebreaks": tiebreaks, "turn_deadline_seconds": turn_deadline_seconds,
+            "deadline_action": deadline_action, "deadline_fallback": deadline_fallback,
+            "match_points": checked_match_points(match_points)}
 
 
 # What an organiser may still change once the tournament runs: nothing that would reseat or rescore played rounds.
@@ -184,7 +180,7 @@ CHANGEABLE_WHILE_RUNNING = frozenset({"name", "auto_advance", "turn_deadline_sec
 CHANGEABLE = CHANGEABLE_WHILE_RUNNING | {"game", "rounds", "table_size", "format", "ruleset", "club", "season",
                                         "match_points", "tiebreaks", "rated"}
 _CHECKED = ("game", "rounds", "table_size", "format", "ruleset", "tiebreaks", "turn_deadline_seconds",
-            "deadline_action", "deadline_fallback")
+            "deadline_action", "deadline_fallback", "match_points")
 
 
 @transaction.atomic
@@ -210,8 +206,6 @@ def update_tournament(*, tournament: Tournament, **changes) -> Tournament:
         check_entrants_can_play(checked["game"], [e.player for e in tournament.entries.select_related("player")])
     for name, value in changes.items():
         setattr(tournament, name, checked[name] if name in checked else value)
-    if "match_points" in changes:
-        tournament.match_points = dict(changes["match_points"] or {})
     tournament.save()
     return tournament
 
@@ -225,6 +219,31 @@ def delete_tournament(*, tournament: Tournament) -> None:
         raise TournamentError(f"{tournament} is {tournament.status}: a tournament that has seated a round keeps its "
                               "results, so it cannot be deleted")
     tournament.delete()
+
+
+class AlreadyEntered(TournamentError):
+    """A player registered twice (or twice in one request)."""
+
+
+def _check_not_entered(tournament: Tournament, players: Sequence[Player]) -> None:
+    ids = [p.pk for p in players]
+    twice = sorted({p.name for p in players if ids.count(p.pk) > 1})
+    if twice:
+        raise AlreadyEntered(f"{', '.join(twice)} named more than once")
+    entered = Player.objects.filter(pk__in=ids, tournament_entries__tournament=tournament).order_by("name")
+    names = list(entered.values_list("name", flat=True))
+    if names:
+        raise AlreadyEntered(f"{', '.join(names)} already entered in {tournament}")
+
+
+def _create_entries(entries: Iterable[TournamentEntry]) -> list[TournamentEntry]:
+    """The entries, or AlreadyEntered when a concurrent registration of one of them won the race (the unique
+    constraint is the last word; the savepoint keeps the caller's transaction usable)."""
+    try:
+        with transaction.atomic():
+            return TournamentEntry.objects.bulk_create(list(entries))
+    except IntegrityError:
+        raise AlreadyEntered("a player was entered at the same moment by another request") from None
 
 
 def _open_for_registration(tournament: Tournament) -> Tournament:
@@ -242,7 +261,8 @@ def register_players(*, tournament: Tournament, players: Iterable[Player]) -> li
         raise TournamentError("a partnership tournament registers teams (register_team)")
     players = list(players)
     check_entrants_can_play(tournament.game, players)
-    return TournamentEntry.objects.bulk_create(TournamentEntry(tournament=tournament, player=p) for p in players)
+    _check_not_entered(tournament, players)
+    return _create_entries(TournamentEntry(tournament=tournament, player=p) for p in players)
 
 
 def register_player(*, tournament: Tournament, player: Player) -> TournamentEntry:
@@ -258,10 +278,10 @@ def register_team(*, tournament: Tournament, players: Sequence[Player]) -> list[
     if len(players) != 2 or players[0].pk == players[1].pk:
         raise TournamentError("a team is two different players")
     check_entrants_can_play(tournament.game, players)
+    _check_not_entered(tournament, players)
     last = TournamentEntry.objects.filter(tournament=tournament).order_by("-team").values_list("team", flat=True)
     team = (last.first() or 0) + 1
-    return TournamentEntry.objects.bulk_create(TournamentEntry(tournament=tournament, player=p, team=team)
-                                               for p in players)
+    return _create_entries(TournamentEntry(tournament=tournament, player=p, team=team) for p in players)
 
 
 @transaction.atomic

@@ -18,7 +18,7 @@ def test_leagues_and_seasons_are_organised_and_the_season_is_ranked(accounts):
     assert r.status_code == 201
     league = r.json()["id"]
     assert c["organiser"].post("/api/v1/leagues/", {"club": club, "name": "Thursday"},
-                               format="json").status_code == 400
+                               format="json").status_code == 409  # a duplicate
     body = {"league": league, "name": "2026", "starts_on": "2026-01-01", "ends_on": "2026-12-31"}
     assert c["outsider"].post("/api/v1/seasons/", body, format="json").status_code == 403
     r = c["organiser"].post("/api/v1/seasons/", body, format="json")
@@ -127,7 +127,7 @@ def test_organisers_change_and_delete_a_tournament_before_it_starts_and_only_som
     assert r.status_code == 200 and (r.json()["game"], r.json()["table_size"], r.json()["rounds"]) == (
         "ringrace", 5, 3)
 
-    bots = [create_bot_player(name=f"k-{i}", kind="heuristic") for i in range(5)]
+    bots = [create_bot_player(name=f"k-{i}", kind="heuristic", clubs=[accounts["club"]]) for i in range(5)]
     assert c["organiser"].post(url + "entries/", {"players": [b.pk for b in bots]}, format="json").status_code == 201
     r = c["organiser"].patch(url, {"game": "diamonds", "table_size": 4}, format="json")
     # The entrants registered are in the way (Diamonds has no heuristic bot): a conflict with its state.
@@ -158,7 +158,7 @@ def test_partnership_tournaments_register_teams_all_or_nothing(accounts):
                                                      "ruleset": {"partnerships": True}}, format="json")
     assert r.status_code == 201
     url = f"/api/v1/tournaments/{r.json()['id']}/entries/"
-    bots = [create_bot_player(name=f"pair-{i}", kind="random") for i in range(6)]
+    bots = [create_bot_player(name=f"pair-{i}", kind="random", clubs=[accounts["club"]]) for i in range(6)]
     r = c["organiser"].post(url, {"players": [b.pk for b in bots[:2]]}, format="json")
     assert r.status_code == 409 and "teams" in r.json()["detail"]
     assert c["organiser"].post(url, {"teams": [[bots[0].pk]]}, format="json").status_code == 400

@@ -68,10 +68,13 @@ def test_organisers_register_players_and_an_external_bots_token_works(accounts):
     assert r.status_code == 201 and r.json()["kind"] == "engine_bot"
     assert c["organiser"].post("/api/v1/players/", {"kind": "engine_bot", "name": "g3", "bot_kind": "nope",
                                                     "club": club}, format="json").status_code == 400
+    # A person's account is registered by that person only (league.permissions), who then joins the club.
     assert c["organiser"].post("/api/v1/players/", {"kind": "person", "username": "otto", "club": club},
-                               format="json").status_code == 201
-    assert c["organiser"].post("/api/v1/players/", {"kind": "person", "username": "otto", "club": club},
-                               format="json").status_code == 400  # the name is taken
+                               format="json").status_code == 403
+    assert c["outsider"].post("/api/v1/players/", {"kind": "person", "username": "otto", "club": club},
+                              format="json").status_code == 201
+    assert c["outsider"].post("/api/v1/players/", {"kind": "person", "username": "otto", "club": club},
+                              format="json").status_code == 409  # the name is taken
     assert c["outsider"].post("/api/v1/players/", {"kind": "engine_bot", "name": "x", "bot_kind": "random",
                                                    "club": club}, format="json").status_code == 403
     assert c["organiser"].post("/api/v1/players/", {"kind": "engine_bot", "name": "x", "bot_kind": "random"},

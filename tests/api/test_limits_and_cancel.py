@@ -8,9 +8,9 @@ import pytest
 
 from engine.diamoniak.rules import TURN_LIMIT_BOUND
 from engine.ruleset import MAX_ROUNDS
+from league.limits import MAX_TOURNAMENT_ROUNDS, MAX_TURN_DEADLINE_SECONDS
 from league.models import Ladder, Match, MatchStatus, RoundStatus, Tournament, TournamentStatus
-from league.services.decisions import MAX_TURN_DEADLINE_SECONDS
-from league.services.tournaments import MAX_TOURNAMENT_ROUNDS, register_players, seat_round
+from league.services.tournaments import register_players, seat_round
 
 from .conftest import live_match, snapshot
 
@@ -60,7 +60,7 @@ def test_a_match_with_a_ruleset_out_of_bounds_is_a_400_naming_the_field_and_crea
         "players": bots(accounts, players), "game": game, "ruleset": ruleset, "club": accounts["club"].pk,
     }, format="json")
     assert response.status_code == 400, response.content
-    message = str(response.json()["ruleset"])
+    message = str(response.json()["errors"]["ruleset"])
     assert all(part in message for part in named), message
     assert counts() == before
 
@@ -96,15 +96,15 @@ def test_turn_deadlines_are_bounded_everywhere_they_are_set(accounts, seconds):
     before = counts()
     created = client.post(MATCHES, {"players": bots(accounts, 4), "turn_deadline_seconds": seconds,
                                     "club": accounts["club"].pk}, format="json")
-    assert created.status_code == 400 and "turn_deadline_seconds" in created.json()
+    assert created.status_code == 400 and "turn_deadline_seconds" in created.json()["errors"]
     tournament = client.post(TOURNAMENTS, {"name": "slow", "rounds": 2, "turn_deadline_seconds": seconds,
                                            "club": accounts["club"].pk}, format="json")
-    assert tournament.status_code == 400 and "turn_deadline_seconds" in tournament.json()
+    assert tournament.status_code == 400 and "turn_deadline_seconds" in tournament.json()["errors"]
     assert counts() == before
     match = live_match(accounts, ["ann", "greedy-1", "random-1", "bob"])
     kept = snapshot(match)
     response = client.post(f"{MATCHES}{match.pk}/deadline/", {"turn_deadline_seconds": seconds}, format="json")
-    assert response.status_code == 400 and "turn_deadline_seconds" in response.json()
+    assert response.status_code == 400 and "turn_deadline_seconds" in response.json()["errors"]
     assert snapshot(match) == kept
     ok = client.post(f"{MATCHES}{match.pk}/deadline/", {"turn_deadline_seconds": MAX_TURN_DEADLINE_SECONDS},
                      format="json")

@@ -45,9 +45,12 @@ def test_a_forfeited_seat_shows_on_the_table_and_its_late_decision_is_refused(ac
     body = {"name": "Forfeit Cup", "rounds": 1, "table_size": 4, "club": accounts["club"].pk, "seed": "api-forfeit",
             "turn_deadline_seconds": 30, "deadline_action": "forfeit"}
     tid = c["organiser"].post("/api/v1/tournaments/", body, format="json").json()["id"]
-    field = [p[name].pk for name in ("ann", "bob", "greedy-1", "random-1")]
-    assert c["organiser"].post(f"/api/v1/tournaments/{tid}/entries/", {"players": field},
-                               format="json").status_code == 201
+    # People enter themselves; the organiser enters the club's bots (league.permissions).
+    for name in ("ann", "bob"):
+        assert c[name].post(f"/api/v1/tournaments/{tid}/entries/", {"players": [p[name].pk]},
+                            format="json").status_code == 201
+    assert c["organiser"].post(f"/api/v1/tournaments/{tid}/entries/", {"players": [p["greedy-1"].pk,
+                               p["random-1"].pk]}, format="json").status_code == 201
     assert c["organiser"].post(f"/api/v1/tournaments/{tid}/start-round/").status_code == 201
     match = Match.objects.get(tournament_round__tournament_id=tid)
     assert (match.turn_deadline_seconds, match.deadline_action) == (30, "forfeit")

@@ -92,7 +92,7 @@ def test_only_organisers_register_players_and_start_tournament_rounds(client, si
     client.force_login(site["ann"].user)
     assert client.post(register, {"players": ids}).status_code == 403 and not tournament.entries.exists()
     client.force_login(site["organiser"])
-    assert "Register players" in client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+    assert "Register the club's bots" in client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
     assert client.post(register, {"players": ids}).status_code == 302
     assert sorted(tournament.entries.values_list("player_id", flat=True)) == sorted(ids)
     client.logout()

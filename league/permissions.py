@@ -1,0 +1,119 @@
+"""Who may do what, decided here for the API (api/) and the website (web/) alike; api/README.md has the matrix.
+
+Clubs are kept apart: an organiser (league.models.ClubAdmin) acts only within their own club, and what they link
+(a tournament's season, the players they seat or enter) must be their club's. Site staff organise every club.
+A person's account is bound to nothing by anyone else: a person registers their own account, joins a club and
+enters a tournament or a ladder by their own request only (there is no invitation to accept yet). Bots, engine or
+external, are the club's: its organisers register them, add them and enter them. Seating a club's match takes its
+members: a person is one only by their own joining.
+
+Each `refusal_*` returns why the action is refused (None when it is allowed), so the API answers 403 with that
+reason and the website shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .models import ClubAdmin, Player, Season
+
+
+def signed_in(user) -> bool:
+    return user is not None and user.is_authenticated
+
+
+def organises(user, club_id: int | None) -> bool:
+    """Whether `user` may organise the club (staff organise every club, and anything without a club)."""
+    if not signed_in(user):
+        return False
+    if user.is_staff:
+        return True
+    return club_id is not None and ClubAdmin.objects.filter(user=user, club_id=club_id).exists()
+
+
+def organises_any(user) -> bool:
+    return signed_in(user) and (user.is_staff or ClubAdmin.objects.filter(user=user).exists())
+
+
+def may_create_club(user) -> bool:
+    return signed_in(user) and user.is_staff
+
+
+def owns(user, player: Player) -> bool:
+    """The player is the account's own: a person's, an external bot's account acting for itself, or the bot's
+    owner (Player.acts_for)."""
+    return signed_in(user) and player.acts_for(user)
+
+
+def is_person(player: Player) -> bool:
+    return player.user_id is not None and not player.bot_kind
+
+
+def may_act_for(user, club_id: int | None, players: Iterable[Player]) -> bool:
+    """Taking players out of something (a ladder's pool, a tournament's later rounds): their own account, or the
+    club's organisers."""
+    players = list(players)
+    return all(owns(user, p) for p in players) or organises(user, club_id)
+
+
+def refusal_to_bind_account(user, account) -> str | None:
+    """A person player is made on an account by that account only."""
+    if not signed_in(user) or account.pk != user.pk:
+        return "a person registers their own account: no one else may bind it to a player"
+    return None
+
+
+def refusal_to_add_member(user, club_id: int, player: Player) -> str | None:
+    """A person (or an external bot's account) joins a club by its own request; the club's organisers add bots."""
+    if owns(user, player):
+        return None
+    if is_person(player):
+        return f"{player.name} is a person: only they may join a club"
+    if not organises(user, club_id):
+        return "only the club's organisers add bots to it"
+    # Another club's bot stays that club's: it is added elsewhere by someone who organises one of its clubs.
+    clubs = list(player.clubs.values_list("pk", flat=True))
+    if clubs and not user.is_staff and not ClubAdmin.objects.filter(user=user, club_id__in=clubs).exists():
+        return f"{player.name} is another club's bot: an organiser of that club adds it elsewhere"
+    return None
+
+
+def refusal_to_enter(user, club_id: int | None, players: Iterable[Player]) -> str | None:
+    """Entering players in a tournament or a ladder of the club `club_id` (None: one without a club, staff's): each
+    a member of the club, and each entered by their own account or, for a bot, by the club's organisers."""
+    for p in players:
+        if not owns(user, p):
+            if is_person(p):
+                return f"{p.name} is a person: only they may enter themselves"
+            if not organises(user, club_id):
+                return "only the club's organisers enter its bots"
+        if club_id is not None and not _member(p, club_id):
+            return f"{p.name} is not a member of the club"
+    return None
+
+
+def refusal_to_seat(user, club_id: int | None, players: Iterable[Player]) -> str | None:
+    """Seating players at a new match of the club: its organisers, with the club's members only (a person becomes
+    one by joining). A match without a club is staff's."""
+    if not organises(user, club_id):
+        return "only the club's organisers (and staff) may do this"
+    if club_id is not None:
+        outsiders = [p.name for p in players if not _member(p, club_id)]
+        if outsiders:
+            return f"{', '.join(outsiders)} not a member of the club: a match seats its club's members"
+    return None
+
+
+def refusal_to_link_season(club_id: int | None, season: Season | None) -> str | None:
+    """A tournament counts towards a season of its own club's league only."""
+    if season is not None and season.league.club_id != club_id:
+        return "the season belongs to another club's league: a tournament links a season of its own club"
+    return None
+
+
+def _member(player: Player, club_id: int) -> bool:
+    # The prefetched clubs when the caller loaded them, else one query.
+    cache = getattr(player, "_prefetched_objects_cache", {})
+    if "clubs" in cache:
+        return any(c.pk == club_id for c in cache["clubs"])
+    return player.clubs.filter(pk=club_id).exists()
