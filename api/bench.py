@@ -132,21 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         _wait_for_port(port, server)
         return _run(args, port, tournament_id, bots, server.pid)
     finally:
-        if server is not None and server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-        from django.db import connections
-
-        connections.close_all()
-        if base_url and not args.keep:
-            drop_scratch_database(env["DATABASE_URL"])
-        if scratch_dir and not args.keep:
-            for f in Path(scratch_dir).iterdir():
-                f.unlink()
-            os.rmdir(scratch_dir)
+        stop_and_clean_up(server, database_url=env["DATABASE_URL"] if base_url else None, scratch_dir=scratch_dir,
+                          keep=args.keep)
 
 
 def _setup(args) -> tuple[int, list[tuple[str, str]]]:
@@ -520,6 +507,27 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def stop_and_clean_up(server: subprocess.Popen | None, *, database_url: str | None, scratch_dir: str | None,
+                      keep: bool) -> None:
+    """After a benchmark: stop the server it started (its whole process group), then, unless asked to keep them,
+    drop the scratch database and remove the scratch folder."""
+    if server is not None and server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+    from django.db import connections
+
+    connections.close_all()
+    if database_url and not keep:
+        drop_scratch_database(database_url)
+    if scratch_dir and not keep:
+        for f in Path(scratch_dir).iterdir():
+            f.unlink()
+        os.rmdir(scratch_dir)
 
 
 def _wait_for_port(port: int, server: subprocess.Popen) -> None:

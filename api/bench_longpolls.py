@@ -21,16 +21,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from config.scratch_database import create_scratch_database, drop_scratch_database
+from config.scratch_database import create_scratch_database
 
-from .bench import _CpuMeter, _free_port, _wait_for_port
+from .bench import _CpuMeter, _free_port, _wait_for_port, stop_and_clean_up
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,21 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(_run(args, port, tokens, server.pid))
         return 0
     finally:
-        if server is not None and server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-        from django.db import connections
-
-        connections.close_all()
-        if base_url and not args.keep:
-            drop_scratch_database(env["DATABASE_URL"])
-        if scratch_dir and not args.keep:
-            for f in Path(scratch_dir).iterdir():
-                f.unlink()
-            os.rmdir(scratch_dir)
+        stop_and_clean_up(server, database_url=env["DATABASE_URL"] if base_url else None, scratch_dir=scratch_dir,
+                          keep=args.keep)
 
 
 def _accounts(count: int) -> list[str]:

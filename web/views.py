@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
@@ -154,42 +156,41 @@ def _cancel_reason(request) -> str | None:
     return reason
 
 
-@login_required
-@require_POST
-def tournament_cancel(request, pk: int):
-    """The organiser's "cancel the tournament", as the API's cancel: its matches in play stop, no round follows."""
-    tournament = get_object_or_404(Tournament, pk=pk)
-    if not organises(request.user, tournament.club_id):
-        return render(request, "web/error.html", {"message": "Only the club's organisers may cancel a tournament."},
+def _cancel(request, club_id: int | None, what: str, cancel, done: str):
+    """The organiser's cancel button, as the API's cancel: refused (403 page) to others, a reason of bounded length,
+    the outcome as a message."""
+    if not organises(request.user, club_id):
+        return render(request, "web/error.html", {"message": f"Only the club's organisers may cancel a {what}."},
                       status=403)
     reason = _cancel_reason(request)
     if reason is not None:
         try:
-            cancel_tournament(tournament_id=pk, by=request.user.get_username(), reason=reason)
+            cancel(by=request.user.get_username(), reason=reason)
         except NotCancellable as e:
             messages.error(request, str(e))
         else:
-            messages.success(request, "The tournament is cancelled: its matches in play were stopped.")
-    return redirect("web:tournament", pk=pk)
+            messages.success(request, done)
+    return None
+
+
+@login_required
+@require_POST
+def tournament_cancel(request, pk: int):
+    """The organiser's "cancel the tournament": its matches in play stop, no round follows."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    refused = _cancel(request, tournament.club_id, "tournament", partial(cancel_tournament, tournament_id=pk),
+                      "The tournament is cancelled: its matches in play were stopped.")
+    return refused or redirect("web:tournament", pk=pk)
 
 
 @login_required
 @require_POST
 def match_cancel(request, pk: int):
-    """The organiser's "cancel the match", as the API's cancel: play stops and the match never counts."""
+    """The organiser's "cancel the match": play stops and the match never counts."""
     match = get_object_or_404(Match, pk=pk)
-    if not organises(request.user, match.club_id):
-        return render(request, "web/error.html", {"message": "Only the club's organisers may cancel a match."},
-                      status=403)
-    reason = _cancel_reason(request)
-    if reason is not None:
-        try:
-            cancel_match(match_id=pk, by=request.user.get_username(), reason=reason)
-        except NotCancellable as e:
-            messages.error(request, str(e))
-        else:
-            messages.success(request, "The match is cancelled: play stopped and it will not count.")
-    return redirect("web:match", pk=pk)
+    refused = _cancel(request, match.club_id, "match", partial(cancel_match, match_id=pk),
+                      "The match is cancelled: play stopped and it will not count.")
+    return refused or redirect("web:match", pk=pk)
 
 
 @login_required
