@@ -44,7 +44,7 @@ def player_kind(player: Player) -> str:
 class PlayerSerializer(serializers.ModelSerializer):
     kind = serializers.SerializerMethodField(help_text="person, engine_bot or external_bot")
     clubs = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
-    owner = serializers.SlugRelatedField(slug_field="username", read_only=True,
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True,
                                          help_text="An external bot's author (the account that created it), or null.")
 
     class Meta:

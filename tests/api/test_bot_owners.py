@@ -73,11 +73,11 @@ def test_a_bot_token_cannot_breed_bots_and_a_club_bot_needs_its_organiser(accoun
     assert Player.objects.count() == before
 
 
-def test_a_taken_name_is_a_400_and_changes_nothing(accounts):
+def test_a_taken_name_is_a_409_and_changes_nothing(accounts):
     assert make_bot(accounts["clients"]["ann"], name="twice").status_code == 201
     before = Player.objects.count()
     r = make_bot(accounts["clients"]["bob"], name="twice")
-    assert r.status_code == 400 and Player.objects.count() == before
+    assert r.status_code == 409 and Player.objects.count() == before
 
 
 def test_the_command_makes_a_bot_with_its_owner_in_a_ladder_or_nothing(accounts, capsys):
