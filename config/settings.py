@@ -148,14 +148,12 @@ if DATABASE_URL:
         # Under ASGI (config/asgi.py sets DIAMONDS_ASGI) a request's synchronous code runs in a thread made for it,
         # so a connection kept per thread would outlive its thread: connections come from a pool instead, given
         # back at the end of each request. The pool bounds a web process's connections to PostgreSQL.
-        # `check`: a pooled connection is tested as it is handed out, so one the database cut (a restart,
-        # pg_terminate_backend) is replaced instead of failing a request with a 500 (the chaos test's database fault).
-        from psycopg_pool import ConnectionPool
-
-        DATABASES["default"].update(CONN_MAX_AGE=0, CONN_HEALTH_CHECKS=False)
+        # CONN_HEALTH_CHECKS on: with a pool, Django has psycopg's pool test each connection as it hands it out
+        # (ConnectionPool.check_connection), so one the database cut (a restart, pg_terminate_backend) is replaced
+        # instead of failing a request with a 500 (the chaos test's database fault).
+        DATABASES["default"].update(CONN_MAX_AGE=0, CONN_HEALTH_CHECKS=True)
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 1, "max_size": int(os.environ.get("DIAMONDS_DB_POOL_SIZE", "16")), "timeout": 10,
-            "check": ConnectionPool.check_connection}
+            "min_size": 1, "max_size": int(os.environ.get("DIAMONDS_DB_POOL_SIZE", "16")), "timeout": 10}
 else:
     DATABASES = {
         "default": {
