@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -55,7 +56,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{args.longpolls} long-polls over {args.accounts} accounts is {per_account} each, past the "
                      f"cap of {args.cap}")
 
+    # DEBUG off as deployed, so it needs a secret key of its own; plain HTTP on localhost, so no HTTPS redirect.
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="0", DJANGO_LOG_LEVEL="ERROR",
+               DJANGO_SSL_REDIRECT="0",
+               DJANGO_SECRET_KEY=os.environ.get("DJANGO_SECRET_KEY") or secrets.token_urlsafe(50),
                DIAMONDS_TURNS_WAITS_PER_ACCOUNT=str(args.cap), DIAMONDS_TURNS_MAX_WAIT=str(args.wait),
                DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
                # What is measured is the server's requests, not ladder ticks or sweeps run beside them without Redis.

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -57,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     bench_url = create_scratch_database(base_url, "bench")
     os.environ["DATABASE_URL"] = bench_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # With DATABASE_URL, DEBUG is off as deployed and a secret key is required: a throwaway one for this run.
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-run-only-" + secrets.token_hex(16))
 
     import django
 
