@@ -120,13 +120,15 @@ def _diamonds_deal(record: dict[str, Any], seed: str) -> tuple[list[str], list[s
     from .game import seeded_hands
     from .ruleset import Ruleset
 
-    ruleset = Ruleset.from_dict(dict(record["ruleset"]))
+    ruleset = Ruleset.from_dict(record.get("ruleset"))  # InvalidRuleset for anything but an object of fields
     problems = []
     rounds = record.get("rounds") or []
+    if not isinstance(rounds, list):
+        return ["the record's rounds are not a list"], []
     for r, rnd in enumerate(rounds):
         dealt = [[card_str(c) for c in hand] for hand in seeded_hands(ruleset, seed, r)]
-        hands = rnd.get("hands")
-        if hands is None:
+        hands = rnd.get("hands") if isinstance(rnd, dict) else None
+        if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
             problems.append(f"round {r + 1}: the record shows no hands")
             continue
         for s, (shown, expected) in enumerate(zip(hands, dealt)):

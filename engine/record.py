@@ -81,8 +81,8 @@ def from_record(record: dict[str, Any]) -> Game:
     if record.get("format", FORMAT) != FORMAT:
         raise ReplayError(f"unknown format {record.get('format')!r}; expected {FORMAT!r}")
     try:
-        ruleset = Ruleset.from_dict(dict(record["ruleset"]))
-    except (KeyError, TypeError, InvalidRuleset) as e:
+        ruleset = Ruleset.from_dict(record["ruleset"])  # anything but an object of fields: InvalidRuleset
+    except (KeyError, TypeError, ValueError, InvalidRuleset) as e:
         raise ReplayError(f"bad ruleset: {e}") from None
     rounds = record.get("rounds") or []
     if not isinstance(rounds, list) or len(rounds) > ruleset.rounds:

@@ -142,3 +142,15 @@ def test_diamonds_play_records_carry_no_attestation():
     game = Game(Ruleset(4), "x")
     play_game(game, [make_bot("random", seed=s) for s in range(4)])
     assert "commitment" not in to_record(game) and "reveal" not in to_record(game)
+
+
+@pytest.mark.parametrize("change", [
+    {"ruleset": "x"}, {"ruleset": [1, 2]}, {"rounds": {"a": 1}}, {"rounds": ["text"]}, {"reveal": [1]},
+    {"seed": 5}, {"commitment": 5}, {"rounds": [{"hands": 5}]}, {"rounds": [{"hands": [1, 2, 3]}]},
+])
+def test_a_hostile_record_is_refused_saying_why_never_a_traceback(tmp_path, capsys, change):
+    record = {**committed_record(), **change}
+    code, out = verify_cli(tmp_path, record, capsys)
+    assert code == 1 and "NOT verified" in out
+    path = tmp_path / "record.json"
+    assert main(["replay", str(path)]) in (0, 1, 2)  # replay judges the rules only; it must not crash either
