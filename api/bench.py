@@ -102,13 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     env.pop("REDIS_URL", None)  # tasks run in the server process: the bench measures the API, not the workers
     env["DIAMONDS_EMBEDDED_BEAT"] = "0"  # nor the ladder ticks and sweeps the embedded default would run there
     base_url = os.environ.get("DATABASE_URL", "")
-    scratch_dir = None
-    if base_url:
-        env["DATABASE_URL"] = create_scratch_database(base_url, "apibench")
-    else:
-        scratch_dir = tempfile.mkdtemp(prefix="diamonds-apibench-")
-        env["DIAMONDS_DB_PATH"] = str(Path(scratch_dir) / "bench.sqlite3")
-    os.environ.update(env)
+    scratch_dir = use_scratch_database(env, "apibench")
     os.environ.pop("REDIS_URL", None)
 
     import django
@@ -507,6 +501,20 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def use_scratch_database(env: dict, name: str) -> str | None:
+    """Point `env`, and this process, at a scratch database: a new PostgreSQL database beside DATABASE_URL's, or
+    an SQLite file in a new folder (whose path it returns, for stop_and_clean_up)."""
+    base_url = os.environ.get("DATABASE_URL", "")
+    scratch_dir = None
+    if base_url:
+        env["DATABASE_URL"] = create_scratch_database(base_url, name)
+    else:
+        scratch_dir = tempfile.mkdtemp(prefix=f"diamonds-{name}-")
+        env["DIAMONDS_DB_PATH"] = str(Path(scratch_dir) / "bench.sqlite3")
+    os.environ.update(env)
+    return scratch_dir
 
 
 def stop_and_clean_up(server: subprocess.Popen | None, *, database_url: str | None, scratch_dir: str | None,

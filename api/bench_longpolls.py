@@ -24,13 +24,10 @@ import os
 import secrets
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from config.scratch_database import create_scratch_database
-
-from .bench import _CpuMeter, _free_port, _wait_for_port, stop_and_clean_up
+from .bench import _CpuMeter, _free_port, _wait_for_port, stop_and_clean_up, use_scratch_database
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,13 +62,7 @@ def main(argv: list[str] | None = None) -> int:
                # What is measured is the server's requests, not ladder ticks or sweeps run beside them without Redis.
                DIAMONDS_EMBEDDED_BEAT="0")
     base_url = os.environ.get("DATABASE_URL", "")
-    scratch_dir = None
-    if base_url:
-        env["DATABASE_URL"] = create_scratch_database(base_url, "pollbench")
-    else:
-        scratch_dir = tempfile.mkdtemp(prefix="diamonds-pollbench-")
-        env["DIAMONDS_DB_PATH"] = str(Path(scratch_dir) / "bench.sqlite3")
-    os.environ.update(env)
+    scratch_dir = use_scratch_database(env, "pollbench")
 
     import django
 
