@@ -1,0 +1,50 @@
+"""What happened in the league, announced once it is stored: the one place other parts listen to (notifications,
+webhooks, the website's badge) without the services knowing who listens.
+
+A service calls `emit(name, **payload)` inside its transaction; listeners hear it only after the transaction
+commits (nothing is announced for a change that rolled back). Listeners connect to `league_event` and read
+`name` and `payload`; a listener that fails is logged and never breaks the service that emitted.
+
+Names (payloads are plain JSON-able values: ids and short strings):
+- "match.started"        match_id
+- "match.finished"       match_id
+- "turn.awaited"         match_id, user_ids (accounts that owe a decision now)
+- "round.seated"         tournament_id, round_number, match_ids
+- "tournament.finished"  tournament_id
+- "bot.paused"           player_id, reason
+- "bot.resumed"          player_id
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.dispatch import Signal
+
+log = logging.getLogger(__name__)
+
+EVENT_NAMES = (
+    "match.started",
+    "match.finished",
+    "turn.awaited",
+    "round.seated",
+    "tournament.finished",
+    "bot.paused",
+    "bot.resumed",
+)
+
+# Sent with keyword arguments `name` and `payload` (a dict) after the emitting transaction commits.
+league_event = Signal()
+
+
+def emit(name: str, **payload) -> None:
+    if name not in EVENT_NAMES:
+        raise ValueError(f"unknown league event {name!r}")
+    transaction.on_commit(lambda: _announce(name, payload), robust=True)
+
+
+def _announce(name: str, payload: dict) -> None:
+    for receiver, result in league_event.send_robust(sender=None, name=name, payload=payload):
+        if isinstance(result, Exception):
+            log.error("listener %r failed on %s: %r", receiver, name, result)
