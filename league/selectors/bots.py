@@ -53,7 +53,9 @@ def tournaments_open_to(player: Player):
     """Registering tournaments without partnerships (a team is two partners entered together) it is not in."""
     entered = TournamentEntry.objects.filter(player=player).values("tournament_id")
     return (Tournament.objects.filter(_open_to(player), status=TournamentStatus.REGISTERING)
-            .exclude(pk__in=entered).exclude(ruleset__partnerships=True).order_by("name"))
+            .exclude(pk__in=entered)
+            # a missing key is NULL: exclude() alone would drop every tournament without the key
+            .exclude(Q(ruleset__has_key="partnerships") & Q(ruleset__partnerships=True)).order_by("name"))
 
 
 def player_seats(player: Player):
