@@ -29,11 +29,13 @@ def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # test accounts only
 
 
-def test_an_author_creates_a_bot_enters_it_and_sees_its_first_match(chromium, site_server):
+def test_an_author_creates_a_bot_enters_it_and_sees_its_first_match(chromium, site_server, settings):
+    settings.DIAMONDS_TURNS_POLL_SECONDS = 0.05  # the long-poll's re-check: the bot's next turn is found sooner
     server, quiet = site_server
     with quiet():
         get_user_model().objects.create_user("author", password=PASSWORD)
-        ladder = create_ladder(name="Bot Ladder", table_size=4)
+        # One round of play keeps the test short; the ladder is otherwise as any other.
+        ladder = create_ladder(name="Bot Ladder", table_size=4, ruleset={"rounds": 1})
         join_ladder(ladder=ladder, players=[create_bot_player(name=f"greedy-{i}", kind="greedy") for i in range(3)])
     page = chromium.new_context(viewport={"width": 1280, "height": 800}).new_page()
     page.set_default_timeout(15000)
