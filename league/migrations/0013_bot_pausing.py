@@ -3,6 +3,13 @@
 from django.db import migrations, models
 
 
+def matches_so_far_are_counted(apps, schema_editor):
+    # Matches that ended before pausing existed never count towards it (their misses were not recorded per seat),
+    # so catching up on uncounted matches (catch_up_finished_matches) does not pause bots for their past.
+    apps.get_model("league", "Match").objects.filter(status__in=["finished", "failed", "cancelled"]).update(
+        conduct_counted=True)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -35,4 +42,5 @@ class Migration(migrations.Migration):
             name='paused_reason',
             field=models.CharField(blank=True, help_text='Why the bot was paused.', max_length=300),
         ),
+        migrations.RunPython(matches_so_far_are_counted, migrations.RunPython.noop),
     ]

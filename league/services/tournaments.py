@@ -535,7 +535,10 @@ def catch_up_finished_matches(*, limit: int = 500) -> int:
         .filter(Q(ladder__isnull=False) | Q(tournament_round__tournament__rated=True))
         .values_list("pk", flat=True)[:limit]
     )
-    for match_id in unrated:
+    # and finished ones whose bots' missed deadlines have not counted towards pausing them yet
+    uncounted = list(Match.objects.filter(status=MatchStatus.FINISHED, conduct_counted=False)
+                     .exclude(pk__in=unrated).values_list("pk", flat=True)[:limit])
+    for match_id in unrated + uncounted:
         on_match_finished(match_id=match_id)
     open_matches = Match.objects.filter(tournament_round=OuterRef("pk")).exclude(status__in=DONE)
     stuck = list(
@@ -544,4 +547,4 @@ def catch_up_finished_matches(*, limit: int = 500) -> int:
     )
     for round_id in stuck:
         _round_may_close(round_id)
-    return len(unrated) + len(stuck)
+    return len(unrated) + len(uncounted) + len(stuck)

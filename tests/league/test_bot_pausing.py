@@ -147,3 +147,18 @@ def test_a_paused_bot_is_not_seated_by_a_ladder_tick_nor_entered_anywhere(table,
     join_ladder(ladder=other, players=[bot])
     register_players(tournament=tournament, players=[bot])
     assert tournament.entries.filter(player=bot).exists()
+
+
+def test_a_lost_follow_up_still_counts_once_through_the_sweep(table, settings):
+    from league.services.tournaments import catch_up_finished_matches
+
+    settings.DIAMONDS_BOT_PAUSE_AFTER = 1
+    bot, others = table
+    match = create_match(players=[bot, *others], ruleset=4)
+    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED)
+    MatchSeat.objects.filter(match=match, player=bot).update(timeouts=1)
+    # the worker died before on_match_finished: the sweep does it
+    assert catch_up_finished_matches() == 1
+    bot.refresh_from_db()
+    assert bot.is_paused and bot.missed_in_row == 1
+    assert catch_up_finished_matches() == 0
