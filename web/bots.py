@@ -29,7 +29,7 @@ from league.selectors.bots import bots_of, ladders_open_to, token_holders, tourn
 from league.services.bot_pausing import NotPaused, resume_bot
 from league.services.ladders import join_ladder, leave_ladder
 from league.services.players import create_external_bot, regenerate_bot_token, revoke_bot_token
-from league.services.tournaments import TournamentError, register_players, withdraw_player
+from league.services.tournaments import TournamentError, register_players, take_out
 
 NEW_TOKEN = "bots.new_token"  # the session key that carries a new token to the one page that shows it
 
@@ -200,8 +200,8 @@ def bot_leave(request, pk: int):
         return _refused(request, _("Only the bot's owner or the club's organisers may take it out."))
     if isinstance(competition, Ladder):
         leave_ladder(ladder=competition, player=bot)
-    elif competition.entries.filter(player=bot).exists():
-        withdraw_player(tournament=competition, player=bot)
+    else:
+        take_out(tournament=competition, player=bot)
     messages.success(request, _("%(bot)s is out of %(competition)s.")
                      % {"bot": bot.name, "competition": competition.name})
     return _back(request, reverse("web:bots"))

@@ -308,6 +308,24 @@ def withdraw_player(*, tournament: Tournament, player: Player) -> None:
         TournamentEntry.objects.filter(pk=entry.pk).update(active=False)
 
 
+@transaction.atomic
+def take_out(*, tournament: Tournament, player: Player) -> None:
+    """Take a player out: before the tournament starts its entry goes (it may be entered again); once it runs, it is
+    withdrawn from the rounds seated from now on (withdraw_player). Nothing for a player not entered."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    entry = TournamentEntry.objects.filter(tournament=tournament, player=player).first()
+    if entry is None:
+        return
+    if tournament.status != TournamentStatus.REGISTERING:
+        withdraw_player(tournament=tournament, player=player)
+    elif entry.team is not None:  # a partnership is entered together and leaves together
+        TournamentEntry.objects.filter(tournament=tournament, team=entry.team).delete()
+    else:
+        entry.delete()
+
+        withdraw_player(tournament=tournament, player=player)
+
+
 # ---- seating ---------------------------------------------------------------------------------------------
 
 

@@ -106,6 +106,12 @@ def test_the_author_enters_the_bot_and_takes_it_out(people):
         assert r.status_code == 302
     ann.post(f"/bots/{bot.pk}/leave/", {"competition": f"ladder:{ladder.pk}"})
     assert not LadderEntry.objects.get(ladder=ladder, player=bot).active
+    # out of a tournament still registering: the entry goes, and it may be entered again
+    ann.post(f"/bots/{bot.pk}/leave/", {"competition": f"tournament:{tournament.pk}"})
+    assert not TournamentEntry.objects.filter(tournament=tournament).exists()
+    assert f"tournament:{tournament.pk}" in ann.get("/bots/").content.decode()
+    ann.post(f"/bots/{bot.pk}/enter/", {"competition": f"tournament:{tournament.pk}"})
+    assert TournamentEntry.objects.filter(tournament=tournament, player=bot).exists()
 
 
 def test_nobody_else_touches_someone_elses_bot(people):
