@@ -323,8 +323,6 @@ def take_out(*, tournament: Tournament, player: Player) -> None:
     else:
         entry.delete()
 
-        withdraw_player(tournament=tournament, player=player)
-
 
 # ---- seating ---------------------------------------------------------------------------------------------
 
