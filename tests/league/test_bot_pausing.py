@@ -162,3 +162,29 @@ def test_a_lost_follow_up_still_counts_once_through_the_sweep(table, settings):
     bot.refresh_from_db()
     assert bot.is_paused and bot.missed_in_row == 1
     assert catch_up_finished_matches() == 0
+
+
+def test_a_running_tournament_keeps_a_paused_bot_seated_until_the_organiser_withdraws_it(table, settings):
+    from league.services import advance_tournament, start_tournament
+    from league.services.tournaments import withdraw_player
+
+    from .tournament_support import store_result
+
+    settings.DIAMONDS_BOT_PAUSE_AFTER = 1
+    bot, others = table
+    tournament = create_tournament(name="Cup", rounds=3, table_size=4, auto_advance=False, seed="cup")
+    register_players(tournament=tournament, players=[bot, *others])
+    first = start_tournament(tournament=tournament)
+    (match,) = first.matches.all()
+    MatchSeat.objects.filter(match=match, player=bot).update(timeouts=3)
+    store_result(match, {0: (30, 1), 1: (20, 2), 2: (10, 3), 3: (5, 4)})
+    on_match_finished(match_id=match.pk)
+    bot.refresh_from_db()
+    assert bot.is_paused
+    second = advance_tournament(tournament=tournament)
+    assert second.matches.get().match_seats.filter(player=bot).exists()  # the schedule stands
+    store_result(second.matches.get(), {0: (30, 1), 1: (20, 2), 2: (10, 3), 3: (5, 4)})
+    on_match_finished(match_id=second.matches.get().pk)
+    withdraw_player(tournament=tournament, player=bot)
+    third = advance_tournament(tournament=tournament)
+    assert not MatchSeat.objects.filter(match__tournament_round=third, player=bot).exists()

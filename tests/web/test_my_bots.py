@@ -163,6 +163,9 @@ def test_a_paused_bots_page_says_why_and_its_owner_resumes_it(people, settings):
         MatchSeat.objects.filter(match=m, player=bot).update(timeouts=2)
         on_match_finished(match_id=m.pk)
         matches.append(m)
+        if len(matches) == 1:
+            page = Client().get(f"/players/{bot.pk}/").content.decode()
+            assert "Active" in page and "missed deadlines in 1 match in a row (paused at 2)" in page
     live = create_match(players=[bot, *others], ruleset=4)
     bot.refresh_from_db()
     assert bot.is_paused
