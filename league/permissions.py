@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.translation import gettext as _
+
 from .models import ClubAdmin, Player, Season
 
 
@@ -124,12 +126,12 @@ def refusal_to_manage_bot(user, player: Player) -> str | None:
     (engine bots, or external ones a club registered) by the organisers of one of its clubs, or staff. Never the
     bot's own account: a leaked token must not lock its author out."""
     if not player.is_bot:
-        return "only a bot is managed this way"
+        return _("only a bot is managed this way")
     if not signed_in(user):
-        return "sign in to manage a bot"
+        return _("sign in to manage a bot")
     if player.owner_id is not None:
-        return None if user.pk == player.owner_id or user.is_staff else "only the bot's owner may do this"
+        return None if user.pk == player.owner_id or user.is_staff else _("only the bot's owner may do this")
     clubs = list(player.clubs.values_list("pk", flat=True))
     if user.is_staff or ClubAdmin.objects.filter(user=user, club_id__in=clubs).exists():
         return None
-    return "only the organisers of the bot's club may do this"
+    return _("only the organisers of the bot's club may do this")

@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from league.models import Match, MatchSeat, MatchStatus, Player
+from league.services import create_tournament
 from league.services.ladders import create_ladder
 from workers.tasks import enforce_turn_deadlines
 
@@ -87,6 +88,9 @@ def test_the_owner_resumes_a_paused_bot_and_a_paused_bot_cannot_be_entered(accou
     r = ann.post(f"/api/v1/ladders/{ladder.pk}/join/", {"players": [bot.pk]}, format="json")
     assert r.status_code == 409 and "paused" in r.json()["detail"]
     assert not ladder.entries.exists()
+    tournament = create_tournament(name="Open Cup", rounds=1)
+    r = ann.post(f"/api/v1/tournaments/{tournament.pk}/entries/", {"players": [bot.pk]}, format="json")
+    assert r.status_code == 409 and "paused" in r.json()["detail"] and not tournament.entries.exists()
     r = ann.post(f"/api/v1/players/{bot.pk}/resume/")
     assert r.status_code == 200 and r.json()["status"] == "active" and r.json()["paused_at"] is None
     assert Player.objects.get(pk=bot.pk).missed_in_row == 0
