@@ -49,8 +49,11 @@ def bots(request, form: BotForm | None = None):
              "tournaments": tournaments_open_to(b)[:100]} for b in mine]
     new = request.session.pop(NEW_TOKEN, None)
     new_token = None
-    if new and any(b.pk == new.get("player_id") for b in mine):
-        new_token = {"bot": next(b for b in mine if b.pk == new["player_id"]), "key": new["key"]}
+    if new:
+        # One of the author's bots, or a club's bot its organiser renewed the token of (not in the list above).
+        bot = Player.objects.filter(pk=new.get("player_id")).first()
+        if bot is not None and refusal_to_manage_bot(request.user, bot) is None:
+            new_token = {"bot": bot, "key": new["key"]}
     response = render(request, "web/bots.html", {"rows": rows, "form": form or BotForm(), "new_token": new_token},
                       status=400 if form is not None else 200)
     if new_token:

@@ -150,6 +150,20 @@ def test_a_clubs_organiser_takes_a_bot_out_of_their_ladder(people):
     assert bob.post(f"/bots/{bot.pk}/revoke-token/").status_code == 403  # the token stays the owner's
 
 
+
+def test_a_clubs_organiser_renews_the_token_of_a_clubs_bot_and_sees_it_once(people):
+    from league.services.players import create_external_bot
+
+    club = create_club(name="Club")
+    add_club_admin(club=club, user=people["bob"])
+    ext = create_external_bot(name="club-bot", clubs=[club])
+    bob = signed_in(people["bob"])
+    r = bob.post(f"/bots/{ext.pk}/regenerate-token/", follow=True)
+    key = TOKEN.search(r.content.decode()).group(1)
+    assert Token.objects.get(user=ext.user).key == key
+    assert signed_in(people["ann"]).post(f"/bots/{ext.pk}/regenerate-token/").status_code == 403
+
+
 def test_a_paused_bots_page_says_why_and_its_owner_resumes_it(people, settings):
     settings.DIAMONDS_BOT_PAUSE_AFTER = 2
     ann = signed_in(people["ann"])
