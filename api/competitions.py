@@ -31,6 +31,7 @@ from league.services.leagues import (
 )
 from league.services.tournaments import withdraw_player
 
+from .errors import Conflict
 from .permissions import ReadOnlyOrAuthenticated, refuse
 from .renderers import CSVRenderer
 from .serializers import StandingSerializer
@@ -312,7 +313,10 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         ladder = self.get_object()
         players = _players(request.data)
         refuse(refusal_to_enter(request.user, ladder.club_id, players))
-        join_ladder(ladder=ladder, players=players)
+        try:
+            join_ladder(ladder=ladder, players=players)
+        except ValueError as e:  # a paused bot, or an engine bot without a bot for the ladder's game
+            raise Conflict(str(e)) from None
         return Response(LadderSerializer(ladder).data, status=201)
 
     @extend_schema(summary="Take a player out of the pool (organisers; anyone for their own player)",

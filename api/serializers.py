@@ -49,10 +49,17 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Player
-        fields = ["id", "name", "kind", "bot_kind", "bot_settings", "clubs", "owner", "created_at"]
+        fields = ["id", "name", "kind", "bot_kind", "bot_settings", "clubs", "owner", "status", "paused_at",
+                  "paused_reason", "created_at"]
+
+    status = serializers.SerializerMethodField(help_text="active, or paused (a bot that kept missing turn "
+                                               "deadlines: league.services.bot_pausing) until its owner resumes it")
 
     def get_kind(self, player: Player) -> str:
         return player_kind(player)
+
+    def get_status(self, player: Player) -> str:
+        return "paused" if player.is_paused else "active"
 
 
 class PlayerCreateSerializer(serializers.Serializer):

@@ -11,8 +11,8 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import mixins, viewsets
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view, inline_serializer
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
@@ -39,15 +39,23 @@ from league.permissions import (
     refusal_to_bind_account,
     refusal_to_enter,
     refusal_to_link_season,
+    refusal_to_manage_bot,
     refusal_to_seat,
 )
 from league.selectors.live import public_record, seats_of_user
 from league.selectors.standings_cache import cached_tournament_standings
 from league.services import create_bot_player, create_club, create_match, create_person_player
+from league.services.bot_pausing import NotPaused, resume_bot
 from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
 from league.services.corrections import CorrectionError, NotCorrectable, correct_result
 from league.services.decisions import set_turn_deadline, start_live_match
-from league.services.players import add_club_admin, create_external_bot, join_club
+from league.services.players import (
+    add_club_admin,
+    create_external_bot,
+    join_club,
+    regenerate_bot_token,
+    revoke_bot_token,
+)
 from league.services.tournaments import (
     TournamentError,
     advance_tournament,
@@ -271,6 +279,46 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         if token:
             body["token"] = token
         return Response(body, status=201)
+
+    def _managed_bot(self, request) -> Player:
+        player = self.get_object()
+        refuse(refusal_to_manage_bot(request.user, player))
+        return player
+
+    @extend_schema(summary="Give an external bot a new API token (its owner): the old one is refused at once",
+                   request=None, responses={200: inline_serializer("NewToken", {"token": serializers.CharField()}),
+                                            409: E409, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"], url_path="regenerate-token")
+    def regenerate_token(self, request, pk=None):
+        player = self._managed_bot(request)
+        try:
+            return Response({"token": regenerate_bot_token(player=player)})
+        except ValueError as e:
+            return conflict(e)
+
+    @extend_schema(summary="Revoke an external bot's API token (its owner): the bot can no longer sign in until "
+                           "it is given a new one", request=None, responses={200: PlayerSerializer, 409: E409,
+                                                                              **WRITE_ERRORS})
+    @action(detail=True, methods=["post"], url_path="revoke-token")
+    def revoke_token(self, request, pk=None):
+        player = self._managed_bot(request)
+        try:
+            revoke_bot_token(player=player)
+        except ValueError as e:
+            return conflict(e)
+        return Response(PlayerSerializer(player).data)
+
+    @extend_schema(summary="Resume a paused bot (its owner): ladders seat it again and its count of matches with a "
+                           "missed deadline starts from zero", request=None,
+                   responses={200: PlayerSerializer, 409: E409, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def resume(self, request, pk=None):
+        player = self._managed_bot(request)
+        try:
+            player = resume_bot(player=player)
+        except NotPaused as e:
+            return conflict(e)
+        return Response(PlayerSerializer(player).data)
 
 
 # ---- matches ------------------------------------------------------------------------------------------------

@@ -246,6 +246,9 @@ DIAMONDS_TURNS_RECHECK_SECONDS = float(os.environ.get("DIAMONDS_TURNS_RECHECK_SE
 # Live play keeps this many rebuilt games per process (league.selectors.games.GAME_CACHE), so a decision need not
 # replay its whole match; 0 turns the cache off (the load benchmark compares both).
 DIAMONDS_GAME_CACHE_SIZE = int(os.environ.get("DIAMONDS_GAME_CACHE_SIZE", "256"))
+# A bot that misses a turn deadline (or forfeits) in this many finished matches in a row is paused until its owner
+# resumes it (league.services.bot_pausing).
+DIAMONDS_BOT_PAUSE_AFTER = int(os.environ.get("DIAMONDS_BOT_PAUSE_AFTER", "5"))
 
 # ---- Celery (read by workers/__init__.py with the CELERY_ prefix) -------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()

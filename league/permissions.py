@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.translation import gettext as _
+
 from .models import ClubAdmin, Player, Season
 
 
@@ -117,3 +119,19 @@ def _member(player: Player, club_id: int) -> bool:
     if "clubs" in cache:
         return any(c.pk == club_id for c in cache["clubs"])
     return player.clubs.filter(pk=club_id).exists()
+
+
+def refusal_to_manage_bot(user, player: Player) -> str | None:
+    """Renewing or revoking a bot's token and resuming a paused bot: an external bot's owner; a bot without one
+    (engine bots, or external ones a club registered) by the organisers of one of its clubs, or staff. Never the
+    bot's own account: a leaked token must not lock its author out."""
+    if not player.is_bot:
+        return _("only a bot is managed this way")
+    if not signed_in(user):
+        return _("sign in to manage a bot")
+    if player.owner_id is not None:
+        return None if user.pk == player.owner_id or user.is_staff else _("only the bot's owner may do this")
+    clubs = list(player.clubs.values_list("pk", flat=True))
+    if user.is_staff or ClubAdmin.objects.filter(user=user, club_id__in=clubs).exists():
+        return None
+    return _("only the organisers of the bot's club may do this")

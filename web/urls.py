@@ -5,7 +5,7 @@ from django.urls import path
 
 from config.throttling import SigninLimit, rate_limited
 
-from . import play, views
+from . import bots, play, views
 
 app_name = "web"
 
@@ -26,6 +26,14 @@ urlpatterns = [
     path("matches/<int:pk>/replay/", play.match_replay, name="match-replay"),
     path("matches/<int:pk>/cancel/", views.match_cancel, name="match-cancel"),
     path("play/", play.play_bots, name="play-bots"),
+    # A bot author's bots (web/bots.py).
+    path("bots/", bots.bots, name="bots"),
+    path("bots/create/", bots.bot_create, name="bot-create"),
+    path("bots/<int:pk>/regenerate-token/", bots.bot_regenerate_token, name="bot-regenerate-token"),
+    path("bots/<int:pk>/revoke-token/", bots.bot_revoke_token, name="bot-revoke-token"),
+    path("bots/<int:pk>/resume/", bots.bot_resume, name="bot-resume"),
+    path("bots/<int:pk>/enter/", bots.bot_enter, name="bot-enter"),
+    path("bots/<int:pk>/leave/", bots.bot_leave, name="bot-leave"),
     # Sign-in attempts are paced per client address here and locked out after failures by django-axes.
     path("accounts/login/", rate_limited(SigninLimit, what="sign-in attempts")(auth_views.LoginView.as_view()),
          name="login"),

@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 from functools import partial
+from itertools import groupby
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from config.throttling import WriteLimit, rate_limited
@@ -26,11 +29,13 @@ from league.models import (
     Tournament,
     TournamentStatus,
 )
-from league.permissions import organises, refusal_to_enter
+from league.permissions import organises, refusal_to_enter, refusal_to_manage_bot
+from league.selectors.bots import conduct_of, player_seats
 from league.selectors.ladders import ladder_outlook
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
 from league.services import advance_tournament, register_players, start_tournament
+from league.services.bot_pausing import pause_after
 from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
 from league.services.tournaments import TournamentError
 
@@ -236,19 +241,31 @@ def ladder(request, pk: int):
     })
 
 
+PLAYER_MATCHES_PER_PAGE = 25
+
+
 def player(request, pk: int):
-    player = get_object_or_404(Player, pk=pk)
-    ratings = list(Rating.objects.filter(player=player).select_related("ladder").order_by("ladder__name", "game"))
-    series = []
-    for rating in ratings:
-        history = RatingHistory.objects.filter(player=player, ladder=rating.ladder)
-        if rating.ladder is None:  # one global rating per game: its history is that of the game's matches
-            history = history.filter(match__game=rating.game)
-        points = list(history.order_by("created_at", "id").values_list("ordinal", flat=True))
-        series.append(Series(rating.ladder.name if rating.ladder else f"global {presenter_for(rating.game).title}",
-                             points))
-    seats = (MatchSeat.objects.filter(player=player).select_related("match").order_by("-match__created_at")[:50])
+    """A player's page: for a bot also its owner, whether it is paused (and why), and its missed deadlines. Matches
+    in play come first, then the newest, a page at a time; one rating chart per game."""
+    player = get_object_or_404(Player.objects.select_related("owner"), pk=pk)
+    ratings = list(Rating.objects.filter(player=player).select_related("ladder").order_by("game", "ladder__name"))
+    charts = []
+    for game, of_game in groupby(ratings, key=lambda r: r.game):
+        series = []
+        for rating in of_game:
+            history = RatingHistory.objects.filter(player=player, ladder=rating.ladder)
+            if rating.ladder is None:  # one global rating per game: its history is that of the game's matches
+                history = history.filter(match__game=rating.game)
+            points = list(history.order_by("created_at", "id").values_list("ordinal", flat=True))
+            series.append(Series(rating.ladder.name if rating.ladder else _("global"), points))
+        title = _("%(player)s: rating history, %(game)s") % {"player": player.name,
+                                                              "game": presenter_for(game).title}
+        charts.append({"game": game, "chart": rating_chart(series, title=title)})
+    page = Paginator(player_seats(player), PLAYER_MATCHES_PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "web/player.html", {
-        "player": player, "ratings": ratings, "seats": seats, "clubs": player.clubs.all(),
-        "chart": rating_chart(series, title=f"{player.name}: rating history"),
+        "player": player, "ratings": ratings, "seats": page.object_list, "page": page,
+        "clubs": player.clubs.all(), "charts": charts,
+        "conduct": conduct_of(player) if player.is_bot else None,
+        "pause_after": pause_after(),
+        "manages": player.is_bot and refusal_to_manage_bot(request.user, player) is None,
     })

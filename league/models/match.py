@@ -59,6 +59,9 @@ class Match(models.Model):
                                related_name="matches")
     # Set once the result has gone into the ratings (league.services.ratings), so a second call does nothing.
     ratings_applied = models.BooleanField(default=False)
+    # Set once its bots' missed deadlines have counted towards pausing them (league.services.bot_pausing), so the
+    # follow-up of a match, which may run more than once, counts it once.
+    conduct_counted = models.BooleanField(default=False)
     # Who runs it now. On PostgreSQL the advisory lock is the claim and this is informative; elsewhere the claim
     # is this pair, and it lapses when lease_expires_at passes without progress.
     claimed_by = models.CharField(max_length=200, blank=True)

@@ -25,6 +25,9 @@ class MatchSeat(models.Model):
     # Set by live play (league.services.decisions) while the match waits for this seat's decision, so the API
     # finds a player's turns without replaying games. Engine bot seats are never awaited.
     awaiting = models.BooleanField(default=False)
+    # Every turn deadline this seat let pass (the fallback bot decided for it, or it forfeited): counted per seat so
+    # a bot's page and its pausing (league.services.bot_pausing) read them without replaying the game.
+    timeouts = models.PositiveSmallIntegerField(default=0, help_text="Turn deadlines this seat missed.")
     forfeited = models.BooleanField(default=False, help_text="Missed a turn deadline that forfeits: placed last.")
     forfeited_at_move = models.PositiveIntegerField(null=True, blank=True,
                                                     help_text="The move number whose decision it missed.")

@@ -26,6 +26,12 @@ class Player(models.Model):
     )
     bot_settings = models.JSONField(default=dict, blank=True, help_text="For a bot: keyword settings for make_bot.")
     clubs = models.ManyToManyField("league.Club", blank=True, related_name="players")
+    # Pausing (league.services.bot_pausing): a bot that missed a turn deadline or forfeited in
+    # DIAMONDS_BOT_PAUSE_AFTER finished matches in a row is paused until its owner resumes it.
+    missed_in_row = models.PositiveIntegerField(
+        default=0, help_text="Finished matches in a row in which this bot missed a turn deadline or forfeited.")
+    paused_at = models.DateTimeField(null=True, blank=True, help_text="When the bot was paused; null while active.")
+    paused_reason = models.CharField(max_length=300, blank=True, help_text="Why the bot was paused.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -48,6 +54,10 @@ class Player(models.Model):
     def is_engine_bot(self) -> bool:
         """A bot the workers play with the engine's bots (not an external one)."""
         return bool(self.bot_kind) and self.bot_kind != EXTERNAL_BOT
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
 
     @property
     def is_external_bot(self) -> bool:

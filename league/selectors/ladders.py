@@ -22,7 +22,9 @@ def ladder_outlook(*, ladder: Ladder) -> str:
     """One sentence: why the ladder seats nothing, or when it seats its next tables."""
     if not ladder.active:
         return "This ladder is paused: no new tables are seated until an organiser resumes it."
-    active = LadderEntry.objects.filter(ladder=ladder, active=True).values_list("player_id", flat=True)
+    # Paused bots keep their entries but are not seated (league.services.bot_pausing): they do not count here.
+    active = LadderEntry.objects.filter(ladder=ladder, active=True, player__paused_at__isnull=True).values_list(
+        "player_id", flat=True)
     joined = len(active)
     if joined < ladder.table_size:
         return (f"A table needs {ladder.table_size} players and {joined} {'has' if joined == 1 else 'have'} "

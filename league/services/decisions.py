@@ -369,6 +369,10 @@ def _advance(match_id: int, *, overdue: bool, now=None, plan=None) -> AdvanceOut
     late = set()
     if overdue and before is not None:
         late = {s for s in before.seats if s not in bots}
+    if late:
+        # Counted per seat whatever the deadline costs: a bot's page and its pausing read them
+        # (league.services.bot_pausing).
+        MatchSeat.objects.filter(match=match, seat__in=sorted(late)).update(timeouts=F("timeouts") + 1)
     if late and match.deadline_action == DeadlineAction.FORFEIT:
         _forfeit(match, rows, late, game.move_number)
         bots = _bot_seats(match, rows)

@@ -38,7 +38,7 @@ from ..models import (
 from . import outbox
 from .matches import create_match
 from .ratings import initial_ordinal
-from .tournaments import check_entrants_can_play, competition_game, shared_ruleset, table_ruleset
+from .tournaments import check_entrants_can_play, check_not_paused, competition_game, shared_ruleset, table_ruleset
 
 
 @transaction.atomic
@@ -85,6 +85,7 @@ def join_ladder(*, ladder: Ladder, players: Iterable[Player]) -> list[LadderEntr
     (ValueError naming the game's bots)."""
     players = list(players)
     check_entrants_can_play(ladder.game, players)
+    check_not_paused(players)
     out = []
     for p in players:
         entry, _ = LadderEntry.objects.update_or_create(ladder=ladder, player=p, defaults={"active": True})
@@ -112,7 +113,9 @@ def seat_ladder_tables(*, ladder: Ladder, seed: str | None = None) -> list[Match
     ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)  # one tick at a time per ladder
     if not ladder.active:
         return []
-    ids = list(LadderEntry.objects.filter(ladder=ladder, active=True).values_list("player_id", flat=True))
+    # A paused bot keeps its entry but is not seated until its owner resumes it (league.services.bot_pausing).
+    ids = list(LadderEntry.objects.filter(ladder=ladder, active=True, player__paused_at__isnull=True)
+               .values_list("player_id", flat=True))
     busy = _busy_player_ids(ids)
     free = [pid for pid in ids if pid not in busy]
     n = ladder.table_size

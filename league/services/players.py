@@ -6,6 +6,8 @@ from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
 
 from ..models import Club, ClubAdmin, Player
 from ..models.player import EXTERNAL_BOT
@@ -32,3 +34,23 @@ def join_club(*, club: Club, player: Player) -> None:
 def add_club_admin(*, club: Club, user) -> ClubAdmin:
     admin, _ = ClubAdmin.objects.get_or_create(club=club, user=user)
     return admin
+
+
+@transaction.atomic
+def regenerate_bot_token(*, player: Player) -> str:
+    """A new API token for an external bot: the old one is refused from now on (tokens are read from the database
+    on every request: api.authentication). Returns the new key, to be shown once."""
+    if not player.is_external_bot:
+        raise ValueError(_("only an external bot has a token"))
+    Token.objects.filter(user_id=player.user_id).delete()
+    return Token.objects.create(user_id=player.user_id).key
+
+
+@transaction.atomic
+def revoke_bot_token(*, player: Player) -> bool:
+    """The bot can no longer sign in until its owner makes it a new token. Returns whether it had one."""
+    if not player.is_external_bot:
+        raise ValueError(_("only an external bot has a token"))
+    deleted, _n = Token.objects.filter(user_id=player.user_id).delete()
+    return bool(deleted)
+

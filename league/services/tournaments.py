@@ -34,6 +34,7 @@ from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine import Game
 from engine.fairness import derived_seed, new_seed
@@ -60,6 +61,7 @@ from ..models import (
 from ..models.match import ENDED
 from ..selectors.standings_cache import warm_tournament_standings
 from . import outbox
+from .bot_pausing import count_match_conduct
 from .decisions import FALLBACK_BOTS
 from .matches import create_match
 from .ratings import apply_match_ratings, match_is_rated
@@ -106,6 +108,15 @@ def check_entrants_can_play(game: str, players: Iterable[Player]) -> None:
     if wrong:
         names = ", ".join(f"{p.name} ({p.bot_kind})" for p in wrong)
         raise TournamentError(f"{kind.title} has no bot for {names}; its bots are {', '.join(sorted(kind.bots))}")
+
+
+def check_not_paused(players: Iterable[Player]) -> None:
+    """A paused bot (league.services.bot_pausing) is entered nowhere until its owner resumes it: TournamentError
+    naming it. Entrants already in a running tournament stay (see there)."""
+    paused = [p.name for p in players if p.is_paused]
+    if paused:
+        raise TournamentError(_("%(names)s paused: its owner resumes it before it is entered anywhere.")
+                              % {"names": ", ".join(paused)})
 
 
 @transaction.atomic
@@ -261,6 +272,7 @@ def register_players(*, tournament: Tournament, players: Iterable[Player]) -> li
         raise TournamentError("a partnership tournament registers teams (register_team)")
     players = list(players)
     check_entrants_can_play(tournament.game, players)
+    check_not_paused(players)
     _check_not_entered(tournament, players)
     return _create_entries(TournamentEntry(tournament=tournament, player=p) for p in players)
 
@@ -278,6 +290,7 @@ def register_team(*, tournament: Tournament, players: Sequence[Player]) -> list[
     if len(players) != 2 or players[0].pk == players[1].pk:
         raise TournamentError("a team is two different players")
     check_entrants_can_play(tournament.game, players)
+    check_not_paused(players)
     _check_not_entered(tournament, players)
     last = TournamentEntry.objects.filter(tournament=tournament).order_by("-team").values_list("team", flat=True)
     team = (last.first() or 0) + 1
@@ -293,6 +306,22 @@ def withdraw_player(*, tournament: Tournament, player: Player) -> None:
         TournamentEntry.objects.filter(tournament=tournament, team=entry.team).update(active=False)
     else:
         TournamentEntry.objects.filter(pk=entry.pk).update(active=False)
+
+
+@transaction.atomic
+def take_out(*, tournament: Tournament, player: Player) -> None:
+    """Take a player out: before the tournament starts its entry goes (it may be entered again); once it runs, it is
+    withdrawn from the rounds seated from now on (withdraw_player). Nothing for a player not entered."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    entry = TournamentEntry.objects.filter(tournament=tournament, player=player).first()
+    if entry is None:
+        return
+    if tournament.status != TournamentStatus.REGISTERING:
+        withdraw_player(tournament=tournament, player=player)
+    elif entry.team is not None:  # a partnership is entered together and leaves together
+        TournamentEntry.objects.filter(tournament=tournament, team=entry.team).delete()
+    else:
+        entry.delete()
 
 
 # ---- seating ---------------------------------------------------------------------------------------------
@@ -471,6 +500,8 @@ def on_match_finished(*, match_id: int) -> None:
         return
     if match.status == MatchStatus.FINISHED and not match.ratings_applied and match_is_rated(match):
         apply_match_ratings(match_id=match_id)
+    if match.status == MatchStatus.FINISHED and not match.conduct_counted:
+        count_match_conduct(match_id=match_id)
     if match.tournament_round_id is not None:
         _round_may_close(match.tournament_round_id)
         # Its readers find the new table ready instead of waiting for it (a tournament somebody reads only).
@@ -520,7 +551,10 @@ def catch_up_finished_matches(*, limit: int = 500) -> int:
         .filter(Q(ladder__isnull=False) | Q(tournament_round__tournament__rated=True))
         .values_list("pk", flat=True)[:limit]
     )
-    for match_id in unrated:
+    # and finished ones whose bots' missed deadlines have not counted towards pausing them yet
+    uncounted = list(Match.objects.filter(status=MatchStatus.FINISHED, conduct_counted=False)
+                     .exclude(pk__in=unrated).values_list("pk", flat=True)[:limit])
+    for match_id in unrated + uncounted:
         on_match_finished(match_id=match_id)
     open_matches = Match.objects.filter(tournament_round=OuterRef("pk")).exclude(status__in=DONE)
     stuck = list(
@@ -529,4 +563,4 @@ def catch_up_finished_matches(*, limit: int = 500) -> int:
     )
     for round_id in stuck:
         _round_may_close(round_id)
-    return len(unrated) + len(stuck)
+    return len(unrated) + len(uncounted) + len(stuck)
