@@ -471,7 +471,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         refuse(refusal_to_link_season(club.pk if club else None, data.get("season")))
         fields = {k: data[k] for k in ("name", "game", "rounds", "table_size", "format", "ruleset", "club", "season",
                                        "match_points", "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds",
-                                       "deadline_action", "deadline_fallback") if k in data}
+                                       "deadline_action", "deadline_fallback", "check_in_required", "self_check_in",
+                                       "late_entry_points", "final_size", "final_stages", "final_advance",
+                                       "final_ranking") if k in data}
         try:
             tournament = create_tournament(**fields)
         except ValueError as e:
