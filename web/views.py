@@ -35,6 +35,7 @@ from league.services.cancellation import NotCancellable, cancel_match, cancel_to
 from league.services.tournaments import TournamentError
 
 from .charts import Series, rating_chart
+from .evening import evening_context
 from .games import presenter_for
 
 RECENT = 20
@@ -117,6 +118,7 @@ def tournament(request, pk: int):
         "tournament": tournament, "rounds": rounds, "standings": standings,
         "metric_names": _metric_names(standings), "entries": tournament.entries.select_related("player"),
         "organiser": organiser,
+        **evening_context(request, tournament),  # check-in and the final (web.evening)
     })
 
 
