@@ -375,11 +375,11 @@ class TournamentOrganiserViewSet(TournamentViewSet):
 
     @extend_schema(summary="Undo a player's check-in for the next round (organisers, or the player with self "
                            "check-in)",
-                   request=None, responses={200: OpenApiTypes.OBJECT, **WRITE_ERRORS, 409: E409})
-    @action(detail=True, methods=["delete"], url_path=r"check-ins/(?P<player_id>[0-9]+)")
-    def check_in_undo(self, request, pk=None, player_id=None):
+                   request=PLAYER_BODY, responses={200: OpenApiTypes.OBJECT, **WRITE_ERRORS, 409: E409})
+    @action(detail=True, methods=["post"], url_path="check-outs")
+    def check_outs(self, request, pk=None):
         tournament = self.get_object()
-        player = _player({"player": player_id})
+        player = _player(request.data)
         refuse(refusal_to_check_in(request.user, tournament, player))
         try:
             check_out(tournament=tournament, player=player)
