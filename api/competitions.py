@@ -6,6 +6,7 @@ Ladder tables are seated by the workers' ladder_tick; the ladder's ranking is it
 from __future__ import annotations
 
 from django.db import IntegrityError
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
@@ -367,7 +368,7 @@ class TournamentOrganiserViewSet(TournamentViewSet):
             try:
                 check_in(tournament=tournament, player=player, by=request.user)
             except TournamentEntry.DoesNotExist:
-                raise ValidationError({"player": "not entered in this tournament"}) from None
+                raise ValidationError({"player": _("not entered in this tournament")}) from None
             except CheckInError as e:
                 return conflict(e)
             return Response(_check_in_list(tournament), status=201)
@@ -384,7 +385,7 @@ class TournamentOrganiserViewSet(TournamentViewSet):
         try:
             check_out(tournament=tournament, player=player)
         except TournamentEntry.DoesNotExist:
-            raise ValidationError({"player": "not entered in this tournament"}) from None
+            raise ValidationError({"player": _("not entered in this tournament")}) from None
         except CheckInError as e:
             return conflict(e)
         return Response(_check_in_list(tournament))

@@ -1,5 +1,5 @@
-"""The final stage of a tournament: pure functions, no Django (league.services.finals seats it, the ranking selector
-ranks it).
+"""The final stage of a tournament: pure functions over plain values, no models or database (only Django's gettext for
+the messages); league.services.finals seats it, the ranking selector ranks it.
 
 After the qualifying rounds the best `final_size` competitors by the standings go on to the final. It has one or more
 *stages*: stage 1 seats the finalists at tables of the tournament's size (or one smaller, as any round:
@@ -25,6 +25,8 @@ import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from .scheduling import TableShape, table_sizes
 
 Competitor = Hashable
@@ -34,11 +36,13 @@ def stage_tables(field: int, table_size: int, *, min_players: int, max_players: 
     """The table sizes seating `field` finalists in one stage (tables of `table_size` or one smaller, largest
     first); ValueError when they cannot all be seated without a bye."""
     if field < min_players:
-        raise ValueError(f"a final table needs at least {min_players} players, not {field}")
+        raise ValueError(_("a final table needs at least %(min)d players, not %(n)d")
+                         % {"min": min_players, "n": field})
     shape = TableShape.for_table_size(table_size, max_players=max_players)
     sizes, byes = table_sizes(field, shape)
     if byes or any(s < min_players for s in sizes):
-        raise ValueError(f"{field} finalists cannot be seated at tables of {table_size} without a bye")
+        raise ValueError(_("%(n)d finalists cannot be seated at tables of %(size)d without a bye")
+                         % {"n": field, "size": table_size})
     return sizes
 
 
@@ -47,21 +51,24 @@ def plan_stages(final_size: int, stages: int, advance: int, table_size: int, *, 
     """The table sizes of every stage of a final of `final_size` with `stages` stages where the best `advance` of
     each table go on; the last stage is exactly one table. ValueError naming what does not work."""
     if stages < 1:
-        raise ValueError("a final has at least one stage")
+        raise ValueError(_("a final has at least one stage"))
     field, plan = final_size, []
     for stage in range(1, stages + 1):
         sizes = stage_tables(field, table_size, min_players=min_players, max_players=max_players)
         plan.append(sizes)
         if stage == stages:
             if len(sizes) != 1:
-                raise ValueError(f"the last stage of the final is one table: {field} finalists need "
-                                 f"{len(sizes)} tables (make the final smaller or add a stage)")
+                raise ValueError(_("the last stage of the final is one table: %(n)d finalists need %(tables)d "
+                                   "tables (make the final smaller or add a stage)")
+                                 % {"n": field, "tables": len(sizes)})
             break
         if len(sizes) == 1:
-            raise ValueError(f"stage {stage} of the final is already one table: no further stage is needed")
+            raise ValueError(_("stage %(stage)d of the final is already one table: no further stage is needed")
+                             % {"stage": stage})
         if not 1 <= advance < min(sizes):
-            raise ValueError(f"from tables of {min(sizes)} to {max(sizes)}, 1 to {min(sizes) - 1} go on, "
-                             f"not {advance}")
+            raise ValueError(_("from tables of %(small)d to %(large)d, 1 to %(most)d go on, not %(advance)r")
+                             % {"small": min(sizes), "large": max(sizes), "most": min(sizes) - 1,
+                                "advance": advance})
         field = advance * len(sizes)
     return plan
 
@@ -78,7 +85,7 @@ def seat_by_rank(ranked: Sequence[Competitor], sizes: Sequence[int]) -> list[lis
     """The tables of one stage: `ranked` (best first, exactly sum(sizes) of them) dealt in snake order; at each
     table in rank order."""
     if len(ranked) != sum(sizes):
-        raise ValueError(f"{len(ranked)} finalists for {sum(sizes)} seats")
+        raise ValueError(f"{len(ranked)} finalists for {sum(sizes)} seats")  # a caller's bug, not a user's
     tables: list[list[Competitor]] = [[] for _ in sizes]
     order = list(range(len(sizes)))
     i = 0

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.translation import gettext as _
+
 from .models import ClubAdmin, Player, Season
 
 
@@ -110,9 +112,9 @@ def refusal_to_check_in(user, tournament, player: Player) -> str | None:
     if organises(user, tournament.club_id):
         return None
     if not owns(user, player):
-        return "only the club's organisers check in someone else"
+        return _("only the club's organisers check in someone else")
     if not tournament.self_check_in:
-        return "this tournament's organisers do the check-in"
+        return _("this tournament's organisers do the check-in")
     return None
 
 

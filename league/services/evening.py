@@ -12,6 +12,7 @@ entries that have joined by then (late entries from their `joined_round`) and, w
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from ..models import CheckIn, Player, Tournament, TournamentEntry, TournamentRound, TournamentStatus
 
@@ -43,14 +44,18 @@ def checked_in_ids(tournament: Tournament, round_index: int) -> set[int]:
 def _open_entry(tournament: Tournament, player: Player) -> tuple[Tournament, TournamentEntry, int]:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if not tournament.check_in_required:
-        raise CheckInError(f"{tournament} seats every active entry: it takes no check-in")
+        raise CheckInError(_("%(tournament)s seats every active entry: it takes no check-in")
+                           % {"tournament": tournament})
     if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
-        raise CheckInError(f"{tournament} is {tournament.status}: check-in is closed")
+        raise CheckInError(_("%(tournament)s is %(status)s: check-in is closed")
+                           % {"tournament": tournament, "status": tournament.get_status_display()})
     entry = TournamentEntry.objects.filter(tournament=tournament, player=player).first()
     if entry is None:
-        raise TournamentEntry.DoesNotExist(f"{player} is not entered in {tournament}")
+        raise TournamentEntry.DoesNotExist(_("%(player)s is not entered in %(tournament)s")
+                                          % {"player": player, "tournament": tournament})
     if not entry.active:
-        raise CheckInError(f"{player} has dropped out of {tournament}")
+        raise CheckInError(_("%(player)s has dropped out of %(tournament)s")
+                           % {"player": player, "tournament": tournament})
     # Under the tournament's row lock: a round being seated at the same moment takes the check-ins before or after.
     return tournament, entry, next_round_index(tournament)
 

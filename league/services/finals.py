@@ -11,6 +11,7 @@ single players by rank, which neither format's seating keeps.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from engine.games import game_type
 from league.finals import StageTable, advancing, cut_order, plan_stages, seat_by_rank
@@ -26,11 +27,11 @@ def check_final_settings(*, final_size: int, final_stages: int, final_advance: i
     for name, value in (("final_size", final_size), ("final_stages", final_stages),
                         ("final_advance", final_advance)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name} must be a whole number, not {value!r}")
+            raise ValueError(_("%(name)s must be a whole number, not %(value)r") % {"name": name, "value": value})
     if not final_size:
         return
     if partnerships or format == TournamentFormat.DUPLICATE:
-        raise ValueError("a final seats single players by rank: partnership and duplicate tournaments have none")
+        raise ValueError(_("a final seats single players by rank: partnership and duplicate tournaments have none"))
     kind = game_type(game)
     plan_stages(final_size, final_stages, final_advance, table_size, min_players=kind.min_players,
                 max_players=kind.max_players)
@@ -84,8 +85,9 @@ def _stage_field(tournament: Tournament, stage: int, round_index: int, qualifyin
     if len(field) < wanted:
         from .tournaments import TournamentError
 
-        raise TournamentError(f"stage {stage} of the final of {tournament} seats {wanted} players; "
-                              f"only {len(field)} can play it")
+        raise TournamentError(_("stage %(stage)d of the final of %(tournament)s seats %(wanted)d players; only "
+                                "%(n)d can play it") % {"stage": stage, "tournament": tournament, "wanted": wanted,
+                                                        "n": len(field)})
     return field
 
 
@@ -98,16 +100,19 @@ def seat_final_stage(*, tournament: Tournament) -> TournamentRound:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     rounds = list(TournamentRound.objects.filter(tournament=tournament).order_by("index"))
     if tournament.status not in ("registering", "running"):
-        raise TournamentError(f"{tournament} is {tournament.status}: no round is seated any more")
+        raise TournamentError(_("%(tournament)s is %(status)s: no round is seated any more")
+                              % {"tournament": tournament, "status": tournament.get_status_display()})
     if not tournament.final_size:
-        raise TournamentError(f"{tournament} has no final stage")
+        raise TournamentError(_("%(tournament)s has no final stage") % {"tournament": tournament})
     if sum(1 for r in rounds if not r.stage) < tournament.rounds:
-        raise TournamentError(f"the qualifying rounds of {tournament} are not all played yet")
+        raise TournamentError(_("the qualifying rounds of %(tournament)s are not all played yet")
+                              % {"tournament": tournament})
     if rounds and rounds[-1].status != RoundStatus.CLOSED:
-        raise TournamentError(f"round {rounds[-1].index} of {tournament} is not over yet")
+        raise TournamentError(_("round %(round)d of %(tournament)s is not over yet")
+                              % {"round": rounds[-1].index, "tournament": tournament})
     stage = max((r.stage for r in rounds), default=0) + 1
     if stage > tournament.final_stages:
-        raise TournamentError(f"{tournament} has no stage of its final left to seat")
+        raise TournamentError(_("%(tournament)s has no stage of its final left to seat") % {"tournament": tournament})
     index = len(rounds) + 1
     field = _stage_field(tournament, stage, index, qualifying_order(tournament))
     players = {e.player_id: e.player for e in tournament.entries.select_related("player")}

@@ -34,6 +34,7 @@ from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine import Game
 from engine.fairness import derived_seed, new_seed
@@ -186,12 +187,13 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
         raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
     for name, value in (("check_in_required", check_in_required), ("self_check_in", self_check_in)):
         if not isinstance(value, bool):
-            raise ValueError(f"{name} is true or false, not {value!r}")
+            raise ValueError(_("%(name)s is true or false, not %(value)r") % {"name": name, "value": value})
     if late_entry_points not in LateEntryPoints.values:
-        raise ValueError(f"late_entry_points must be one of {', '.join(LateEntryPoints.values)}, "
-                         f"not {late_entry_points!r}")
+        raise ValueError(_("late_entry_points must be one of %(choices)s, not %(value)r")
+                         % {"choices": ", ".join(LateEntryPoints.values), "value": late_entry_points})
     if final_ranking not in FinalRanking.values:
-        raise ValueError(f"final_ranking must be one of {', '.join(FinalRanking.values)}, not {final_ranking!r}")
+        raise ValueError(_("final_ranking must be one of %(choices)s, not %(value)r")
+                         % {"choices": ", ".join(FinalRanking.values), "value": final_ranking})
     check_final_settings(final_size=final_size, final_stages=final_stages, final_advance=final_advance,
                          table_size=table_size, game=kind.name, format=format, partnerships=partnerships)
     return {"game": kind.name, "rounds": rounds, "table_size": table_size, "format": format, "ruleset": ruleset,
@@ -288,7 +290,8 @@ def _open_for_registration(tournament: Tournament) -> tuple[Tournament, int]:
         raise TournamentError(f"{tournament} is {tournament.status}: registration is closed")
     seated = TournamentRound.objects.filter(tournament=tournament, stage=0).count()
     if seated >= tournament.rounds:
-        raise TournamentError(f"every qualifying round of {tournament} is seated: too late to enter")
+        raise TournamentError(_("every qualifying round of %(tournament)s is seated: too late to enter")
+                              % {"tournament": tournament})
     return tournament, seated + 1
 
 
@@ -433,7 +436,8 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
     if rounds and rounds[-1].status != RoundStatus.CLOSED:
         raise TournamentError(f"round {rounds[-1].index} of {tournament} is not over yet")
     if any(r.stage for r in rounds):
-        raise TournamentError(f"the final of {tournament} has begun: no qualifying round is seated any more")
+        raise TournamentError(_("the final of %(tournament)s has begun: no qualifying round is seated any more")
+                              % {"tournament": tournament})
     entries = present_entries(tournament, len(rounds) + 1)
     players = {e.player_id: e.player for e in entries}
     teams = None
@@ -449,8 +453,10 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
     shape = TableShape.for_table_size(tournament.table_size, partnership=tournament.partnerships,
                                       max_players=max_players)
     if len(units) < shape.min_units:
-        what = "checked-in entrants" if tournament.check_in_required else "entrants"
-        raise TournamentError(f"{tournament} needs at least {shape.min_units} {what} to seat a table")
+        if tournament.check_in_required:
+            raise TournamentError(_("%(tournament)s needs at least %(n)d checked-in entrants to seat a table")
+                                  % {"tournament": tournament, "n": shape.min_units})
+        raise TournamentError(f"{tournament} needs at least {shape.min_units} entrants to seat a table")
     plan = _plan_round(tournament, rounds, units, teams, max_players)
     rnd = TournamentRound.objects.create(tournament=tournament, index=plan.number, byes=list(plan.byes))
     stored = []

@@ -183,3 +183,19 @@ def test_check_in_settings_may_change_while_the_evening_runs():
     assert t.check_in_required and t.self_check_in
     with pytest.raises(TournamentError):
         update_tournament(tournament=t, late_entry_points="bye")  # would rescore played rounds
+
+
+def test_duplicate_play_seats_the_changing_field_too():
+    t, players = evening(9, prefix="dup", format="duplicate", table_size=4, check_in_required=True)
+    for p in players[:7]:
+        check_in(tournament=t, player=p)
+    rnd = advance_tournament(tournament=t)
+    assert set(seated(rnd)) | set(rnd.byes) == {p.pk for p in players[:7]}
+    assert all(n == 1 for n in seated(rnd).values())
+    finish_round(rnd)
+    late = [e.player for e in register_players(tournament=t, players=bot_field(2, prefix="duplate"))]
+    for p in players[3:] + late:
+        check_in(tournament=t, player=p)
+    rnd2 = advance_tournament(tournament=t)
+    assert set(seated(rnd2)) | set(rnd2.byes) == {p.pk for p in players[3:] + late}
+    assert sorted(len(table["seats"]) for table in rnd2.tables) == [4, 4]
