@@ -17,6 +17,7 @@ from engine.games import game_type
 from league.finals import StageTable, advancing, cut_order, plan_stages, seat_by_rank
 from league.scheduling import Table
 
+from ..events import emit
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, Tournament, TournamentFormat, TournamentRound
 from .evening import present_entries
 
@@ -78,7 +79,10 @@ def _stage_field(tournament: Tournament, stage: int, round_index: int, qualifyin
         field = [c for c in qualifying if c in present][:wanted]
     else:
         position = {c: i for i, c in enumerate(qualifying)}
-        previous = [t for t in stage_tables(tournament) if t.stage == stage - 1]
+        # A finalist who dropped does not go on: the next at their table does.
+        active = set(tournament.entries.filter(active=True).values_list("player_id", flat=True))
+        previous = [StageTable(t.stage, {c: place for c, place in t.places.items() if c in active})
+                    for t in stage_tables(tournament) if t.stage == stage - 1]
         going = [(t.places[c], position.get(c, len(position)), c)
                  for t in previous for c in advancing(t, tournament.final_advance, qualifying)]
         field = [c for *_, c in sorted(going)]
@@ -130,4 +134,5 @@ def seat_final_stage(*, tournament: Tournament) -> TournamentRound:
                        "match": match.pk})
     rnd.tables = stored
     rnd.save(update_fields=["tables"])
+    emit("round.seated", tournament_id=tournament.pk, round_number=index, match_ids=[t["match"] for t in stored])
     return rnd

@@ -143,6 +143,17 @@ def test_a_two_stage_final_sends_the_best_of_each_table_on():
     assert [r.rank for r in rows] == list(range(1, 9))
 
 
+def test_a_finalist_who_drops_between_stages_is_replaced_by_the_next_at_their_table():
+    t, players = qualify(8, table_size=4, final_size=8, final_stages=2, final_advance=2)
+    q = [r.competitor for r in tournament_ranking(tournament=t).qualifying]
+    stage1 = advance_tournament(tournament=t)
+    position = {pid: i for i, pid in enumerate(q)}
+    finish_round(stage1, score=lambda pid: 1000 - position[pid])  # the seeds win: q0, q3 | q1, q2 go on
+    withdraw_player(tournament=t, player=next(p for p in players if p.pk == q[0]))
+    stage2 = advance_tournament(tournament=t)
+    assert sorted(final_seats(stage2)[0]) == sorted([q[3], q[4], q[1], q[2]])  # q4 was third at q0's table
+
+
 def test_a_dropped_qualifier_is_passed_over_for_the_next_by_rank():
     t, players = qualify(6)
     qualifying = [r.competitor for r in tournament_ranking(tournament=t).qualifying]
