@@ -22,6 +22,7 @@ seeded by rank:
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
@@ -135,12 +136,13 @@ def final_decides_ranking(qualifying: Sequence[Competitor], tables: Sequence[Sta
         return (-stage, place, position.get(c, len(position)))
     order = sorted({*qualifying, *last_stage}, key=key)
     top = max((s for s, _ in last_stage.values()), default=0)
+    # Those the last stage played leaves on the same place share it (the first of them gives the rank).
+    level = Counter(last_stage[c] for c in order if c in last_stage and last_stage[c][0] == top)
+    first: dict[tuple[int, int], int] = {}
     out: list[Ranked] = []
     for i, c in enumerate(order):
         stage, place = last_stage.get(c, (0, None))
-        tied_with_final = [d for d in order if stage == top and top and last_stage.get(d) == (stage, place)]
-        rank = i + 1
-        if len(tied_with_final) > 1:  # the final table left them level: they share its place
-            rank = order.index(tied_with_final[0]) + 1
-        out.append(Ranked(rank, c, len(tied_with_final) > 1, stage, place))
+        shared = top > 0 and stage == top and level[(stage, place)] > 1
+        rank = first.setdefault((stage, place), i + 1) if shared else i + 1
+        out.append(Ranked(rank, c, shared, stage, place))
     return out

@@ -17,6 +17,7 @@ from league.finals import final_decides_ranking
 
 from ..models import FinalRanking, Tournament, TournamentStatus
 from .standings import StandingRow, tournament_standings
+from .standings_cache import cached_tournament_standings
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class Ranking:
 def tournament_ranking(*, tournament: Tournament) -> Ranking:
     from ..services.finals import qualifying_order, stage_tables
 
-    qualifying = tournament_standings(tournament=tournament)
+    qualifying = cached_tournament_standings(tournament)  # the page's standings table reads the same
     by_competitor = {r.competitor: r for r in qualifying}
     provisional = tournament.status != TournamentStatus.FINISHED
     tables = stage_tables(tournament) if tournament.final_size else []
@@ -60,7 +61,7 @@ def tournament_ranking(*, tournament: Tournament) -> Ranking:
                 for r in standings]
     else:
         rows = []
-        for ranked in final_decides_ranking(qualifying_order(tournament), tables):
+        for ranked in final_decides_ranking(qualifying_order(tournament, qualifying), tables):
             q = by_competitor[ranked.competitor]
             rows.append(RankingRow(ranked.rank, ranked.shared, q.competitor, q.name, q.player_ids, q.dropped, q.rank,
                                    ranked.stage, ranked.stage_place, q.metrics))

@@ -44,11 +44,12 @@ def stage_plan(tournament: Tournament) -> list[list[int]]:
                        tournament.table_size, min_players=kind.min_players, max_players=kind.max_players)
 
 
-def qualifying_order(tournament: Tournament) -> list[int]:
-    """Every competitor by the qualifying standings, ties after every tie-break drawn from the seed (league.finals)."""
+def qualifying_order(tournament: Tournament, rows=None) -> list[int]:
+    """Every competitor by the qualifying standings (`rows`, else computed), ties after every tie-break drawn from the
+    seed (league.finals)."""
     from ..selectors.standings import tournament_standings
 
-    rows = tournament_standings(tournament=tournament)
+    rows = rows if rows is not None else tournament_standings(tournament=tournament)
     return cut_order([(r.competitor, r.rank) for r in rows], tournament.seed)
 
 
