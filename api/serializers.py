@@ -266,6 +266,8 @@ class StandingSerializer(serializers.Serializer):
     name = serializers.CharField()
     players = serializers.ListField(child=serializers.IntegerField())
     games = serializers.IntegerField()
+    dropped = serializers.BooleanField(required=False, help_text="Left the tournament: not seated any more, results "
+                                       "kept (tournament standings only).")
     metrics = serializers.DictField()
 
 

@@ -522,7 +522,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     def standings(self, request, pk=None, format=None):
         tournament = self.get_object()
         rows = [{"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids), "games": r.games,
-                 "metrics": {k: _number(v) for k, v in r.metrics.items()}}
+                 "dropped": r.dropped, "metrics": {k: _number(v) for k, v in r.metrics.items()}}
                 for r in cached_tournament_standings(tournament)]
         csv = getattr(request.accepted_renderer, "format", "") == "csv"
         if csv:  # one column per metric

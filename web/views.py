@@ -108,7 +108,8 @@ def tournament(request, pk: int):
     standings = cached_tournament_standings(tournament)
     organiser = organises(request.user, tournament.club_id)
     candidates = []
-    if organiser and tournament.status == TournamentStatus.REGISTERING:
+    # Registration stays open while it runs: a late entry joins at the next round (league.services.evening).
+    if organiser and tournament.status in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
         # The club's bots: people enter themselves (league.permissions).
         pool = tournament.club.players.all() if tournament.club else Player.objects.all()
         candidates = (pool.exclude(bot_kind="").exclude(tournament_entries__tournament=tournament)

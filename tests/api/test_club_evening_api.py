@@ -120,3 +120,15 @@ def test_evening_settings_through_the_api(accounts):
         assert_error(c.post("/api/v1/tournaments/", {**base, **bad}, format="json"), 400)
     assert_error(accounts["clients"]["ann"].post("/api/v1/tournaments/", {**base, "final_size": 4}, format="json"),
                  403)
+
+
+def test_a_dropped_player_is_marked_in_the_standings(accounts):
+    t = evening(accounts, check_in_required=False)
+    r = accounts["clients"]["ann"].post(f"/api/v1/tournaments/{t.pk}/withdraw/",
+                                        {"player": accounts["players"]["ann"].pk}, format="json")
+    assert r.status_code == 200
+    rows = accounts["clients"]["anon"].get(f"/api/v1/tournaments/{t.pk}/standings/").json()
+    assert {row["name"]: row["dropped"] for row in rows} == {"ann": True, "bob": False, "greedy-1": False,
+                                                             "random-1": False}
+    ranking = accounts["clients"]["anon"].get(f"/api/v1/tournaments/{t.pk}/ranking/").json()
+    assert [row["name"] for row in ranking["rows"] if row["dropped"]] == ["ann"]

@@ -96,3 +96,21 @@ def test_the_tournament_page_shows_the_provisional_ranking_of_a_tournament_with_
     html = client.get(f"/tournaments/{evening['t'].pk}/").content.decode()
     assert "Ranking (provisional)" in html and "Qualifying standings" in html
     assert "The final decides places 1 to 2" in html
+
+
+def test_the_organiser_registers_a_bot_late_and_a_dropped_player_is_marked(client, evening):
+    from league.models import TournamentEntry
+    from league.services.tournaments import seat_round, start_round, withdraw_player
+
+    t = evening["t"]
+    t.check_in_required = False
+    t.save()
+    start_round(tournament_round=seat_round(tournament=t))
+    late = create_bot_player(name="eve-late", kind="random", clubs=[t.club])
+    withdraw_player(tournament=t, player=evening["bots"][0])
+    client.force_login(evening["organiser"])
+    html = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert "eve-late" in html and "dropped" in html
+    client.post(f"/tournaments/{t.pk}/register/", {"players": [late.pk]})
+    assert TournamentEntry.objects.get(tournament=t, player=late).joined_round == 2
+    assert "joined at round 2" in client.get(f"/tournaments/{t.pk}/").content.decode()
