@@ -6,6 +6,7 @@ Ladder tables are seated by the workers' ladder_tick; the ladder's ranking is it
 from __future__ import annotations
 
 from django.db import IntegrityError
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
@@ -15,10 +16,12 @@ from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from engine.games import GAMES
-from league.models import Ladder, League, Player, Season, TournamentEntry
-from league.permissions import may_act_for, refusal_to_enter
+from league.models import Ladder, League, Player, Season, Tournament, TournamentEntry
+from league.permissions import may_act_for, refusal_to_check_in, refusal_to_enter
+from league.selectors.ranking import tournament_ranking
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings
+from league.services.evening import CheckInError, check_in, check_out, checked_in_ids, next_round_index
 from league.services.ladders import create_ladder, join_ladder, leave_ladder, update_ladder
 from league.services.leagues import (
     NotEmpty,
@@ -351,3 +354,73 @@ class TournamentOrganiserViewSet(TournamentViewSet):
         except TournamentEntry.DoesNotExist:
             raise ValidationError({"player": "not entered in this tournament"}) from None
         return Response({"tournament": tournament.pk, "withdrawn": player.pk})
+
+    @extend_schema(
+        summary="Who is checked in for the next round (GET); check a player in (POST: organisers, or the player "
+                "where the tournament allows self check-in)",
+        description="A check-in is for the next round not seated yet; seating it closes its check-ins. With "
+                    "`check_in_required`, only the active entries checked in are seated. 409 when the tournament "
+                    "takes no check-in, is over, or the player dropped; 400 for a player not entered.",
+        request=PLAYER_BODY, responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT, **WRITE_ERRORS,
+                                        409: E409})
+    @action(detail=True, methods=["get", "post"], url_path="check-ins", filter_backends=[], pagination_class=None)
+    def check_ins(self, request, pk=None):
+        tournament = self.get_object()
+        if request.method == "POST":
+            player = _player(request.data)
+            refuse(refusal_to_check_in(request.user, tournament, player))
+            try:
+                check_in(tournament=tournament, player=player, by=request.user)
+            except TournamentEntry.DoesNotExist:
+                raise ValidationError({"player": _("not entered in this tournament")}) from None
+            except CheckInError as e:
+                return conflict(e)
+            return Response(_check_in_list(tournament), status=201)
+        return Response(_check_in_list(tournament))
+
+    @extend_schema(summary="Undo a player's check-in for the next round (organisers, or the player with self "
+                           "check-in)",
+                   request=PLAYER_BODY, responses={200: OpenApiTypes.OBJECT, **WRITE_ERRORS, 409: E409})
+    @action(detail=True, methods=["post"], url_path="check-outs")
+    def check_outs(self, request, pk=None):
+        tournament = self.get_object()
+        player = _player(request.data)
+        refuse(refusal_to_check_in(request.user, tournament, player))
+        try:
+            check_out(tournament=tournament, player=player)
+        except TournamentEntry.DoesNotExist:
+            raise ValidationError({"player": _("not entered in this tournament")}) from None
+        except CheckInError as e:
+            return conflict(e)
+        return Response(_check_in_list(tournament))
+
+    @extend_schema(
+        summary="The tournament's final ranking: qualifying standings, then what its final decided",
+        description="`rows`: the ranking (rank, shared, name, players, dropped, qualifying_rank, stage: the last "
+                    "final stage played or 0, stage_place, metrics). Without a final it is the standings. "
+                    "`provisional` until the tournament is finished. `mode`: final_decides (the final decides "
+                    "places 1..N, the rest by qualifying standings) or added (the final's results added to the "
+                    "standings).",
+        responses={200: OpenApiTypes.OBJECT, **READ_ERRORS})
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def ranking(self, request, pk=None):
+        tournament = self.get_object()
+        ranking = tournament_ranking(tournament=tournament)
+        return Response({
+            "tournament": tournament.pk, "final": ranking.final, "provisional": ranking.provisional,
+            "mode": ranking.mode,
+            "rows": [{"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
+                      "dropped": r.dropped, "qualifying_rank": r.qualifying_rank, "stage": r.stage,
+                      "stage_place": r.stage_place, "metrics": {k: _number(v) for k, v in r.metrics.items()}}
+                     for r in ranking.rows]})
+
+
+def _check_in_list(tournament: Tournament) -> dict:
+    """The next round's check-in list: every active entry that may play it, and whether it is checked in."""
+    index = next_round_index(tournament)
+    present = checked_in_ids(tournament, index)
+    entries = (TournamentEntry.objects.filter(tournament=tournament, active=True, joined_round__lte=index)
+               .select_related("player").order_by("player__name", "id"))
+    return {"tournament": tournament.pk, "round": index, "check_in_required": tournament.check_in_required,
+            "players": [{"player": e.player_id, "name": e.player.name, "checked_in": e.player_id in present}
+                        for e in entries]}

@@ -241,7 +241,10 @@ class TournamentSerializer(serializers.ModelSerializer):
         model = Tournament
         fields = ["id", "name", "club", "season", "game", "ruleset", "format", "rounds", "table_size", "match_points",
                   "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds", "deadline_action",
-                  "deadline_fallback", "status", "created_at", "started_at", "finished_at"]
+                  "deadline_fallback", "status", "created_at", "started_at", "finished_at",
+                  # a club evening: check-in, late entries, the final stage (README "Running a club evening")
+                  "check_in_required", "self_check_in", "late_entry_points", "final_size", "final_stages",
+                  "final_advance", "final_ranking"]
 
 
 class CancelSerializer(serializers.Serializer):
@@ -254,7 +257,8 @@ class TournamentRoundSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = TournamentRound
-        fields = ["id", "tournament", "index", "status", "tables", "byes", "created_at", "started_at", "closed_at"]
+        fields = ["id", "tournament", "index", "stage", "status", "tables", "byes", "created_at", "started_at",
+                  "closed_at"]
 
     def get_tables(self, rnd: TournamentRound) -> list[dict]:
         if rnd.status == RoundStatus.CLOSED:
@@ -269,6 +273,8 @@ class StandingSerializer(serializers.Serializer):
     name = serializers.CharField()
     players = serializers.ListField(child=serializers.IntegerField())
     games = serializers.IntegerField()
+    dropped = serializers.BooleanField(required=False, help_text="Left the tournament: not seated any more, results "
+                                       "kept (tournament standings only).")
     metrics = serializers.DictField()
 
 

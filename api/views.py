@@ -519,7 +519,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         refuse(refusal_to_link_season(club.pk if club else None, data.get("season")))
         fields = {k: data[k] for k in ("name", "game", "rounds", "table_size", "format", "ruleset", "club", "season",
                                        "match_points", "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds",
-                                       "deadline_action", "deadline_fallback") if k in data}
+                                       "deadline_action", "deadline_fallback", "check_in_required", "self_check_in",
+                                       "late_entry_points", "final_size", "final_stages", "final_advance",
+                                       "final_ranking") if k in data}
         try:
             tournament = create_tournament(**fields)
         except ValueError as e:
@@ -568,7 +570,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     def standings(self, request, pk=None, format=None):
         tournament = self.get_object()
         rows = [{"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids), "games": r.games,
-                 "metrics": {k: _number(v) for k, v in r.metrics.items()}}
+                 "dropped": r.dropped, "metrics": {k: _number(v) for k, v in r.metrics.items()}}
                 for r in cached_tournament_standings(tournament)]
         csv = getattr(request.accepted_renderer, "format", "") == "csv"
         if csv:  # one column per metric

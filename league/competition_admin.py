@@ -17,6 +17,7 @@ from .models import (
     TournamentRound,
 )
 from .services.cancellation import NotCancellable, cancel_tournament
+from .services.finals import check_final_settings
 from .services.tournaments import competition_game, shared_ruleset
 
 
@@ -35,6 +36,12 @@ class BoundedSettingsForm(forms.ModelForm):
                 raise ValueError(f"rounds must be a whole number from 1 to {MAX_TOURNAMENT_ROUNDS}")
             if "max_tables_per_tick" in data:
                 check_tables_per_tick(data["max_tables_per_tick"])
+            if "final_size" in data:  # a final the tables cannot seat would fail when the qualifying rounds end
+                check_final_settings(
+                    final_size=data["final_size"] or 0, final_stages=data.get("final_stages") or 0,
+                    final_advance=data.get("final_advance") or 0, table_size=data.get("table_size") or 0,
+                    game=data.get("game", "diamonds"), format=data.get("format", ""),
+                    partnerships=bool(shared_ruleset(data.get("ruleset")).get("partnerships")))
         except (ValueError, TypeError) as e:
             raise forms.ValidationError(str(e)) from None
         return data
@@ -58,13 +65,13 @@ class TournamentEntryInline(admin.TabularInline):
     model = TournamentEntry
     extra = 0
     raw_id_fields = ["player"]
-    fields = ["player", "team", "active"]
+    fields = ["player", "team", "active", "joined_round"]
 
 
 class TournamentRoundInline(admin.TabularInline):
     model = TournamentRound
     extra = 0
-    fields = ["index", "status", "byes", "started_at", "closed_at"]
+    fields = ["index", "stage", "status", "byes", "started_at", "closed_at"]
     readonly_fields = fields
     can_delete = False
 

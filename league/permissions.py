@@ -106,6 +106,18 @@ def refusal_to_seat(user, club_id: int | None, players: Iterable[Player]) -> str
     return None
 
 
+def refusal_to_check_in(user, tournament, player: Player) -> str | None:
+    """Checking a player in or out for a tournament's next round: the club's organisers, anyone; the player's own
+    account, only where the tournament lets players check themselves in."""
+    if organises(user, tournament.club_id):
+        return None
+    if not owns(user, player):
+        return _("only the club's organisers check in someone else")
+    if not tournament.self_check_in:
+        return _("this tournament's organisers do the check-in")
+    return None
+
+
 def refusal_to_link_season(club_id: int | None, season: Season | None) -> str | None:
     """A tournament counts towards a season of its own club's league only."""
     if season is not None and season.league.club_id != club_id:

@@ -5,7 +5,7 @@ from django.urls import path
 
 from config.throttling import SigninLimit, rate_limited
 
-from . import bots, play, views
+from . import bots, evening, play, views
 
 app_name = "web"
 
@@ -18,6 +18,8 @@ urlpatterns = [
     path("tournaments/<int:pk>/start-round/", views.tournament_start_round, name="tournament-start-round"),
     path("tournaments/<int:pk>/register/", views.tournament_register, name="tournament-register"),
     path("tournaments/<int:pk>/cancel/", views.tournament_cancel, name="tournament-cancel"),
+    path("tournaments/<int:pk>/check-in/", evening.check_in_list, name="tournament-check-in"),
+    path("tournaments/<int:pk>/check-in/toggle/", evening.check_in_toggle, name="tournament-check-in-toggle"),
     path("ladders/<int:pk>/", views.ladder, name="ladder"),
     path("players/<int:pk>/", views.player, name="player"),
     path("matches/<int:pk>/", play.match_page, name="match"),

@@ -40,6 +40,7 @@ from league.services.cancellation import NotCancellable, cancel_match, cancel_to
 from league.services.tournaments import TournamentError
 
 from .charts import Series, rating_chart
+from .evening import evening_context
 from .games import presenter_for
 
 RECENT = 20
@@ -112,7 +113,8 @@ def tournament(request, pk: int):
     standings = cached_tournament_standings(tournament)
     organiser = organises(request.user, tournament.club_id)
     candidates = []
-    if organiser and tournament.status == TournamentStatus.REGISTERING:
+    # Registration stays open while it runs: a late entry joins at the next round (league.services.evening).
+    if organiser and tournament.status in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
         # The club's bots: people enter themselves (league.permissions).
         pool = tournament.club.players.all() if tournament.club else Player.objects.all()
         candidates = (pool.exclude(bot_kind="").exclude(tournament_entries__tournament=tournament)
@@ -122,6 +124,7 @@ def tournament(request, pk: int):
         "tournament": tournament, "rounds": rounds, "standings": standings,
         "metric_names": _metric_names(standings), "entries": tournament.entries.select_related("player"),
         "organiser": organiser,
+        **evening_context(request, tournament),  # check-in and the final (web.evening)
     })
 
 

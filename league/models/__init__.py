@@ -1,5 +1,6 @@
 """The league's tables, one model per module."""
 
+from .check_in import CheckIn
 from .club import Club
 from .club_admin import ClubAdmin
 from .ladder import Ladder, RatingModel
@@ -16,7 +17,7 @@ from .rating_history import RatingHistory
 from .result_correction import ResultCorrection
 from .season import Season
 from .suit_action import SuitAction
-from .tournament import Tournament, TournamentFormat, TournamentStatus
+from .tournament import FinalRanking, LateEntryPoints, Tournament, TournamentFormat, TournamentStatus
 from .tournament_entry import TournamentEntry
 from .tournament_round import RoundStatus, TournamentRound
 from .trick import Trick
@@ -26,4 +27,5 @@ __all__ = [
     "MatchSeat", "MatchStatus", "OutboxKind", "OutboxMessage", "Player", "Rating", "RatingHistory", "RatingModel",
     "ResultCorrection", "RoundStatus", "Season", "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat",
     "TournamentRound", "TournamentStatus", "Trick",
+    "CheckIn", "FinalRanking", "LateEntryPoints",
 ]

@@ -6,6 +6,11 @@ competitors at a table to {place: points} (JSON keys are strings), plus an optio
 standings default (competitors minus place). `tiebreaks` is the standings precedence (metric names of
 league.standings); empty means the default for the format. `turn_deadline_seconds`, `deadline_action` and
 `deadline_fallback` are copied onto every table's Match when a round is seated (see Match for what they do).
+
+A club evening (README "Running a club evening"): with `check_in_required` only the active entries checked in for a
+round (league.models.CheckIn) are seated in it; entries registered once it runs join at the next round and are
+given `late_entry_points` for the rounds they missed; `final_size` > 0 adds a final stage after the `rounds`
+qualifying rounds (league.services.finals).
 """
 
 from django.db import models
@@ -25,6 +30,18 @@ class TournamentStatus(models.TextChoices):
     FINISHED = "finished", "finished"
     # Stopped by an organiser (league.services.cancellation): no round is seated any more; results so far stay.
     CANCELLED = "cancelled", "cancelled"
+
+
+class LateEntryPoints(models.TextChoices):
+    ZERO = "zero", "zero"
+    BYE = "bye", "a bye's points per round missed"
+
+
+class FinalRanking(models.TextChoices):
+    # The final decides places 1..N, everyone else keeps their qualifying order.
+    FINAL_DECIDES = "final_decides", "the final decides places 1..N"
+    # The final's matches count in the standings like any other round.
+    ADDED = "added", "final results added to the standings"
 
 
 class Tournament(models.Model):
@@ -53,6 +70,20 @@ class Tournament(models.Model):
     deadline_fallback = models.CharField(max_length=40, default="random",
                                          help_text="The engine bot that plays for a late seat (random or greedy).")
     status = models.CharField(max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING)
+    # ---- a club evening: check-in, late entries, a final stage (league.services.evening, league.services.finals)
+    check_in_required = models.BooleanField(
+        default=False, help_text="Only entries checked in for a round are seated in it (the organiser seats each).")
+    self_check_in = models.BooleanField(default=False, help_text="Players may check themselves in.")
+    late_entry_points = models.CharField(
+        max_length=8, choices=LateEntryPoints.choices, default=LateEntryPoints.ZERO,
+        help_text="What a late entry gets for each round it missed: nothing, or a bye's points.")
+    final_size = models.PositiveSmallIntegerField(
+        default=0, help_text="How many go on to the final stage by qualifying standings; 0: no final.")
+    final_stages = models.PositiveSmallIntegerField(
+        default=1, help_text="Stages of the final; the last is one table.")
+    final_advance = models.PositiveSmallIntegerField(
+        default=1, help_text="How many of each table go on to the next stage of the final.")
+    final_ranking = models.CharField(max_length=16, choices=FinalRanking.choices, default=FinalRanking.FINAL_DECIDES)
     seed = models.CharField(max_length=200, help_text="Orders the seating (tables, Swiss ties); it deals nothing.")
     # The secret its tables' deal seeds are derived from (with the server's key: league.services.tournaments
     # ._with_deal_seeds); never shown. Blank for tournaments made before: their tables draw fresh seeds instead.

@@ -18,6 +18,8 @@ class RoundStatus(models.TextChoices):
 class TournamentRound(models.Model):
     tournament = models.ForeignKey("league.Tournament", on_delete=models.CASCADE, related_name="tournament_rounds")
     index = models.PositiveSmallIntegerField(help_text="1 for the first round.")
+    # 0 for a qualifying round; 1, 2... for the final's stages (seated after the last qualifying round, by rank).
+    stage = models.PositiveSmallIntegerField(default=0)
     status = models.CharField(max_length=10, choices=RoundStatus.choices, default=RoundStatus.SEATED)
     tables = models.JSONField(default=list, blank=True)
     byes = models.JSONField(default=list, blank=True)

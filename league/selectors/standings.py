@@ -27,7 +27,16 @@ from fractions import Fraction
 
 from engine.games import GAMES, game_type
 
-from ..models import MatchSeat, MatchStatus, Player, Season, Tournament, TournamentEntry, TournamentFormat
+from ..models import (
+    LateEntryPoints,
+    MatchSeat,
+    MatchStatus,
+    Player,
+    Season,
+    Tournament,
+    TournamentEntry,
+    TournamentFormat,
+)
 from ..standings import (
     DEFAULT_PRECEDENCE,
     TIEBREAK_METRIC,
@@ -60,6 +69,7 @@ class StandingRow:
     player_ids: tuple[int, ...]
     games: int
     metrics: dict
+    dropped: bool = False  # left the tournament: not seated any more, results kept
 
 
 def _fraction(value) -> Fraction:
@@ -118,12 +128,14 @@ def _result(rows: list, deal_of: dict[tuple[int, int], str] | None) -> MatchResu
                        table_size=len(rows))
 
 
-def tournament_results(tournament: Tournament) -> list[MatchResult]:
+def tournament_results(tournament: Tournament, *, include_final: bool = False) -> list[MatchResult]:
+    """The finished matches of the qualifying rounds (and of the final's stages too with `include_final`)."""
     deal_of = None
     if tournament.format == TournamentFormat.DUPLICATE:
         deal_of = {(rnd.pk, t["number"]): t["deal_id"] for rnd in tournament.tournament_rounds.all()
                    for t in rnd.tables}
-    return _results(_finished_seats(match__tournament_round__tournament=tournament), deal_of)
+    rounds = {} if include_final else {"match__tournament_round__stage": 0}
+    return _results(_finished_seats(match__tournament_round__tournament=tournament, **rounds), deal_of)
 
 
 def tournament_units(tournament: Tournament) -> tuple[list[Hashable], dict[Hashable, tuple[int, ...]]]:
@@ -138,16 +150,30 @@ def tournament_units(tournament: Tournament) -> tuple[list[Hashable], dict[Hasha
 
 
 def tournament_byes(tournament: Tournament) -> Counter:
-    return Counter(u for rnd in tournament.tournament_rounds.all() for u in rnd.byes)
+    """Byes per competitor, each worth the bye's points: the rounds it sat out, and, when the tournament gives late
+    entries a bye's points (Tournament.late_entry_points), the rounds before it joined."""
+    byes = Counter(u for rnd in tournament.tournament_rounds.all() for u in rnd.byes)
+    if tournament.late_entry_points == LateEntryPoints.BYE:
+        late = TournamentEntry.objects.filter(tournament=tournament, joined_round__gt=1)
+        for unit, joined in {(e.team if tournament.partnerships else e.player_id, e.joined_round) for e in late}:
+            byes[unit] += joined - 1
+    return byes
 
 
-def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
-    """The tournament's standings from its finished matches, best first (every entrant appears)."""
+def dropped_players(tournament: Tournament) -> set[int]:
+    return set(TournamentEntry.objects.filter(tournament=tournament, active=False).values_list("player_id",
+                                                                                            flat=True))
+
+
+def tournament_standings(*, tournament: Tournament, include_final: bool = False) -> list[StandingRow]:
+    """The tournament's standings from the finished matches of its qualifying rounds (and of its final, with
+    `include_final`), best first (every entrant appears; those who dropped marked)."""
     units, members = tournament_units(tournament)
     team_of = {pid: unit for unit, pids in members.items() for pid in pids} if tournament.partnerships else None
-    standings = compute_standings(tournament_results(tournament), config=standings_config(tournament),
-                                  team_of=team_of, competitors=units, byes=tournament_byes(tournament))
-    return _rows(standings, members, tournament.game)
+    standings = compute_standings(tournament_results(tournament, include_final=include_final),
+                                  config=standings_config(tournament), team_of=team_of, competitors=units,
+                                  byes=tournament_byes(tournament))
+    return _rows(standings, members, tournament.game, dropped_players(tournament))
 
 
 def season_games(season: Season) -> list[str]:
@@ -190,7 +216,8 @@ def season_standings(*, season: Season, game: str | None = None,
     return _rows(standings, {pid: (pid,) for pid in players}, game)
 
 
-def _rows(standings: list[Standing], members: dict[Hashable, tuple[int, ...]], game: str) -> list[StandingRow]:
+def _rows(standings: list[Standing], members: dict[Hashable, tuple[int, ...]], game: str,
+          dropped: set[int] = frozenset()) -> list[StandingRow]:
     ids = {pid for s in standings for pid in members.get(s.competitor, (s.competitor,))}
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
     columns = metric_columns(game)
@@ -199,5 +226,5 @@ def _rows(standings: list[Standing], members: dict[Hashable, tuple[int, ...]], g
         pids = members.get(s.competitor, (s.competitor,))
         metrics = {columns.get(name, name): value for name, value in s.metrics.items()}
         rows.append(StandingRow(s.rank, s.shared, s.competitor, " & ".join(names.get(p, str(p)) for p in pids),
-                                tuple(pids), s.games, metrics))
+                                tuple(pids), s.games, metrics, dropped=any(p in dropped for p in pids)))
     return rows

@@ -135,14 +135,15 @@ def standings_fingerprint(tournament: Tournament) -> str:
     # created_at as well as the id: SQLite reuses the id of a deleted last row, and a new tournament with the same
     # shape of field must not find the old one's table.
     parts = (tournament.pk, tournament.created_at, tournament.match_points, tournament.tiebreaks, tournament.format,
-             inputs)
+             tournament.late_entry_points, inputs)
     return hashlib.sha1(repr(parts).encode()).hexdigest()
 
 
 def cached_standings(tournament: Tournament, compute: Callable[[], list]) -> list:
     # The tournament row's own settings are part of the fingerprint, so readers share a run only if they read the
     # same settings.
-    shared = (tournament.pk, tournament.created_at, tournament.match_points, tournament.tiebreaks, tournament.format)
+    shared = (tournament.pk, tournament.created_at, tournament.match_points, tournament.tiebreaks, tournament.format,
+              tournament.late_entry_points)
     fingerprint = _FINGERPRINTS.fresh(repr(shared), lambda: standings_fingerprint(tournament))
     return _cached(f"standings:{tournament.pk}:{fingerprint}", compute)
 

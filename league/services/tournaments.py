@@ -46,6 +46,8 @@ from ..limits import MAX_TOURNAMENT_ROUNDS, check_turn_deadline, checked_match_p
 from ..models import (
     Club,
     DeadlineAction,
+    FinalRanking,
+    LateEntryPoints,
     Match,
     MatchStatus,
     OutboxKind,
@@ -63,6 +65,8 @@ from ..selectors.standings_cache import warm_tournament_standings
 from . import outbox
 from .bot_pausing import count_match_conduct
 from .decisions import FALLBACK_BOTS
+from .evening import present_entries
+from .finals import check_final_settings, seat_final_stage
 from .matches import create_match
 from .ratings import apply_match_ratings, match_is_rated
 
@@ -139,6 +143,13 @@ def create_tournament(
     turn_deadline_seconds: int | None = None,
     deadline_action: str = DeadlineAction.FALLBACK,
     deadline_fallback: str = "random",
+    check_in_required: bool = False,
+    self_check_in: bool = False,
+    late_entry_points: str = LateEntryPoints.ZERO,
+    final_size: int = 0,
+    final_stages: int = 1,
+    final_advance: int = 1,
+    final_ranking: str = FinalRanking.FINAL_DECIDES,
 ) -> Tournament:
     """A tournament of `game` open for registration. Raises ValueError for a game, format, table size, ruleset or
     tie-break the engine or the standings do not know (a table size outside the game's players, the duplicate
@@ -150,7 +161,9 @@ def create_tournament(
     settings = _checked_settings(
         game=game, rounds=rounds, table_size=table_size, format=format, ruleset=ruleset, tiebreaks=tiebreaks,
         turn_deadline_seconds=turn_deadline_seconds, deadline_action=deadline_action,
-        deadline_fallback=deadline_fallback, match_points=match_points)
+        deadline_fallback=deadline_fallback, match_points=match_points, check_in_required=check_in_required,
+        self_check_in=self_check_in, late_entry_points=late_entry_points, final_size=final_size,
+        final_stages=final_stages, final_advance=final_advance, final_ranking=final_ranking)
     return Tournament.objects.create(
         name=name, club=club, season=season, auto_advance=auto_advance,
         rated=rated, seed=seed if seed is not None else secrets.token_hex(8),
@@ -159,7 +172,10 @@ def create_tournament(
 
 def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, ruleset: dict | None,
                       tiebreaks: Sequence[str], turn_deadline_seconds: int | None, deadline_action: str,
-                      deadline_fallback: str, match_points: dict | None) -> dict:
+                      deadline_fallback: str, match_points: dict | None, check_in_required: bool = False,
+                      self_check_in: bool = False, late_entry_points: str = LateEntryPoints.ZERO,
+                      final_size: int = 0, final_stages: int = 1, final_advance: int = 1,
+                      final_ranking: str = FinalRanking.FINAL_DECIDES) -> dict:
     """The settings a tournament is created or changed with, checked (ValueError: see create_tournament), in the
     form they are stored."""
     ruleset = shared_ruleset(ruleset)
@@ -179,19 +195,36 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
         raise ValueError(f"deadline_action must be one of {', '.join(DeadlineAction.values)}, not {deadline_action!r}")
     if deadline_fallback not in FALLBACK_BOTS:  # names for every game (decisions.FALLBACK_BOT_OF_GAME)
         raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
+    for name, value in (("check_in_required", check_in_required), ("self_check_in", self_check_in)):
+        if not isinstance(value, bool):
+            raise ValueError(_("%(name)s is true or false, not %(value)r") % {"name": name, "value": value})
+    if late_entry_points not in LateEntryPoints.values:
+        raise ValueError(_("late_entry_points must be one of %(choices)s, not %(value)r")
+                         % {"choices": ", ".join(LateEntryPoints.values), "value": late_entry_points})
+    if final_ranking not in FinalRanking.values:
+        raise ValueError(_("final_ranking must be one of %(choices)s, not %(value)r")
+                         % {"choices": ", ".join(FinalRanking.values), "value": final_ranking})
+    check_final_settings(final_size=final_size, final_stages=final_stages, final_advance=final_advance,
+                         table_size=table_size, game=kind.name, format=format, partnerships=partnerships)
     return {"game": kind.name, "rounds": rounds, "table_size": table_size, "format": format, "ruleset": ruleset,
             "tiebreaks": tiebreaks, "turn_deadline_seconds": turn_deadline_seconds,
             "deadline_action": deadline_action, "deadline_fallback": deadline_fallback,
-            "match_points": checked_match_points(match_points)}
+            "match_points": checked_match_points(match_points), "check_in_required": check_in_required,
+            "self_check_in": self_check_in, "late_entry_points": late_entry_points, "final_size": final_size,
+            "final_stages": final_stages, "final_advance": final_advance, "final_ranking": final_ranking}
 
 
 # What an organiser may still change once the tournament runs: nothing that would reseat or rescore played rounds.
 CHANGEABLE_WHILE_RUNNING = frozenset({"name", "auto_advance", "turn_deadline_seconds", "deadline_action",
-                                      "deadline_fallback"})
-CHANGEABLE = CHANGEABLE_WHILE_RUNNING | {"game", "rounds", "table_size", "format", "ruleset", "club", "season",
-                                        "match_points", "tiebreaks", "rated"}
+                                      "deadline_fallback", "check_in_required", "self_check_in"})
+# The final's settings may change while the evening runs, until its first stage is seated.
+FINAL_SETTINGS = frozenset({"final_size", "final_stages", "final_advance", "final_ranking"})
+CHANGEABLE = CHANGEABLE_WHILE_RUNNING | FINAL_SETTINGS | {
+    "game", "rounds", "table_size", "format", "ruleset", "club", "season", "match_points", "tiebreaks", "rated",
+    "late_entry_points"}
 _CHECKED = ("game", "rounds", "table_size", "format", "ruleset", "tiebreaks", "turn_deadline_seconds",
-            "deadline_action", "deadline_fallback", "match_points")
+            "deadline_action", "deadline_fallback", "match_points", "check_in_required", "self_check_in",
+            "late_entry_points", "final_size", "final_stages", "final_advance", "final_ranking")
 
 
 @transaction.atomic
@@ -206,8 +239,10 @@ def update_tournament(*, tournament: Tournament, **changes) -> Tournament:
     if unknown:
         raise ValueError(f"no such tournament setting: {', '.join(sorted(unknown))}")
     if tournament.status != TournamentStatus.REGISTERING:
-        frozen = sorted(k for k, v in changes.items()
-                        if k not in CHANGEABLE_WHILE_RUNNING and v != getattr(tournament, k))
+        open_now = CHANGEABLE_WHILE_RUNNING
+        if tournament.status == TournamentStatus.RUNNING and not tournament.tournament_rounds.filter(stage__gt=0):
+            open_now = open_now | FINAL_SETTINGS
+        frozen = sorted(k for k, v in changes.items() if k not in open_now and v != getattr(tournament, k))
         if frozen:
             raise TournamentError(f"{tournament} is {tournament.status}: {', '.join(frozen)} can no longer change")
     if "name" in changes and not str(changes["name"]).strip():
@@ -257,24 +292,30 @@ def _create_entries(entries: Iterable[TournamentEntry]) -> list[TournamentEntry]
         raise AlreadyEntered("a player was entered at the same moment by another request") from None
 
 
-def _open_for_registration(tournament: Tournament) -> Tournament:
+def _open_for_registration(tournament: Tournament) -> tuple[Tournament, int]:
+    """The tournament locked, and the round a new entry is first seated in: the next round not seated yet (never
+    one seated or in play), while qualifying rounds are left; an entry joining after round 1 is a late entry."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if tournament.status != TournamentStatus.REGISTERING:
+    if tournament.status not in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
         raise TournamentError(f"{tournament} is {tournament.status}: registration is closed")
-    return tournament
+    seated = TournamentRound.objects.filter(tournament=tournament, stage=0).count()
+    if seated >= tournament.rounds:
+        raise TournamentError(_("every qualifying round of %(tournament)s is seated: too late to enter")
+                              % {"tournament": tournament})
+    return tournament, seated + 1
 
 
 @transaction.atomic
 def register_players(*, tournament: Tournament, players: Iterable[Player]) -> list[TournamentEntry]:
     """Register players for a tournament without partnerships."""
-    tournament = _open_for_registration(tournament)
+    tournament, joins = _open_for_registration(tournament)
     if tournament.partnerships:
         raise TournamentError("a partnership tournament registers teams (register_team)")
     players = list(players)
     check_entrants_can_play(tournament.game, players)
     check_not_paused(players)
     _check_not_entered(tournament, players)
-    return _create_entries(TournamentEntry(tournament=tournament, player=p) for p in players)
+    return _create_entries(TournamentEntry(tournament=tournament, player=p, joined_round=joins) for p in players)
 
 
 def register_player(*, tournament: Tournament, player: Player) -> TournamentEntry:
@@ -284,7 +325,7 @@ def register_player(*, tournament: Tournament, player: Player) -> TournamentEntr
 @transaction.atomic
 def register_team(*, tournament: Tournament, players: Sequence[Player]) -> list[TournamentEntry]:
     """Register two partners as one team of a partnership tournament (R-TEAM-1)."""
-    tournament = _open_for_registration(tournament)
+    tournament, joins = _open_for_registration(tournament)
     if not tournament.partnerships:
         raise TournamentError("teams are for partnership tournaments")
     if len(players) != 2 or players[0].pk == players[1].pk:
@@ -294,13 +335,14 @@ def register_team(*, tournament: Tournament, players: Sequence[Player]) -> list[
     _check_not_entered(tournament, players)
     last = TournamentEntry.objects.filter(tournament=tournament).order_by("-team").values_list("team", flat=True)
     team = (last.first() or 0) + 1
-    return _create_entries(TournamentEntry(tournament=tournament, player=p, team=team) for p in players)
+    return _create_entries(TournamentEntry(tournament=tournament, player=p, team=team, joined_round=joins)
+                           for p in players)
 
 
 @transaction.atomic
 def withdraw_player(*, tournament: Tournament, player: Player) -> None:
-    """Leave the player (with their partner, at partnership tables) out of the rounds seated from now on; the
-    results so far stay in the standings."""
+    """Drop the player (with their partner, at partnership tables): left out of the rounds seated from now on (a
+    table already seated plays on), their results so far stay in the standings, marked dropped."""
     entry = TournamentEntry.objects.select_for_update().get(tournament=tournament, player=player)
     if entry.team is not None:
         TournamentEntry.objects.filter(tournament=tournament, team=entry.team).update(active=False)
@@ -394,12 +436,13 @@ def _with_deal_seeds(tournament: Tournament, number: int, tables) -> list[Table]
             for t in tables]
 
 
-def _table_match(tournament: Tournament, table: Table, players: dict[int, Player]) -> Match:
-    """The table's match: in duplicate play seated rotated as the module docstring says."""
+def _table_match(tournament: Tournament, table: Table, players: dict[int, Player],
+                 first_dealer: int | None = None) -> Match:
+    """The table's match: in duplicate play seated rotated as the module docstring says. `first_dealer` (a final's
+    table) gives the seat that acts first, else the seed draws it."""
     n = table.size
     ruleset = table_ruleset(tournament.ruleset, n, tournament.game)
     seated = [players[pid] for pid in table.seats]
-    first_dealer = None
     if tournament.format == TournamentFormat.DUPLICATE and table.rotation:
         r = table.rotation % n
         seated = [seated[(q + r) % n] for q in range(n)]
@@ -420,8 +463,10 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
         raise TournamentError(f"{tournament} has no round left to seat")
     if rounds and rounds[-1].status != RoundStatus.CLOSED:
         raise TournamentError(f"round {rounds[-1].index} of {tournament} is not over yet")
-    entries = list(TournamentEntry.objects.filter(tournament=tournament, active=True).select_related("player")
-                   .order_by("id"))
+    if any(r.stage for r in rounds):
+        raise TournamentError(_("the final of %(tournament)s has begun: no qualifying round is seated any more")
+                              % {"tournament": tournament})
+    entries = present_entries(tournament, len(rounds) + 1)
     players = {e.player_id: e.player for e in entries}
     teams = None
     if tournament.partnerships:
@@ -436,6 +481,9 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
     shape = TableShape.for_table_size(tournament.table_size, partnership=tournament.partnerships,
                                       max_players=max_players)
     if len(units) < shape.min_units:
+        if tournament.check_in_required:
+            raise TournamentError(_("%(tournament)s needs at least %(n)d checked-in entrants to seat a table")
+                                  % {"tournament": tournament, "n": shape.min_units})
         raise TournamentError(f"{tournament} needs at least {shape.min_units} entrants to seat a table")
     plan = _plan_round(tournament, rounds, units, teams, max_players)
     rnd = TournamentRound.objects.create(tournament=tournament, index=plan.number, byes=list(plan.byes))
@@ -520,14 +568,15 @@ def _round_may_close(round_id: int) -> None:
             return
         rnd.status, rnd.closed_at = RoundStatus.CLOSED, timezone.now()
         rnd.save(update_fields=["status", "closed_at"])
-        if rnd.index >= tournament.rounds:
+        if _is_last_round(tournament, rnd):
             tournament.status, tournament.finished_at = TournamentStatus.FINISHED, rnd.closed_at
             tournament.save(update_fields=["status", "finished_at"])
             return
-        if not tournament.auto_advance:
+        # With check-in the organiser seats each round once the players present have checked in.
+        if not tournament.auto_advance or tournament.check_in_required:
             return
         # Seated and started in the transaction that closes this round: no moment when a crash leaves it seated only.
-        start_round(tournament_round=seat_round(tournament=tournament))
+        start_round(tournament_round=_seat_next(tournament, rnd))
 
 
 @transaction.atomic
@@ -537,9 +586,25 @@ def advance_tournament(*, tournament: Tournament) -> TournamentRound | None:
     tournament.refresh_from_db()
     if tournament.status == TournamentStatus.FINISHED:
         return None
-    rnd = seat_round(tournament=tournament)
+    last = TournamentRound.objects.filter(tournament=tournament).order_by("-index").first()
+    rnd = _seat_next(tournament, last) if last is not None else seat_round(tournament=tournament)
     start_round(tournament_round=rnd)
     return rnd
+
+
+def _is_last_round(tournament: Tournament, rnd: TournamentRound) -> bool:
+    """Whether closing `rnd` ends the tournament: the last qualifying round without a final, or the final's last
+    stage."""
+    if rnd.stage:
+        return rnd.stage >= tournament.final_stages
+    return rnd.index >= tournament.rounds and not tournament.final_size
+
+
+def _seat_next(tournament: Tournament, last: TournamentRound) -> TournamentRound:
+    """The round after `last`: a qualifying round, or the final's next stage once the qualifying rounds are over."""
+    if last.stage or last.index >= tournament.rounds:
+        return seat_final_stage(tournament=tournament)
+    return seat_round(tournament=tournament)
 
 
 def catch_up_finished_matches(*, limit: int = 500) -> int:

@@ -38,6 +38,8 @@ def test_the_admin_refuses_a_tournament_or_ladder_ruleset_out_of_bounds(admin_cl
     form = {"name": t.name, "game": "diamonds", "ruleset": '{"rounds": 1000000}', "format": "fixed", "rounds": 1,
             "table_size": 4, "match_points": "{}", "tiebreaks": "[]", "deadline_action": "fallback",
             "deadline_fallback": "random", "status": "registering", "seed": "b", "auto_advance": "on",
+            "late_entry_points": "zero", "final_size": 0, "final_stages": 1, "final_advance": 1,
+            "final_ranking": "final_decides",
             "entries-TOTAL_FORMS": 0, "entries-INITIAL_FORMS": 0,
             "tournament_rounds-TOTAL_FORMS": 0, "tournament_rounds-INITIAL_FORMS": 0}
     page = admin_client.post(url, form)
@@ -65,3 +67,18 @@ def test_the_admin_cancels_the_selected_tournaments_and_matches(admin_client):
     match = bot_match({"players": 4}, seed="admin-cancel-match")
     admin_client.post(reverse("admin:league_match_changelist"), {"action": "cancel", "_selected_action": [match.pk]})
     assert Match.objects.get(pk=match.pk).status == MatchStatus.CANCELLED
+
+
+def test_the_admin_refuses_a_final_its_tables_cannot_seat(admin_client):
+    t = create_tournament(name="final cup", rounds=1, table_size=4, seed="f")
+    url = reverse("admin:league_tournament_change", args=[t.pk])
+    form = {"name": t.name, "game": "diamonds", "ruleset": "{}", "format": "fixed", "rounds": 1,
+            "table_size": 4, "match_points": "{}", "tiebreaks": "[]", "deadline_action": "fallback",
+            "deadline_fallback": "random", "status": "registering", "seed": "f", "late_entry_points": "zero",
+            "final_size": 9, "final_stages": 1, "final_advance": 1, "final_ranking": "final_decides",
+            "entries-TOTAL_FORMS": 0, "entries-INITIAL_FORMS": 0,
+            "tournament_rounds-TOTAL_FORMS": 0, "tournament_rounds-INITIAL_FORMS": 0}
+    page = admin_client.post(url, form)
+    assert page.status_code == 200 and "one table" in page.content.decode()
+    t.refresh_from_db()
+    assert t.final_size == 0
