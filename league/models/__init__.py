@@ -14,6 +14,7 @@ from .player import Player
 from .rating import Rating
 from .rating_history import RatingHistory
 from .result_correction import ResultCorrection
+from .result_entry import EntryStatus, ResultEntry
 from .season import Season
 from .suit_action import SuitAction
 from .tournament import Tournament, TournamentFormat, TournamentStatus
@@ -24,6 +25,7 @@ from .trick import Trick
 __all__ = [
     "Club", "ClubAdmin", "DeadlineAction", "Ladder", "LadderEntry", "League", "Match", "MatchChoice", "MatchRound",
     "MatchSeat", "MatchStatus", "OutboxKind", "OutboxMessage", "Player", "Rating", "RatingHistory", "RatingModel",
-    "ResultCorrection", "RoundStatus", "Season", "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat",
+    "ResultCorrection", "RoundStatus",
+    "EntryStatus", "ResultEntry", "Season", "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat",
     "TournamentRound", "TournamentStatus", "Trick",
 ]

@@ -52,6 +52,10 @@ class Tournament(models.Model):
                                        help_text="What a missed deadline costs: one bot decision, or a forfeit.")
     deadline_fallback = models.CharField(max_length=40, default="random",
                                          help_text="The engine bot that plays for a late seat (random or greedy).")
+    # Every table seated from now on is played with real cards (Match.offline); an organiser may switch a table
+    # that has not begun either way (league.services.offline_results.set_offline), for a mixed evening.
+    offline_tables = models.BooleanField(default=False, help_text="Tables are played with real cards at the club; "
+                                                                  "their results are entered.")
     status = models.CharField(max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING)
     seed = models.CharField(max_length=200, help_text="Orders the seating (tables, Swiss ties); it deals nothing.")
     # The secret its tables' deal seeds are derived from (with the server's key: league.services.tournaments
