@@ -36,6 +36,7 @@ from league.services.tournaments import TournamentError
 
 from .charts import Series, rating_chart
 from .games import presenter_for
+from .offline import tournament_offline_context
 
 RECENT = 20
 
@@ -116,7 +117,7 @@ def tournament(request, pk: int):
         "candidates": candidates,
         "tournament": tournament, "rounds": rounds, "standings": standings,
         "metric_names": _metric_names(standings), "entries": tournament.entries.select_related("player"),
-        "organiser": organiser,
+        "organiser": organiser, **tournament_offline_context(tournament, request.user),
     })
 
 
