@@ -106,6 +106,9 @@ def enter_result(*, match: Match, user, figures: object) -> ResultEntry:
         return new
     mine = [e for e in open_entries if e.entered_by_id == user.pk]
     others = [e for e in open_entries if e.entered_by_id != user.pk]
+    repeated = next((e for e in mine if e.figures == checked.figures), None)
+    if repeated is not None:
+        return repeated  # the same figures sent twice (a double tap, a resent form): nothing changes
     same = [e for e in others if e.status == EntryStatus.ENTERED and e.figures == checked.figures]
     if same:
         # The same figures from another player at the table: that is a confirmation of theirs.

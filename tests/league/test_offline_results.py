@@ -104,6 +104,13 @@ def test_the_same_figures_from_another_player_confirm_them(club_night, run_on_co
     assert Match.objects.get(pk=match.pk).status == MatchStatus.FINISHED
 
 
+def test_a_double_submit_stores_one_version(club_night):
+    match, seat = club_night["match"], club_night["seat"]
+    first = enter_result(match=match, user=seat[0], figures=FIGURES)
+    again = enter_result(match=match, user=seat[0], figures=dict(FIGURES))
+    assert again.pk == first.pk and ResultEntry.objects.filter(match=match).count() == 1
+
+
 def test_an_enterer_may_replace_their_own_version_before_confirmation(club_night):
     match, seat = club_night["match"], club_night["seat"]
     first = enter_result(match=match, user=seat[0], figures=FIGURES)
