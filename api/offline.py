@@ -59,6 +59,10 @@ class ResultFiguresSerializer(serializers.Serializer):
     vault = _figures_field("Diamonds: each seat's vault (each team's with partners) at the end.")
     showroom = _figures_field("Diamonds: each seat's showroom (each team's with partners) at the end.")
     score = _figures_field("Diamonds, optional: must be 2 x vault + showroom (R-SCORE-1).")
+    rounds = serializers.ListField(
+        child=serializers.DictField(child=serializers.ListField(child=serializers.IntegerField())), required=False,
+        max_length=20, help_text="Diamonds, instead of vault and showroom: each round's totals at its end, "
+                                 "[{\"vault\": [...], \"showroom\": [...]}, ...], every round of the game.")
     castle = _figures_field("Diamoniak: each seat's castle cards of its colour (0-6).")
     diamonds = _figures_field("Diamoniak: each seat's diamond cards.")
     winner = serializers.IntegerField(required=False, help_text="Diamoniak, optional: the seat (0-based) that "

@@ -128,3 +128,30 @@ def test_a_played_games_result_is_accepted_and_gives_the_same_standing():
             checked = check_result(name, game.ruleset, figures[name](game.result))
             assert (checked.places, checked.winners, checked.score, checked.tiebreak) == (
                 standing["places"], standing["winners"], standing["score"], standing["tiebreak"]), (name, seed)
+
+
+# ---- Diamonds round by round ---------------------------------------------------------------------------------
+
+def rounds_of(*snapshots):
+    return {"rounds": [{"vault": v, "showroom": s} for v, s in snapshots]}
+
+
+def test_diamonds_round_by_round_ends_with_the_last_rounds_totals():
+    entry = rounds_of(([0, 1], [4, 3]), ([2, 1], [4, 5]), ([2, 4], [6, 5]), ([5, 4], [6, 7]))
+    r = check_result("diamonds", Ruleset(players=2), entry)
+    assert r.result["vault"] == [5, 4] and r.score == [16, 15] and r.winners == [0]
+    assert r.figures["rounds"][0] == {"vault": [0, 1], "showroom": [4, 3]}
+
+
+@pytest.mark.parametrize("entry, field, rule", [
+    (rounds_of(([0, 1], [4, 3]), ([2, 1], [4, 5]), ([2, 4], [6, 5])), "rounds", "R-ROUNDS-1"),           # one short
+    (rounds_of(([0, 1], [4, 3]), ([2, 0], [4, 5]), ([2, 4], [6, 5]), ([5, 4], [6, 7])), "rounds.1.vault.1", None),
+    (rounds_of(([3, 3], [4, 3]), ([3, 3], [1, 1]), ([3, 4], [6, 5]), ([5, 4], [6, 7])), "rounds.1", None),
+    (rounds_of(([0, 1], [4, 3]), ([2, 1], [-4, 5]), ([2, 4], [6, 5]), ([5, 4], [6, 7])), "rounds.1.showroom.0",
+     None),
+    ({**rounds_of(*[([0, 1], [4, 3])] * 4), "vault": [1, 1]}, "rounds", None),                            # both kinds
+    ({"rounds": [{"vault": [1, 1], "showroom": [3, 3], "castle": [1, 1]}] * 4}, "rounds.0.castle", None),
+])
+def test_diamonds_round_by_round_refusals(entry, field, rule):
+    found = problems("diamonds", Ruleset(players=2), entry)
+    assert field in found and found[field].rule == rule
