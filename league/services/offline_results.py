@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine.games import game_type
 from engine.offline import OfflineResult, check_result
@@ -66,12 +67,13 @@ def checked_figures(match: Match, figures: object) -> OfflineResult:
 def _locked_offline_match(match: Match) -> Match:
     match = Match.objects.select_for_update().get(pk=match.pk)
     if not match.offline:
-        raise OfflineResultError(f"match {match.pk} is played online: its result comes from its play")
+        raise OfflineResultError(_("match %(id)s is played online: its result comes from its play") % {"id": match.pk})
     if match.status == MatchStatus.FINISHED:
-        raise OfflineResultError(f"match {match.pk}'s result is already final; an organiser corrects it "
-                                 "(corrections)")
+        raise OfflineResultError(_("match %(id)s's result is already final; an organiser corrects it "
+                                   "(corrections)") % {"id": match.pk})
     if match.status not in (MatchStatus.PENDING, MatchStatus.RUNNING):
-        raise OfflineResultError(f"match {match.pk} is {match.status}: no result is entered for it")
+        raise OfflineResultError(_("match %(id)s is %(status)s: no result is entered for it")
+                                 % {"id": match.pk, "status": match.get_status_display()})
     return match
 
 
@@ -90,7 +92,7 @@ def enter_result(*, match: Match, user, figures: object) -> ResultEntry:
     seats = table_seats_of(match, user)
     organiser = organises(user, match.club_id)
     if not seats and not organiser:
-        raise NotAtTable("only the players at this table and the club's organisers enter its result")
+        raise NotAtTable(_("only the players at this table and the club's organisers enter its result"))
     checked = checked_figures(match, figures)
     now = timezone.now()
     open_entries = list(ResultEntry.objects.select_for_update().filter(match=match, status__in=OPEN_STATUSES))
@@ -132,16 +134,17 @@ def confirm_result(*, match: Match, user, entry_id: int) -> ResultEntry:
     seats = table_seats_of(match, user)
     organiser = organises(user, match.club_id)
     if not seats and not organiser:
-        raise NotAtTable("only the players at this table and the club's organisers confirm its result")
+        raise NotAtTable(_("only the players at this table and the club's organisers confirm its result"))
     entry = ResultEntry.objects.select_for_update().filter(match=match, pk=entry_id).first()
     if entry is None or entry.status not in OPEN_STATUSES:
-        raise OfflineResultError(f"match {match.pk} has no version {entry_id} waiting for confirmation")
+        raise OfflineResultError(_("match %(id)s has no version %(entry)s waiting for confirmation")
+                                 % {"id": match.pk, "entry": entry_id})
     if not organiser:
         if entry.entered_by_id == user.pk:
-            raise OfflineResultError("you entered this version: another player at the table or an organiser "
-                                     "confirms it")
+            raise OfflineResultError(_("you entered this version: another player at the table or an organiser "
+                                       "confirms it"))
         if entry.status == EntryStatus.DISPUTED:
-            raise OfflineResultError("the table disagrees about this result: an organiser settles it")
+            raise OfflineResultError(_("the table disagrees about this result: an organiser settles it"))
     now = timezone.now()
     # Checked again: a version is final only if the rules allow it now (they are pure, so this cannot differ).
     return _confirm(match, entry, user, now, checked_figures(match, entry.figures))
@@ -184,8 +187,8 @@ def set_offline(*, match: Match, offline: bool) -> Match:
     if match.offline == offline:
         return match
     if match.status != MatchStatus.PENDING or match.move_number or match.result_entries.exists():
-        raise OfflineResultError(f"match {match.pk} has begun: only a table that has not begun changes how it is "
-                                 "played")
+        raise OfflineResultError(_("match %(id)s has begun: only a table that has not begun changes how it is "
+                                   "played") % {"id": match.pk})
     Match.objects.filter(pk=match.pk).update(offline=offline)
     match.offline = offline
     rnd = match.tournament_round
