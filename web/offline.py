@@ -106,7 +106,7 @@ def offline_match_page(request, match: Match, *, form_values=None, problems=None
         "general_errors": [str(p) for p in problems if "." not in p.field and p.field not in ("winner",)],
         "winner_errors": field_errors.get("winner", []), "winner_value": (form_values or {}).get("winner", ""),
         "labels": [FIGURE_LABELS[name] for name in figure_names(match.game)],
-        "can_switch": organiser and match.status == MatchStatus.PENDING and not match.move_number and not trail,
+        "can_switch": organiser and open_match and not match.move_number and not trail,
     }, status=status)
 
 

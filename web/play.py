@@ -75,6 +75,9 @@ def match_page(request, pk: int):
     context["replay"] = record_is_public(match)
     context["deal_revealed"] = deal_revealed(match)
     context["can_cancel"] = match.status in IN_PLAY and organises(request.user, match.club_id)
+    # A table nobody has played yet may be switched to real cards (web.offline.offline_switch).
+    context["can_play_offline"] = (match.status in IN_PLAY and not match.move_number
+                                   and organises(request.user, match.club_id))
     return render(request, "web/match.html", context)
 
 

@@ -32,6 +32,7 @@ from engine.offline import OfflineResult, check_result
 
 from ..events import emit
 from ..models import EntryStatus, Match, MatchSeat, MatchStatus, OutboxKind, ResultEntry, RoundStatus
+from ..models.match import IN_PLAY
 from ..models.result_entry import OPEN_STATUSES
 from ..permissions import organises
 from . import outbox
@@ -186,11 +187,14 @@ def set_offline(*, match: Match, offline: bool) -> Match:
     match = Match.objects.select_for_update().get(pk=match.pk)
     if match.offline == offline:
         return match
-    if match.status != MatchStatus.PENDING or match.move_number or match.result_entries.exists():
+    # Begun: a decision stored, or a result entered. A live table waiting for its first decision has not begun.
+    if match.status not in IN_PLAY or match.move_number or match.result_entries.exists():
         raise OfflineResultError(_("match %(id)s has begun: only a table that has not begun changes how it is "
                                    "played") % {"id": match.pk})
-    Match.objects.filter(pk=match.pk).update(offline=offline)
-    match.offline = offline
+    Match.objects.filter(pk=match.pk).update(offline=offline, deadline_at=None)
+    match.offline, match.deadline_at = offline, None
+    if offline:  # nobody owes the server a decision at a table of real cards
+        MatchSeat.objects.filter(match=match, awaiting=True).update(awaiting=False)
     rnd = match.tournament_round
     if not offline and (rnd is None or rnd.status == RoundStatus.RUNNING):
         outbox.record(kind=OutboxKind.PLAY_MATCH, match_id=match.pk)

@@ -133,3 +133,28 @@ def test_the_print_css_hides_the_navigation():
     css = (Path(__file__).resolve().parents[2] / "web" / "static" / "web" / "site.css").read_text()
     block = css.split("@media print", 1)[1]
     assert "header.site" in block and "nav" in block and "display: none" in block
+
+
+def test_an_organiser_switches_a_table_that_has_not_begun_to_real_cards_and_back(django_capture_on_commit_callbacks):
+    club = create_club(name="Club")
+    organiser = User.objects.create_user("org")
+    ClubAdmin.objects.create(club=club, user=organiser)
+    users = [User.objects.create_user(f"p{i}") for i in range(4)]
+    players = [create_person_player(user=u, clubs=[club]) for u in users]
+    tournament = create_tournament(name="Mixed", rounds=1, club=club)
+    register_players(tournament=tournament, players=players)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = Match.objects.get(tournament_round=start_tournament(tournament=tournament))
+    page = client_of(organiser).get(f"/matches/{match.pk}/").content.decode()
+    assert "Play this table with real cards" in page
+    assert "Play this table with real cards" not in client_of(users[0]).get(f"/matches/{match.pk}/").content.decode()
+    assert client_of(users[0]).post(f"/matches/{match.pk}/offline/", {"offline": "1"}).status_code == 403
+    assert MatchSeat.objects.filter(match=match, awaiting=True).exists()  # online, a person owes the first decision
+    client_of(organiser).post(f"/matches/{match.pk}/offline/", {"offline": "1"})
+    assert Match.objects.get(pk=match.pk).offline
+    assert not MatchSeat.objects.filter(match=match, awaiting=True).exists()
+    page = client_of(organiser).get(f"/matches/{match.pk}/").content.decode()
+    assert "Play this table online instead" in page and "Enter the result" in page
+    with django_capture_on_commit_callbacks(execute=True):
+        client_of(organiser).post(f"/matches/{match.pk}/offline/", {"offline": "0"})
+    assert not Match.objects.get(pk=match.pk).offline
