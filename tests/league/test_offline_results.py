@@ -243,3 +243,31 @@ def test_an_entered_result_counts_as_the_same_result_played_online(run_on_commit
                 MatchSeat.objects.filter(match=match).order_by("seat").values_list("player_id", flat=True)]
 
     assert ratings(table) == pytest.approx(ratings(played))
+
+
+@pytest.mark.parametrize("game, figures_of", [
+    ("diamoniak", lambda r: {"castle": r.castle, "diamonds": r.diamonds}),
+    ("ringrace", lambda r: {"dollars": r.totals, "set_rings": r.set_rings}),
+])
+def test_the_other_games_entered_results_are_stored_as_a_played_games(game, figures_of, run_on_commit):
+    from engine.common.referee import result_json
+    from engine.games import game_type
+    from league.services import create_match
+    from league.services.choices_store import seat_results_of
+
+    kind = game_type(game)
+    played = kind.new_game({"players": 3}, seed=f"offline-{game}")
+    kind.play_game(played, [kind.make_bot("heuristic", seed=s) for s in range(3)])
+    staff = User.objects.create_user("staff", is_staff=True)
+    people = [create_person_player(user=User.objects.create_user(f"{game}{i}")) for i in range(3)]
+    match = create_match(players=people, ruleset=3, game=game)
+    Match.objects.filter(pk=match.pk).update(offline=True)
+    run_on_commit(enter_result, match=match, user=staff, figures=figures_of(played.result))
+    match.refresh_from_db()
+    expected = result_json(played.result)
+    assert match.status == MatchStatus.FINISHED
+    assert {k: v for k, v in match.result.items() if k != "reason"} == {k: v for k, v in expected.items()
+                                                                         if k != "reason"}
+    stored = {r.seat: {"score": r.score, "tiebreak": r.tiebreak, "placement": r.placement, "is_winner": r.is_winner}
+              for r in MatchSeat.objects.filter(match=match)}
+    assert stored == seat_results_of(game, played)
