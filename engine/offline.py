@@ -164,6 +164,7 @@ def _diamonds_rounds(check: _Checker, ruleset, what: str) -> tuple[list[int] | N
         return None, None, []
     if len(rounds) != ruleset.rounds:
         check.fail("rounds", f"this game has {ruleset.rounds} rounds, not {len(rounds)}", "R-ROUNDS-1")
+        return None, None, []  # nothing more is read of a list that long (or short)
     snapshots, stored = [], []
     for i, r in enumerate(rounds):
         prefix = f"rounds.{i}."

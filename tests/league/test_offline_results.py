@@ -271,3 +271,15 @@ def test_the_other_games_entered_results_are_stored_as_a_played_games(game, figu
     stored = {r.seat: {"score": r.score, "tiebreak": r.tiebreak, "placement": r.placement, "is_winner": r.is_winner}
               for r in MatchSeat.objects.filter(match=match)}
     assert stored == seat_results_of(game, played)
+
+
+def test_an_organiser_corrects_a_confirmed_diamonds_result_later(club_night, run_on_commit):
+    from league.services.corrections import correct_result
+
+    match, organiser = club_night["match"], club_night["organiser"]
+    run_on_commit(enter_result, match=match, user=organiser, figures=FIGURES)
+    correction = correct_result(match=Match.objects.get(pk=match.pk), user=organiser, reason="slip misread",
+                                vault=[10, 4, 0, 9], showroom=[3, 8, 12, 2])
+    assert correction.before["vault"] == [10, 4, 0, 7] and correction.after["winners"] == [0]
+    assert MatchSeat.objects.get(match=match, seat=3).placement == 2
+    assert ResultEntry.objects.get(match=match).figures == FIGURES  # the entered version stays as it was entered
