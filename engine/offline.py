@@ -81,10 +81,9 @@ class _Checker:
     def __init__(self, entry: object, allowed: tuple[str, ...], game_title: str):
         self.problems: list[Problem] = []
         if not isinstance(entry, Mapping):
-            self.fail("detail", "a result is an object of figures per seat")
-            self.entry: Mapping = {}
-        else:
-            self.entry = entry
+            raise InvalidResult([Problem("result", f"a result is an object of {game_title}'s figures per seat, not "
+                                                   f"{type(entry).__name__}")])
+        self.entry: Mapping = entry
         for name in sorted(set(self.entry) - set(allowed)):
             self.fail(str(name), f"{game_title} results have no {name!r}: they give {', '.join(allowed)}")
 

@@ -155,3 +155,7 @@ def test_diamonds_round_by_round_ends_with_the_last_rounds_totals():
 def test_diamonds_round_by_round_refusals(entry, field, rule):
     found = problems("diamonds", Ruleset(players=2), entry)
     assert field in found and found[field].rule == rule
+
+
+def test_an_entry_that_is_no_object_is_refused_saying_so():
+    assert set(problems("ringrace", RingRaceRuleset(players=3), ["dollars"])) == {"result"}
