@@ -283,3 +283,24 @@ def test_an_organiser_corrects_a_confirmed_diamonds_result_later(club_night, run
     assert correction.before["vault"] == [10, 4, 0, 7] and correction.after["winners"] == [0]
     assert MatchSeat.objects.get(match=match, seat=3).placement == 2
     assert ResultEntry.objects.get(match=match).figures == FIGURES  # the entered version stays as it was entered
+
+
+def test_the_beat_sweeps_leave_offline_tables_alone(club_night):
+    """No sweep sends a worker to a table of real cards, however long it waits for its result."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from league.selectors.live import stalled_live_match_ids
+    from league.services.outbox import adopt_orphaned_matches
+
+    club = club_night["club"]
+    bots_table = create_tournament(name="Bots at the club", rounds=1, club=club, offline_tables=True)
+    register_players(tournament=bots_table, players=bot_field(4, prefix="club-bot"))
+    rnd = seat_round(tournament=bots_table)
+    start_round(tournament_round=rnd)
+    long_ago = timezone.now() - timedelta(hours=2)
+    Match.objects.update(updated_at=long_ago)
+    assert stalled_live_match_ids(idle_seconds=60) == []
+    assert adopt_orphaned_matches(idle_seconds=60) == []
+    assert not OutboxMessage.objects.exists()
