@@ -304,3 +304,13 @@ def test_the_beat_sweeps_leave_offline_tables_alone(club_night):
     assert stalled_live_match_ids(idle_seconds=60) == []
     assert adopt_orphaned_matches(idle_seconds=60) == []
     assert not OutboxMessage.objects.exists()
+
+
+def test_the_audit_trail_is_listed_in_the_admin_and_not_edited_there(club_night, client):
+    from django.urls import reverse
+
+    enter_result(match=club_night["match"], user=club_night["seat"][0], figures=FIGURES)
+    client.force_login(User.objects.create_user("root", is_staff=True, is_superuser=True))
+    page = client.get(reverse("admin:league_resultentry_changelist"))
+    assert page.status_code == 200 and "entered" in page.content.decode()
+    assert client.get(reverse("admin:league_resultentry_add")).status_code == 403
