@@ -22,6 +22,7 @@ from league.services.offline_results import (
     confirm_result,
     enter_result,
     may_report,
+    may_see,
     set_offline,
 )
 
@@ -84,9 +85,9 @@ def _invalid(error: InvalidResult) -> Response:
     return Response(error_body(detail, "invalid", rule=rule, errors=errors), status=400)
 
 
-def _offline_match(pk: int, user) -> Match:
+def _offline_match(pk: int, user, *, reading: bool = False) -> Match:
     match = get_object_or_404(Match.objects.select_related("tournament_round"), pk=pk)
-    if not may_report(match, user):
+    if not (may_see(match, user) if reading else may_report(match, user)):
         raise PermissionDenied(_("only the players at this table and the club's organisers see and enter its "
                                  "results"))
     return match
@@ -96,12 +97,12 @@ class MatchResultsView(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(summary="Every version of an offline table's result (its players and the club's organisers)",
+    @extend_schema(summary="Every version of an offline table's result (the accounts at the table, the organisers)",
                    description="The audit trail, oldest first: who entered what, when, and its status (entered, "
                                "confirmed, superseded, disputed, resolved).",
                    responses={200: ResultEntrySerializer(many=True), 401: E403, 403: E403, 404: E404})
     def get(self, request, pk: int):
-        match = _offline_match(pk, request.user)
+        match = _offline_match(pk, request.user, reading=True)
         rows = ResultEntry.objects.filter(match=match).select_related("entered_by", "decided_by")
         return Response(ResultEntrySerializer(rows, many=True).data)
 

@@ -35,6 +35,7 @@ from ..models import EntryStatus, Match, MatchSeat, MatchStatus, OutboxKind, Res
 from ..models.match import IN_PLAY
 from ..models.result_entry import OPEN_STATUSES
 from ..permissions import organises
+from ..selectors.live import seats_of_user
 from . import outbox
 
 
@@ -57,6 +58,12 @@ def table_seats_of(match: Match, user) -> list[int]:
 def may_report(match: Match, user) -> bool:
     """Whether `user` may enter or confirm the table's result: a player at it, or the club's organisers."""
     return bool(table_seats_of(match, user)) or organises(user, match.club_id)
+
+
+def may_see(match: Match, user) -> bool:
+    """Whether `user` may read the table's result versions: anyone who may report, and any account seated at the
+    table (an external bot's too: it reads, but holds no real cards, so it enters nothing)."""
+    return may_report(match, user) or bool(seats_of_user(match, user))
 
 
 def checked_figures(match: Match, figures: object) -> OfflineResult:
