@@ -121,7 +121,7 @@ class MatchSerializer(serializers.ModelSerializer):
         model = Match
         fields = ["id", "game", "club", "status", "move_number", "ruleset", "commitment", "seed", "nonce",
                   "seed_chosen", "seats", "first_dealer", "score_label", "tiebreak_label", "seat_players", "result",
-                  "error", "tournament", "tournament_round", "table_number", "ladder",
+                  "error", "tournament", "tournament_round", "table_number", "ladder", "offline",
                   "turn_deadline_seconds", "deadline_fallback", "deadline_action", "deadline_at", "created_at",
                   "started_at",
                   "updated_at", "finished_at"]
@@ -241,7 +241,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         model = Tournament
         fields = ["id", "name", "club", "season", "game", "ruleset", "format", "rounds", "table_size", "match_points",
                   "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds", "deadline_action",
-                  "deadline_fallback", "status", "created_at", "started_at", "finished_at",
+                  "deadline_fallback", "offline_tables", "status", "created_at", "started_at", "finished_at",
                   # a club evening: check-in, late entries, the final stage (README "Running a club evening")
                   "check_in_required", "self_check_in", "late_entry_points", "final_size", "final_stages",
                   "final_advance", "final_ranking"]

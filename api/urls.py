@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
-from . import competitions, me, play, views
+from . import competitions, me, offline, play, views
 from .tokens import TokenView
 
 router = DefaultRouter()
@@ -22,6 +22,10 @@ v1 = [
     path("matches/<int:pk>/state/", play.MatchStateView.as_view(), name="match-state"),
     path("matches/<int:pk>/legal/", play.MatchLegalView.as_view(), name="match-legal"),
     path("matches/<int:pk>/decisions/", play.MatchDecisionView.as_view(), name="match-decisions"),
+    path("matches/<int:pk>/results/", offline.MatchResultsView.as_view(), name="match-results"),
+    path("matches/<int:pk>/results/<int:entry_id>/confirm/", offline.ConfirmResultView.as_view(),
+         name="match-result-confirm"),
+    path("matches/<int:pk>/offline/", offline.MatchOfflineView.as_view(), name="match-offline"),
     path("me/", me.MeView.as_view(), name="me"),
     path("me/turns/", play.my_turns, name="me-turns"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),

@@ -433,12 +433,16 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         summary="The match's game record in its game's format (diamonds-, diamoniak- or ringrace-record/1)",
         description="Whole once the match is finished. Before that, only what the table saw: no hands, no passes, "
                     "no seed, no result (the newer games: the choices and events only), and `\"complete\": false`. "
-                    "A duplicate table's record stays so until its round closes, and spectators get 403 meanwhile.",
+                    "A duplicate table's record stays so until its round closes, and spectators get 403 meanwhile. "
+                    "A table played with real cards has none (404, code `offline`).",
         responses={200: OpenApiTypes.OBJECT, 403: E403, **READ_ERRORS},
     )
     @action(detail=True, methods=["get"], filter_backends=[])
     def record(self, request, pk=None):
         match = self.get_object()
+        if match.offline:  # played with real cards: the server saw no play; its result is in results/
+            return error_response(f"match {match.pk} was played with real cards: it has no record of play, only its "
+                                  "entered result (results/)", "offline", 404)
         if not seats_of_user(match, request.user):
             refuse_spectator_of_shared_deal(match)
         return Response(public_record(match))
@@ -521,7 +525,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
                                        "match_points", "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds",
                                        "deadline_action", "deadline_fallback", "check_in_required", "self_check_in",
                                        "late_entry_points", "final_size", "final_stages", "final_advance",
-                                       "final_ranking") if k in data}
+                                       "final_ranking", "offline_tables") if k in data}
         try:
             tournament = create_tournament(**fields)
         except ValueError as e:

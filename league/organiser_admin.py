@@ -3,7 +3,7 @@
 
 from django.contrib import admin
 
-from .models import ClubAdmin, ResultCorrection
+from .models import ClubAdmin, ResultCorrection, ResultEntry
 
 
 @admin.register(ClubAdmin)
@@ -18,6 +18,24 @@ class ResultCorrectionAdmin(admin.ModelAdmin):
     list_display = ["match", "corrected_by", "reason", "created_at"]
     search_fields = ["reason", "corrected_by__username"]
     readonly_fields = ["match", "corrected_by", "reason", "before", "after", "created_at"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(ResultEntry)
+class ResultEntryAdmin(admin.ModelAdmin):
+    """The versions entered for tables played with real cards (league.services.offline_results): shown, never
+    edited here, so the audit trail stays what the table and the organisers did."""
+
+    list_display = ["match", "entered_by", "entered_at_seat", "by_organiser", "status", "decided_by", "created_at"]
+    list_filter = ["status", "by_organiser"]
+    search_fields = ["match__id", "entered_by__username"]
+    readonly_fields = ["match", "entered_by", "entered_at_seat", "by_organiser", "figures", "result", "status",
+                       "decided_by", "decided_at", "created_at"]
 
     def has_add_permission(self, request) -> bool:
         return False

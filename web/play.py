@@ -41,6 +41,7 @@ from league.services.decisions import DecisionRefused, start_live_match, submit_
 
 from .games import PRESENTERS, presenter_for
 from .games.base import number_or_text
+from .offline import offline_match_page
 
 
 def _viewer_seat(match: Match, user) -> MatchSeat | None:
@@ -63,6 +64,8 @@ def _table_context(match: Match, seat: MatchSeat | None) -> dict:
 
 def match_page(request, pk: int):
     match = get_object_or_404(Match.objects.select_related("tournament_round__tournament", "ladder", "club"), pk=pk)
+    if match.offline:  # played with real cards: its seating and its result entry (web.offline)
+        return offline_match_page(request, match)
     seat = _viewer_seat(match, request.user)
     if seat is None and deal_still_in_play(match):
         return _forbidden(request, "This duplicate table's deal is still being played at other tables: only its "
@@ -72,6 +75,9 @@ def match_page(request, pk: int):
     context["replay"] = record_is_public(match)
     context["deal_revealed"] = deal_revealed(match)
     context["can_cancel"] = match.status in IN_PLAY and organises(request.user, match.club_id)
+    # A table nobody has played yet may be switched to real cards (web.offline.offline_switch).
+    context["can_play_offline"] = (match.status in IN_PLAY and not match.move_number
+                                   and organises(request.user, match.club_id))
     return render(request, "web/match.html", context)
 
 

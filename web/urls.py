@@ -5,7 +5,7 @@ from django.urls import path
 
 from config.throttling import SigninLimit, rate_limited
 
-from . import bots, evening, play, views
+from . import bots, evening, offline, play, views
 
 app_name = "web"
 
@@ -27,6 +27,13 @@ urlpatterns = [
     path("matches/<int:pk>/decide/", play.match_decide, name="match-decide"),
     path("matches/<int:pk>/replay/", play.match_replay, name="match-replay"),
     path("matches/<int:pk>/cancel/", views.match_cancel, name="match-cancel"),
+    # A club evening with real cards (web/offline.py): an offline table's result, and the printable sheets.
+    path("matches/<int:pk>/result/", offline.result_enter, name="match-result-enter"),
+    path("matches/<int:pk>/result/<int:entry_id>/confirm/", offline.result_confirm, name="match-result-confirm"),
+    path("matches/<int:pk>/offline/", offline.offline_switch, name="match-offline"),
+    path("tournaments/<int:pk>/rounds/<int:number>/sheet/", offline.round_sheet_page, name="round-sheet"),
+    path("tournaments/<int:pk>/rounds/<int:number>/slips/", offline.round_slips_page, name="round-slips"),
+    path("tournaments/<int:pk>/standings/print/", offline.standings_print_page, name="standings-print"),
     path("play/", play.play_bots, name="play-bots"),
     # A bot author's bots (web/bots.py).
     path("bots/", bots.bots, name="bots"),

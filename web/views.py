@@ -42,6 +42,7 @@ from league.services.tournaments import TournamentError
 from .charts import Series, rating_chart
 from .evening import evening_context
 from .games import presenter_for
+from .offline import tournament_offline_context
 
 RECENT = 20
 
@@ -123,7 +124,7 @@ def tournament(request, pk: int):
         "candidates": candidates,
         "tournament": tournament, "rounds": rounds, "standings": standings,
         "metric_names": _metric_names(standings), "entries": tournament.entries.select_related("player"),
-        "organiser": organiser,
+        "organiser": organiser, **tournament_offline_context(tournament, request.user),
         **evening_context(request, tournament),  # check-in and the final (web.evening)
     })
 

@@ -15,6 +15,7 @@ from .player import Player
 from .rating import Rating
 from .rating_history import RatingHistory
 from .result_correction import ResultCorrection
+from .result_entry import EntryStatus, ResultEntry
 from .season import Season
 from .suit_action import SuitAction
 from .tournament import FinalRanking, LateEntryPoints, Tournament, TournamentFormat, TournamentStatus
@@ -25,7 +26,8 @@ from .trick import Trick
 __all__ = [
     "Club", "ClubAdmin", "DeadlineAction", "Ladder", "LadderEntry", "League", "Match", "MatchChoice", "MatchRound",
     "MatchSeat", "MatchStatus", "OutboxKind", "OutboxMessage", "Player", "Rating", "RatingHistory", "RatingModel",
-    "ResultCorrection", "RoundStatus", "Season", "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat",
+    "ResultCorrection", "RoundStatus",
+    "EntryStatus", "ResultEntry", "Season", "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat",
     "TournamentRound", "TournamentStatus", "Trick",
     "CheckIn", "FinalRanking", "LateEntryPoints",
 ]

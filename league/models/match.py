@@ -55,6 +55,9 @@ class Match(models.Model):
     tournament_round = models.ForeignKey("league.TournamentRound", null=True, blank=True, on_delete=models.CASCADE,
                                          related_name="matches")
     table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Played with real cards at the club (league.services.offline_results): the server deals nothing, plays no bot
+    # and sets no turn deadline; the table enters its result, which another player or an organiser confirms.
+    offline = models.BooleanField(default=False, help_text="Played with real cards; its result is entered.")
     ladder = models.ForeignKey("league.Ladder", null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="matches")
     # Set once the result has gone into the ratings (league.services.ratings), so a second call does nothing.

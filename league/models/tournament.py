@@ -69,6 +69,10 @@ class Tournament(models.Model):
                                        help_text="What a missed deadline costs: one bot decision, or a forfeit.")
     deadline_fallback = models.CharField(max_length=40, default="random",
                                          help_text="The engine bot that plays for a late seat (random or greedy).")
+    # Every table seated from now on is played with real cards (Match.offline); an organiser may switch a table
+    # that has not begun either way (league.services.offline_results.set_offline), for a mixed evening.
+    offline_tables = models.BooleanField(default=False, help_text="Tables are played with real cards at the club; "
+                                                                  "their results are entered.")
     status = models.CharField(max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING)
     # ---- a club evening: check-in, late entries, a final stage (league.services.evening, league.services.finals)
     check_in_required = models.BooleanField(

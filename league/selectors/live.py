@@ -248,7 +248,8 @@ def stalled_live_match_ids(*, idle_seconds: int) -> list[int]:
     `idle_seconds`: an engine bot's turn whose advance_match was lost."""
     cutoff = timezone.now() - timedelta(seconds=idle_seconds)
     return list(
-        Match.objects.filter(status__in=IN_PLAY, updated_at__lt=cutoff, match_seats__player__user__isnull=False)
+        Match.objects.filter(status__in=IN_PLAY, updated_at__lt=cutoff, match_seats__player__user__isnull=False,
+                             offline=False)  # a table of real cards is played at the club, not here
         .exclude(match_seats__awaiting=True)
         .distinct().order_by("pk").values_list("pk", flat=True)
     )

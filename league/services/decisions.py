@@ -223,6 +223,8 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
         decision = parse_decision(decision_json, match.game)
         if match.status not in (MatchStatus.PENDING, MatchStatus.RUNNING):
             raise MatchNotInPlay(f"match {match.pk} is {match.status}")
+        if match.offline:
+            raise MatchNotInPlay(f"match {match.pk} is played with real cards: its result is entered, not its moves")
         if not seat_first:
             seat = choose_seat(match, rows)
         if rows[seat].player.is_engine_bot:
@@ -357,6 +359,8 @@ def _advance(match_id: int, *, overdue: bool, now=None, plan=None) -> AdvanceOut
         return AdvanceOutcome(match_id, "missing")
     if match.status not in (MatchStatus.PENDING, MatchStatus.RUNNING):
         return AdvanceOutcome(match_id, f"not_in_play:{match.status}", move_number=match.move_number)
+    if match.offline:  # played with real cards: no bot plays it and no deadline runs (offline_results)
+        return AdvanceOutcome(match_id, "offline", move_number=match.move_number)
     if overdue and (match.deadline_at is None or match.deadline_at > now):
         return AdvanceOutcome(match_id, "not_overdue", move_number=match.move_number)
     rows = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))

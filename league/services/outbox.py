@@ -105,7 +105,7 @@ def adopt_orphaned_matches(*, idle_seconds: int) -> list[int]:
     to_play = Q(status=MatchStatus.RUNNING) | Q(status=MatchStatus.PENDING, ladder__isnull=False) | Q(
         status=MatchStatus.PENDING, tournament_round__status=RoundStatus.RUNNING)
     ids = list(
-        Match.objects.filter(to_play, updated_at__lt=cutoff)
+        Match.objects.filter(to_play, updated_at__lt=cutoff, offline=False)  # real cards: nothing to play here
         .exclude(lease_expires_at__gt=now)
         .exclude(match_seats__player__user__isnull=False)  # people and external bots play through the API
         .exclude(Exists(open_row))

@@ -45,6 +45,7 @@ class PlayOutcome:
     """What one call to `play_bot_match` did. `status` is one of: finished (this call finished the match),
     paused (stopped after `max_tricks`), busy (another process holds the match), already_finished, failed,
     cancelled (an organiser stopped it, before or during this call: league.services.stopping), not_all_bots,
+    offline (played with real cards: nothing to play),
     missing (no such match)."""
 
     match_id: int
@@ -110,6 +111,8 @@ def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOu
         return PlayOutcome(match_id, "failed", move_number=match.move_number, error=match.error)
     if match.status not in IN_PLAY:
         return PlayOutcome(match_id, match.status, move_number=match.move_number, error=match.error)
+    if match.offline:  # played with real cards at the club: its result is entered (league.services.offline_results)
+        return PlayOutcome(match_id, "offline", move_number=match.move_number)
     if not all(ms.player.is_engine_bot for ms in seats):  # external bots play through the API
         return PlayOutcome(match_id, "not_all_bots", move_number=match.move_number)
     bots = [(ms.player.bot_kind, dict(ms.player.bot_settings or {})) for ms in seats]
@@ -223,6 +226,8 @@ def apply_decision(*, match: Match, seat: int, decision, move_number: int | None
     match = Match.objects.select_for_update().get(pk=match.pk)
     if match.status not in IN_PLAY:
         raise IllegalDecision("R-ROUNDS-1", f"match {match.pk} is {match.status}")
+    if match.offline:
+        raise IllegalDecision("R-ROUNDS-1", f"match {match.pk} is played with real cards: its result is entered")
     if move_number is not None and move_number != match.move_number:
         raise StaleMove(f"match {match.pk} is at move {match.move_number}, not {move_number}")
     game, marks = load_match_game(match)

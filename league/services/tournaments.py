@@ -150,6 +150,7 @@ def create_tournament(
     final_stages: int = 1,
     final_advance: int = 1,
     final_ranking: str = FinalRanking.FINAL_DECIDES,
+    offline_tables: bool = False,
 ) -> Tournament:
     """A tournament of `game` open for registration. Raises ValueError for a game, format, table size, ruleset or
     tie-break the engine or the standings do not know (a table size outside the game's players, the duplicate
@@ -166,7 +167,7 @@ def create_tournament(
         final_stages=final_stages, final_advance=final_advance, final_ranking=final_ranking)
     return Tournament.objects.create(
         name=name, club=club, season=season, auto_advance=auto_advance,
-        rated=rated, seed=seed if seed is not None else secrets.token_hex(8),
+        rated=rated, seed=seed if seed is not None else secrets.token_hex(8), offline_tables=bool(offline_tables),
         deal_salt=deal_salt if deal_salt is not None else new_seed(), **settings)
 
 
@@ -216,7 +217,7 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
 
 # What an organiser may still change once the tournament runs: nothing that would reseat or rescore played rounds.
 CHANGEABLE_WHILE_RUNNING = frozenset({"name", "auto_advance", "turn_deadline_seconds", "deadline_action",
-                                      "deadline_fallback", "check_in_required", "self_check_in"})
+                                      "deadline_fallback", "check_in_required", "self_check_in", "offline_tables"})
 # The final's settings may change while the evening runs, until its first stage is seated.
 FINAL_SETTINGS = frozenset({"final_size", "final_stages", "final_advance", "final_ranking"})
 CHANGEABLE = CHANGEABLE_WHILE_RUNNING | FINAL_SETTINGS | {
@@ -494,7 +495,8 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
         # (league.services.decisions): the first awaited decision starts the clock.
         Match.objects.filter(pk=match.pk).update(
             tournament_round=rnd, table_number=table.number, turn_deadline_seconds=tournament.turn_deadline_seconds,
-            deadline_action=tournament.deadline_action, deadline_fallback=tournament.deadline_fallback)
+            deadline_action=tournament.deadline_action, deadline_fallback=tournament.deadline_fallback,
+            offline=tournament.offline_tables)
         stored.append({"number": table.number, "units": list(table.units), "seats": list(table.seats),
                        "deal_id": table.deal_id, "seed": table.seed, "group": table.group,
                        "rotation": table.rotation, "match": match.pk})
@@ -521,7 +523,9 @@ def _start_round(round_id: int) -> None:
     rnd.save(update_fields=["status", "started_at"])
     Tournament.objects.filter(pk=rnd.tournament_id, status=TournamentStatus.REGISTERING).update(
         status=TournamentStatus.RUNNING, started_at=now)
-    ids = list(Match.objects.filter(tournament_round=rnd, status=MatchStatus.PENDING).values_list("pk", flat=True))
+    # Tables played with real cards get no worker: their results are entered (league.services.offline_results).
+    ids = list(Match.objects.filter(tournament_round=rnd, status=MatchStatus.PENDING, offline=False)
+               .values_list("pk", flat=True))
     for match_id in ids:
         outbox.record(kind=OutboxKind.PLAY_MATCH, match_id=match_id)
     if not Match.objects.filter(tournament_round=rnd).exclude(status__in=DONE).exists():

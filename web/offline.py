@@ -1,0 +1,209 @@
+"""Pages of a club evening with real cards: an offline table's page (its seating, the result form, every version
+entered and the buttons to confirm one), and the printable sheets of a round (tables and seats, score slips) and of
+the standings. Writes go through league.services.offline_results; reads through league.selectors.offline."""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from config.throttling import WriteLimit, rate_limited
+from engine.offline import InvalidResult
+from league.models import EntryStatus, Match, MatchSeat, MatchStatus, Tournament, TournamentRound
+from league.permissions import organises
+from league.selectors.offline import (
+    awaiting_confirmation,
+    disputed_matches,
+    figure_names,
+    result_trail,
+    result_units,
+    round_sheet,
+)
+from league.selectors.standings_cache import cached_tournament_standings
+from league.services.offline_results import (
+    NotAtTable,
+    OfflineResultError,
+    confirm_result,
+    enter_result,
+    set_offline,
+    table_seats_of,
+)
+
+# What each figure is called on the form and the slip.
+FIGURE_LABELS = {
+    "vault": gettext_lazy("Vault"),
+    "showroom": gettext_lazy("Showroom"),
+    "castle": gettext_lazy("Castle cards"),
+    "diamonds": gettext_lazy("Diamond cards"),
+    "dollars": gettext_lazy("Dollars"),
+    "set_rings": gettext_lazy("Set rings"),
+}
+_WHOLE = re.compile(r"^-?\d{1,9}$")
+
+
+def _figures_from_form(post, game: str, units) -> dict:
+    """The figures as engine.offline reads them: a blank box is None (it says which), anything not a whole number is
+    passed on as typed (it says so too)."""
+    figures: dict = {}
+    for name in figure_names(game):
+        values = []
+        for unit in units:
+            raw = post.get(f"{name}_{unit.index}", "").strip().replace(" ", "")
+            values.append(None if raw == "" else int(raw) if _WHOLE.match(raw) else raw)
+        figures[name] = values
+    winner = post.get("winner", "").strip()
+    if game == "diamoniak" and winner:
+        figures["winner"] = int(winner) if _WHOLE.match(winner) else winner
+    return figures
+
+
+def _rows(match: Match, units, values: dict | None, errors: dict):
+    """The form's rows: per unit, its boxes with their name, label, value shown and error."""
+    rows = []
+    for unit in units:
+        boxes = []
+        for name in figure_names(match.game):
+            key = f"{name}_{unit.index}"
+            shown = values.get(key, "") if values else ""
+            boxes.append({"name": key, "label": FIGURE_LABELS[name], "value": shown,
+                          "errors": errors.get(f"{name}.{unit.index}", [])})
+        rows.append({"unit": unit, "boxes": boxes})
+    return rows
+
+
+def offline_match_page(request, match: Match, *, form_values=None, problems=None, status=200):
+    """An offline table's page: who sits where and deals first; the result form and every version for the table's
+    players and the club's organisers; the final result for everyone."""
+    seats = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+    units = result_units(match, seats)
+    mine = table_seats_of(match, request.user)
+    organiser = organises(request.user, match.club_id)
+    insider = bool(mine) or organiser
+    trail = result_trail(match) if insider else []
+    problems = problems or []
+    field_errors: dict[str, list[str]] = {}
+    for p in problems:
+        field_errors.setdefault(p.field, []).append(str(p))
+    for entry in trail:
+        entry.can_confirm = match.status != MatchStatus.FINISHED and (
+            (organiser and entry.status in (EntryStatus.ENTERED, EntryStatus.DISPUTED))
+            or (mine and entry.status == EntryStatus.ENTERED and entry.entered_by_id != request.user.pk))
+        entry.rows = [{"unit": u, "values": [entry.figures[name][u.index] for name in figure_names(match.game)]}
+                      for u in units]
+    open_match = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING)
+    return render(request, "web/offline_match.html", {
+        "match": match, "seats": seats, "units": units, "insider": insider, "organiser": organiser,
+        "first_dealer": next((s for s in seats if s.seat == match.first_dealer), None),
+        "can_enter": insider and open_match, "trail": trail,
+        "disputed": any(e.status == EntryStatus.DISPUTED for e in trail),
+        "rows": _rows(match, units, form_values, field_errors),
+        "general_errors": [str(p) for p in problems if "." not in p.field and p.field not in ("winner",)],
+        "winner_errors": field_errors.get("winner", []), "winner_value": (form_values or {}).get("winner", ""),
+        "labels": [FIGURE_LABELS[name] for name in figure_names(match.game)],
+        "can_switch": organiser and open_match and not match.move_number and not trail,
+    }, status=status)
+
+
+def _offline_match(pk: int) -> Match:
+    return get_object_or_404(Match.objects.select_related("tournament_round__tournament", "club"), pk=pk,
+                             offline=True)
+
+
+@login_required
+@require_POST
+@rate_limited(WriteLimit, what="changes")
+def result_enter(request, pk: int):
+    match = _offline_match(pk)
+    seats = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+    figures = _figures_from_form(request.POST, match.game, result_units(match, seats))
+    try:
+        entry = enter_result(match=match, user=request.user, figures=figures)
+    except NotAtTable:
+        return render(request, "web/error.html", {"message": _("Only the players at this table and the club's "
+                                                               "organisers enter its result.")}, status=403)
+    except InvalidResult as e:
+        return offline_match_page(request, match, form_values=request.POST, problems=e.problems, status=400)
+    except OfflineResultError as e:
+        messages.error(request, str(e))
+        return redirect("web:match", pk=pk)
+    messages.success(request, {
+        EntryStatus.ENTERED: _("Result entered: another player at the table confirms it."),
+        EntryStatus.DISPUTED: _("Your result differs from the one entered before: an organiser will settle it."),
+    }.get(entry.status, _("The result is final.")))
+    return redirect("web:match", pk=pk)
+
+
+@login_required
+@require_POST
+@rate_limited(WriteLimit, what="changes")
+def result_confirm(request, pk: int, entry_id: int):
+    match = _offline_match(pk)
+    try:
+        confirm_result(match=match, user=request.user, entry_id=entry_id)
+    except NotAtTable:
+        return render(request, "web/error.html", {"message": _("Only the players at this table and the club's "
+                                                               "organisers confirm its result.")}, status=403)
+    except OfflineResultError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, _("Result confirmed: the table is finished."))
+    return redirect("web:match", pk=pk)
+
+
+@login_required
+@require_POST
+@rate_limited(WriteLimit, what="changes")
+def offline_switch(request, pk: int):
+    """The organiser plays a table that has not begun online again (or with real cards)."""
+    match = get_object_or_404(Match.objects.select_related("tournament_round"), pk=pk)
+    if not organises(request.user, match.club_id):
+        return render(request, "web/error.html", {"message": _("Only the club's organisers may do this.")},
+                      status=403)
+    try:
+        set_offline(match=match, offline=request.POST.get("offline") == "1")
+    except OfflineResultError as e:
+        messages.error(request, str(e))
+    return redirect("web:match", pk=pk)
+
+
+# ---- printable pages ------------------------------------------------------------------------------------------
+
+def _round(pk: int, number: int) -> TournamentRound:
+    return get_object_or_404(TournamentRound.objects.select_related("tournament__club"), tournament_id=pk,
+                             index=number)
+
+
+def round_sheet_page(request, pk: int, number: int):
+    rnd = _round(pk, number)
+    return render(request, "web/print_sheet.html", {"round": rnd, "tournament": rnd.tournament,
+                                                    "tables": round_sheet(rnd)})
+
+
+def round_slips_page(request, pk: int, number: int):
+    rnd = _round(pk, number)
+    tables = round_sheet(rnd)
+    labels = [FIGURE_LABELS[name] for name in figure_names(rnd.tournament.game)]
+    return render(request, "web/print_slips.html", {"round": rnd, "tournament": rnd.tournament, "tables": tables,
+                                                    "labels": labels})
+
+
+def standings_print_page(request, pk: int):
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
+    standings = cached_tournament_standings(tournament)
+    return render(request, "web/print_standings.html", {
+        "tournament": tournament, "standings": standings,
+        "metric_names": list(standings[0].metrics) if standings else [],
+        "rounds_closed": tournament.tournament_rounds.filter(status="closed").count()})
+
+
+def tournament_offline_context(tournament: Tournament, user) -> dict:
+    """What the tournament page adds for a club evening: the tables an organiser must settle, and those waiting."""
+    if not organises(user, tournament.club_id):
+        return {"disputed": [], "awaiting": set()}
+    return {"disputed": disputed_matches(tournament), "awaiting": awaiting_confirmation(tournament)}
