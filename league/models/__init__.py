@@ -9,6 +9,7 @@ from .match import DeadlineAction, Match, MatchStatus
 from .match_choice import MatchChoice
 from .match_round import MatchRound
 from .match_seat import MatchSeat
+from .notification import Notification, NotificationKind
 from .outbox import OutboxKind, OutboxMessage
 from .player import Player
 from .rating import Rating
@@ -20,10 +21,12 @@ from .tournament import Tournament, TournamentFormat, TournamentStatus
 from .tournament_entry import TournamentEntry
 from .tournament_round import RoundStatus, TournamentRound
 from .trick import Trick
+from .webhook import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
     "Club", "ClubAdmin", "DeadlineAction", "Ladder", "LadderEntry", "League", "Match", "MatchChoice", "MatchRound",
     "MatchSeat", "MatchStatus", "OutboxKind", "OutboxMessage", "Player", "Rating", "RatingHistory", "RatingModel",
     "ResultCorrection", "RoundStatus", "Season", "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat",
     "TournamentRound", "TournamentStatus", "Trick",
+    "DeliveryStatus", "Notification", "NotificationKind", "WebhookDelivery", "WebhookEndpoint",
 ]
