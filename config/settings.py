@@ -415,6 +415,8 @@ DIAMONDS_BADGE_POLL_SECONDS = int(os.environ.get("DIAMONDS_BADGE_POLL_SECONDS", 
 DIAMONDS_WEBHOOKS_ALLOW_PRIVATE = _flag("DIAMONDS_WEBHOOKS_ALLOW_PRIVATE", DEBUG)
 DIAMONDS_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("DIAMONDS_WEBHOOK_TIMEOUT_SECONDS", "5"))
 DIAMONDS_WEBHOOK_SWEEP_SECONDS = float(os.environ.get("DIAMONDS_WEBHOOK_SWEEP_SECONDS", "5"))
+# The queue of the webhook and email tasks sent after a commit (beat's sweeps follow CELERY_TASK_ROUTES).
+DIAMONDS_NOTIFY_QUEUE = os.environ.get("DIAMONDS_NOTIFY_QUEUE", "bookkeeping")
 CELERY_TASK_ROUTES.update({
     "workers.tasks.deliver_webhooks": {"queue": "bookkeeping"},
     "workers.tasks.send_notification_emails": {"queue": "bookkeeping"},

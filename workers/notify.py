@@ -20,7 +20,8 @@ def _send(task, **kwargs) -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return
     try:
-        task.apply_async(kwargs=kwargs, retry=True, retry_policy=settings.DIAMONDS_SEND_RETRY_POLICY)
+        task.apply_async(kwargs=kwargs, queue=settings.DIAMONDS_NOTIFY_QUEUE, retry=True,
+                         retry_policy=settings.DIAMONDS_SEND_RETRY_POLICY)
     except Exception as e:  # noqa: BLE001 - the broker is down: beat's sweep sends them later
         log.warning("could not send %s now (%s); the sweep will", task.name, e)
 

@@ -235,10 +235,27 @@ def attempt(delivery: WebhookDelivery, *, now=None) -> bool:
 
 def deliver_endpoint(*, endpoint_id: int, now=None, limit: int = 100) -> int:
     """Send the endpoint's pending deliveries in order while they succeed (or are given up), unless another sender
-    holds it. Returns how many were delivered."""
-    now = now or timezone.now()
+    holds it. Returns how many were delivered.
+
+    A delivery written while another sender held the endpoint is not lost: its own send found the endpoint held and
+    gave up, but the holder looks again once it has let go."""
+    delivered = 0
+    for _round in range(limit):
+        sent, went_on = _deliver_held(endpoint_id, now or timezone.now(), limit)
+        delivered += sent
+        if not went_on:
+            break
+        due = WebhookDelivery.objects.filter(endpoint_id=endpoint_id, status=DeliveryStatus.PENDING).order_by("pk")
+        first = due.values_list("next_attempt_at", flat=True).first()
+        if first is None or first > (now or timezone.now()):
+            break
+    return delivered
+
+
+def _deliver_held(endpoint_id: int, now, limit: int) -> tuple[int, bool]:
+    """(delivered, whether this sender held the endpoint)."""
     if not _hold(endpoint_id, now):
-        return 0
+        return 0, False
     delivered = 0
     try:
         for _n in range(limit):
@@ -252,7 +269,7 @@ def deliver_endpoint(*, endpoint_id: int, now=None, limit: int = 100) -> int:
                 break
     finally:
         WebhookEndpoint.objects.filter(pk=endpoint_id).update(busy_until=None)
-    return delivered
+    return delivered, True
 
 
 def deliver_due(*, now=None) -> int:
