@@ -74,3 +74,58 @@ def test_bad_webhooks_are_400_in_the_error_shape(two, settings, data):
     response = two[2]["ann"].post("/api/v1/me/webhooks/", data, format="json")
     assert response.status_code == 400 and "detail" in response.json()
     assert not WebhookEndpoint.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_live_play_tells_the_person_of_their_turn_once_and_of_the_result(accounts):
+    from league.events import league_event
+    from league.models import Match
+
+    from .conftest import live_match
+    from .support import play_out
+
+    heard = []
+
+    def listen(sender, *, name, payload, **kwargs):
+        heard.append((name, payload))
+
+    league_event.connect(listen, dispatch_uid="test-live-heard")
+    try:
+        match = live_match(accounts, ["ann", "ext-1", "greedy-1"])
+        ann = accounts["players"]["ann"].user
+        ext = accounts["players"]["ext-1"].user
+        play_out([accounts["clients"]["ann"], accounts["clients"]["ext-1"]], match.pk)
+    finally:
+        league_event.disconnect(dispatch_uid="test-live-heard")
+    match = Match.objects.get(pk=match.pk)
+    assert match.status == "finished"
+    names = [n for n, p in heard if p.get("match_id") == match.pk]
+    assert names.count("match.started") == 1 and names.count("match.finished") == 1
+    assert names.index("match.started") < names.index("match.finished") == len(names) - 1
+    awaited = [p["user_ids"] for n, p in heard if n == "turn.awaited"]
+    assert awaited and all(set(ids) <= {ann.pk, ext.pk} for ids in awaited)
+    # Many turns, but never more than one unread "your turn": and none left once the match is over.
+    assert Notification.objects.filter(recipient=ann, kind="turn", read_at__isnull=True).count() == 0
+    assert Notification.objects.filter(recipient=ann, kind="turn").count() == 1
+    finished = Notification.objects.get(recipient=ann, kind="match_finished")
+    place = match.match_seats.get(seat=0).placement
+    assert f"place {place} of 3" in finished.text or f"placed {place} of 3" in finished.text
+    assert not Notification.objects.filter(recipient=ext).exists()  # a bot's own account is told nothing
+    body = accounts["clients"]["outsider"].get("/api/v1/me/notifications/").json()
+    assert body["results"] == []
+
+
+def test_bot_paused_and_resumed_tell_its_owner(django_capture_on_commit_callbacks):
+    from league.events import emit
+    from league.services.players import create_external_bot
+
+    owner = get_user_model().objects.create_user("author")
+    bot = create_external_bot(name="mybot")
+    type(bot).objects.filter(pk=bot.pk).update(owner=owner)
+    with django_capture_on_commit_callbacks(execute=True):
+        emit("bot.paused", player_id=bot.pk, reason="it timed out 3 times")
+        emit("bot.resumed", player_id=bot.pk)
+    texts = list(Notification.objects.filter(recipient=owner).order_by("pk").values_list("kind", "text"))
+    assert [k for k, _ in texts] == ["bot_paused", "bot_resumed"]
+    assert "mybot" in texts[0][1] and "it timed out 3 times" in texts[0][1]
+    assert Notification.objects.exclude(recipient=owner).count() == 0
