@@ -39,7 +39,12 @@ def wants_email(user) -> bool:
 
 def notify(*, user_ids: Iterable[int], kind: str, text: str, link: str = "", match_id: int | None = None) -> int:
     """Store one notification for each of these accounts. Returns how many were stored."""
-    users = list(get_user_model().objects.filter(pk__in=set(user_ids), is_active=True))
+    users = get_user_model().objects.filter(pk__in=set(user_ids), is_active=True)
+    if kind == NotificationKind.TURN and match_id is not None:
+        # Those told already and who have not read it yet (the unique constraint stands behind this under races).
+        users = users.exclude(notifications__kind=kind, notifications__match_id=match_id,
+                              notifications__read_at__isnull=True)
+    users = list(users)
     stored = 0
     emails = False
     for user in users:
