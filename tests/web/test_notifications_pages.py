@@ -96,3 +96,17 @@ def test_delivery_log_is_shown(two):
     WebhookDelivery.objects.filter(pk=delivery.pk).update(attempts=2, last_status_code=503, last_error="HTTP 503 x")
     page = clients["ann"].get(f"/webhooks/{endpoint.pk}/").content.decode()
     assert "HTTP 503" in page and "pending" in page
+
+
+def test_admin_lists_them_and_never_shows_a_secret(two):
+    ann, _bob, _clients = two
+    endpoint = create_endpoint(owner=ann, url="http://127.0.0.1:9/", events=["bot.paused"])
+    send_ping(endpoint=endpoint)
+    staff = get_user_model().objects.create_user("sam", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(staff)
+    for url in ("/admin/league/notification/", "/admin/league/webhookendpoint/", "/admin/league/webhookdelivery/",
+                f"/admin/league/webhookendpoint/{endpoint.pk}/change/"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert endpoint.secret not in response.content.decode()
