@@ -152,3 +152,35 @@ def test_a_disabled_endpoint_gets_nothing(allow_private, run_on_commit):
     run_on_commit(start_tournament, tournament=t)
     assert Match.objects.filter(tournament_round__tournament=t, status="finished").exists()
     assert not WebhookDelivery.objects.exists()
+
+
+def test_a_rolled_back_event_writes_no_delivery(allow_private):
+    from django.db import transaction
+
+    from league.events import emit
+
+    owner = user("author")
+    bot = create_bot_player(name="paused-bot", kind="random")
+    type(bot).objects.filter(pk=bot.pk).update(owner=owner)
+    create_endpoint(owner=owner, url="http://127.0.0.1:9/", events=["bot.paused"])
+    with pytest.raises(RuntimeError), transaction.atomic():
+        emit("bot.paused", player_id=bot.pk, reason="x")
+        assert WebhookDelivery.objects.count() == 1  # written with the change ...
+        raise RuntimeError
+    assert WebhookDelivery.objects.count() == 0  # ... and gone with it
+    emit("bot.paused", player_id=bot.pk, reason="x")
+    assert WebhookDelivery.objects.get().payload["data"] == {"player_id": bot.pk, "player": "paused-bot",
+                                                             "reason": "x"}
+
+
+def test_a_dead_senders_hold_lapses_and_another_sends(allow_private):
+    owner = user("o")
+    with Receiver() as rx:
+        endpoint = create_endpoint(owner=owner, url=rx.url, events=["bot.paused"])
+        rx.secret = endpoint.secret
+        send_ping(endpoint=endpoint)
+        now = timezone.now()
+        WebhookEndpoint.objects.filter(pk=endpoint.pk).update(busy_until=now + timedelta(seconds=60))
+        assert deliver_due(now=now) == 0  # held by a sender (that died while holding it)
+        assert deliver_due(now=now + timedelta(seconds=61)) == 1
+    assert [r["event"] for r in rx.received] == ["ping"] and rx.received[0]["verified"]
