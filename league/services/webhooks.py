@@ -12,6 +12,7 @@ and goes out once it was delivered or given up.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 import uuid
@@ -39,6 +40,8 @@ from ..models import (
 )
 from ..models.webhook import PING_EVENT, WEBHOOK_EVENTS
 from ..webhook_http import WebhookURLError, check_url, post, signature
+
+log = logging.getLogger(__name__)
 
 # Seconds to wait after the 1st, 2nd ... failed attempt; after the last, the delivery is given up.
 RETRY_SCHEDULE = (10, 60, 300, 1800, 7200)
@@ -162,9 +165,20 @@ def _audience(name: str, payload: dict) -> tuple[set[int], dict] | None:
 
 
 def on_event_stored(sender, *, name: str, payload: dict, **kwargs) -> None:
-    """league_event_stored's listener (league.apps): write the event's deliveries in its transaction."""
+    """league_event_stored's listener (league.apps): write the event's deliveries in its transaction.
+
+    In a savepoint of its own: a fault here is logged and loses the deliveries, never the change that emitted (a
+    match's last trick, a round's seating)."""
     if name not in WEBHOOK_EVENTS:
         return
+    try:
+        with transaction.atomic():
+            _write_deliveries(name, payload)
+    except Exception:
+        log.exception("webhook deliveries of %s %s could not be written", name, payload)
+
+
+def _write_deliveries(name: str, payload: dict) -> None:
     endpoints = list(WebhookEndpoint.objects.filter(active=True))  # few: most leagues have none at all
     if not endpoints or not any(name in e.events for e in endpoints):
         return

@@ -184,3 +184,22 @@ def test_a_dead_senders_hold_lapses_and_another_sends(allow_private):
         assert deliver_due(now=now) == 0  # held by a sender (that died while holding it)
         assert deliver_due(now=now + timedelta(seconds=61)) == 1
     assert [r["event"] for r in rx.received] == ["ping"] and rx.received[0]["verified"]
+
+
+def test_a_fault_writing_deliveries_never_breaks_the_match(allow_private, run_on_commit, monkeypatch):
+    from league.services import create_match, webhooks
+    from league.services.play import play_bot_match
+
+    author = user("author")
+    bots = bot_field(2)
+    type(bots[0]).objects.filter(pk=bots[0].pk).update(owner=author)
+    create_endpoint(owner=author, url="http://127.0.0.1:9/", events=["match.started", "match.finished"])
+
+    def broken(name, payload):
+        raise RuntimeError("a bug in the audience")
+
+    monkeypatch.setattr(webhooks, "_audience", broken)
+    match = create_match(players=bots, ruleset={"players": 2, "rounds": 1}, seed="fault")
+    run_on_commit(play_bot_match, match_id=match.pk)
+    assert Match.objects.get(pk=match.pk).status == "finished"
+    assert not WebhookDelivery.objects.exists()
