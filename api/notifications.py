@@ -127,7 +127,7 @@ class MyWebhookViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
             endpoint = webhooks.create_endpoint(owner=request.user, url=form.validated_data["url"],
                                                 events=form.validated_data["events"])
         except webhooks.WebhookError as e:
-            raise ValidationError({"url" if "URL" in str(e) else "events": [str(e)]}) from None
+            raise ValidationError({e.field: [str(e)]}) from None
         return Response(NewWebhookEndpointSerializer(endpoint).data, status=201)
 
     @extend_schema(summary="Enable or disable one of my webhook endpoints", request=ActiveSerializer,

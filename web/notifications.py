@@ -72,7 +72,7 @@ def webhook_list(request):
                 endpoint = webhooks.create_endpoint(owner=request.user, url=form.cleaned_data["url"],
                                                     events=form.cleaned_data["events"])
             except webhooks.WebhookError as e:
-                form.add_error("url" if "URL" in str(e) else "events", str(e))
+                form.add_error(e.field, str(e))
             else:
                 # The secret, this once: it is not shown again.
                 return render(request, "web/webhook_created.html", {"endpoint": endpoint})

@@ -54,7 +54,11 @@ deliveries_pending = Signal()
 
 
 class WebhookError(ValueError):
-    """A refused endpoint (the message says why, for the user)."""
+    """A refused endpoint: the message says why, for the user; `field` is the form's field at fault."""
+
+    def __init__(self, message: str, field: str = "url"):
+        super().__init__(message)
+        self.field = field
 
 
 # ---- endpoints ---------------------------------------------------------------------------------------------------
@@ -67,9 +71,9 @@ def _checked_events(events: Iterable[str]) -> list[str]:
     chosen = sorted(set(events))
     unknown = [e for e in chosen if e not in WEBHOOK_EVENTS]
     if unknown:
-        raise WebhookError(_("Unknown events: %(events)s.") % {"events": ", ".join(unknown)})
+        raise WebhookError(_("Unknown events: %(events)s.") % {"events": ", ".join(unknown)}, field="events")
     if not chosen:
-        raise WebhookError(_("Choose at least one event."))
+        raise WebhookError(_("Choose at least one event."), field="events")
     return chosen
 
 
@@ -84,7 +88,7 @@ def create_endpoint(*, owner, url: str, events: Iterable[str]) -> WebhookEndpoin
     chosen = _checked_events(events)
     if WebhookEndpoint.objects.filter(owner=owner).count() >= MAX_ENDPOINTS_PER_OWNER:
         raise WebhookError(_("You have %(n)s webhooks already, the most one account may have.")
-                           % {"n": MAX_ENDPOINTS_PER_OWNER})
+                           % {"n": MAX_ENDPOINTS_PER_OWNER}, field="url")
     return WebhookEndpoint.objects.create(owner=owner, url=url, secret=new_secret(), events=chosen)
 
 

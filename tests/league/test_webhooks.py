@@ -203,3 +203,14 @@ def test_a_fault_writing_deliveries_never_breaks_the_match(allow_private, run_on
     run_on_commit(play_bot_match, match_id=match.pk)
     assert Match.objects.get(pk=match.pk).status == "finished"
     assert not WebhookDelivery.objects.exists()
+
+
+def test_an_account_has_at_most_ten_endpoints(allow_private):
+    from league.services.webhooks import MAX_ENDPOINTS_PER_OWNER
+
+    owner = user("o")
+    for i in range(MAX_ENDPOINTS_PER_OWNER):
+        create_endpoint(owner=owner, url=f"http://127.0.0.1:9/{i}", events=["bot.paused"])
+    with pytest.raises(WebhookError):
+        create_endpoint(owner=owner, url="http://127.0.0.1:9/x", events=["bot.paused"])
+    assert WebhookEndpoint.objects.filter(owner=owner).count() == MAX_ENDPOINTS_PER_OWNER
