@@ -41,7 +41,7 @@ def test_a_bot_tournament_emits_each_event_once_in_order(run_on_commit, heard):
     bots = bot_field(3)
     mine = create_bot_player(name="my-bot", kind="random")
     type(mine).objects.filter(pk=mine.pk).update(owner=owner)
-    t = create_tournament(name="cup", rounds=2, table_size=2, seed="ev")
+    t = create_tournament(name="cup", rounds=2, table_size=2, seed="ev", ruleset={"rounds": 1})
     register_players(tournament=t, players=[*bots, mine])
     run_on_commit(start_tournament, tournament=t)
 

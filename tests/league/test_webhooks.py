@@ -63,7 +63,7 @@ def test_a_tournament_is_delivered_in_order_and_signed_to_its_organiser_only(all
         endpoint = create_endpoint(owner=organiser, url=mine.url, events=ALL)
         mine.secret = endpoint.secret
         create_endpoint(owner=stranger, url=theirs.url, events=ALL)
-        t = create_tournament(name="cup", rounds=2, table_size=2, seed="wh", club=club)
+        t = create_tournament(name="cup", rounds=2, table_size=2, seed="wh", club=club, ruleset={"rounds": 1})
         register_players(tournament=t, players=bot_field(4))
         run_on_commit(start_tournament, tournament=t)
         assert deliver_due() == len(mine.received) > 0
@@ -88,7 +88,7 @@ def test_a_bot_owner_hears_of_its_bots_matches_only(allow_private, run_on_commit
     with Receiver() as rx:
         endpoint = create_endpoint(owner=author, url=rx.url, events=["match.finished"])
         rx.secret = endpoint.secret
-        t = create_tournament(name="cup", rounds=1, table_size=2, seed="bo")
+        t = create_tournament(name="cup", rounds=1, table_size=2, seed="bo", ruleset={"rounds": 1})
         register_players(tournament=t, players=[*bot_field(3), mine])
         run_on_commit(start_tournament, tournament=t)
         deliver_due()

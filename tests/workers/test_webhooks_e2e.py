@@ -30,7 +30,8 @@ def organised_tournament(receiver: Receiver):
     add_club_admin(club=club, user=organiser)
     endpoint = create_endpoint(owner=organiser, url=receiver.url, events=EVENTS)
     receiver.secret = endpoint.secret
-    t = create_tournament(name="hooked", rounds=2, table_size=2, seed="hooks", club=club)
+    t = create_tournament(name="hooked", rounds=2, table_size=2, seed="hooks", club=club,
+                          ruleset={"rounds": 1})
     register_players(tournament=t, players=bot_field(4, prefix="hk"))
     return t
 
