@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
-from . import competitions, me, offline, play, views
+from . import competitions, me, notifications, offline, play, views
 from .tokens import TokenView
 
 router = DefaultRouter()
@@ -17,6 +17,8 @@ router.register("seasons", competitions.SeasonViewSet, basename="season")
 router.register("ladders", competitions.LadderViewSet, basename="ladder")
 router.register("ratings", views.RatingViewSet, basename="rating")
 router.register("rating-history", views.RatingHistoryViewSet, basename="rating-history")
+router.register("me/notifications", notifications.MyNotificationViewSet, basename="my-notification")
+router.register("me/webhooks", notifications.MyWebhookViewSet, basename="my-webhook")
 
 v1 = [
     path("matches/<int:pk>/state/", play.MatchStateView.as_view(), name="match-state"),

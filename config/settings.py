@@ -394,6 +394,46 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_CLIENT_IP_CALLABLE = "config.client_address.client_ip"
 AXES_RESET_ON_SUCCESS = True
 
+# ---- being told: notifications, email, webhooks (issue 17; README "Being told") --------------------------------
+# Email goes out from the workers only (never in a request). Without EMAIL_HOST set, the embedded default prints it
+# on the console; a deployment sets EMAIL_HOST (and EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "").strip() or (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _flag("EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("DIAMONDS_FROM_EMAIL", "Diamonds League <noreply@localhost>")
+# The site's address, for the links in emails ("" leaves them as paths).
+DIAMONDS_SITE_URL = os.environ.get("DIAMONDS_SITE_URL", "http://localhost:8000" if DEBUG else "")
+# "Your turn" is emailed only when still unread and still awaited this long after it was made.
+DIAMONDS_TURN_EMAIL_AFTER_SECONDS = int(os.environ.get("DIAMONDS_TURN_EMAIL_AFTER_SECONDS", "900"))
+# Read notifications (and finished webhook deliveries) are pruned after this many days; unread ones after twice it.
+DIAMONDS_NOTIFICATIONS_KEEP_DAYS = int(os.environ.get("DIAMONDS_NOTIFICATIONS_KEEP_DAYS", "30"))
+# How often the header's badge asks for the unread count (the browser skips it while the tab is hidden).
+DIAMONDS_BADGE_POLL_SECONDS = int(os.environ.get("DIAMONDS_BADGE_POLL_SECONDS", "10"))
+# Webhooks to private, loopback or reserved addresses (SSRF): allowed on the embedded default only.
+DIAMONDS_WEBHOOKS_ALLOW_PRIVATE = _flag("DIAMONDS_WEBHOOKS_ALLOW_PRIVATE", DEBUG)
+DIAMONDS_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("DIAMONDS_WEBHOOK_TIMEOUT_SECONDS", "5"))
+DIAMONDS_WEBHOOK_SWEEP_SECONDS = float(os.environ.get("DIAMONDS_WEBHOOK_SWEEP_SECONDS", "5"))
+# The queue of the webhook and email tasks sent after a commit (beat's sweeps follow CELERY_TASK_ROUTES).
+DIAMONDS_NOTIFY_QUEUE = os.environ.get("DIAMONDS_NOTIFY_QUEUE", "bookkeeping")
+CELERY_TASK_ROUTES.update({
+    "workers.tasks.deliver_webhooks": {"queue": "bookkeeping"},
+    "workers.tasks.send_notification_emails": {"queue": "bookkeeping"},
+    "workers.tasks.prune_notifications": {"queue": "bookkeeping"},
+})
+CELERY_BEAT_SCHEDULE.update({
+    # Webhook deliveries due (retries; and every delivery in the embedded default, where nothing is sent after
+    # the commit so that no request waits for a receiver), emails due, and the pruning of old notifications.
+    "deliver-webhooks": {"task": "workers.tasks.deliver_webhooks", "schedule": DIAMONDS_WEBHOOK_SWEEP_SECONDS},
+    "send-notification-emails": {"task": "workers.tasks.send_notification_emails", "schedule": 30.0},
+    "prune-notifications": {"task": "workers.tasks.prune_notifications", "schedule": 3600.0},
+})
+# ---- end of being told ------------------------------------------------------------------------------------------
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -36,11 +36,16 @@ EVENT_NAMES = (
 
 # Sent with keyword arguments `name` and `payload` (a dict) after the emitting transaction commits.
 league_event = Signal()
+# Sent with the same arguments at once, inside the emitting transaction: for listeners that must store something
+# with the change itself (webhook deliveries: nothing is lost if the process dies right after the commit). Such a
+# listener only writes rows; an exception from it rolls the change back, so it must be small and sure.
+league_event_stored = Signal()
 
 
 def emit(name: str, **payload) -> None:
     if name not in EVENT_NAMES:
         raise ValueError(f"unknown league event {name!r}")
+    league_event_stored.send(sender=None, name=name, payload=payload)
     transaction.on_commit(lambda: _announce(name, payload), robust=True)
 
 

@@ -5,7 +5,7 @@ from django.urls import path
 
 from config.throttling import SigninLimit, rate_limited
 
-from . import bots, evening, offline, play, views
+from . import bots, evening, notifications, offline, play, views
 
 app_name = "web"
 
@@ -43,6 +43,14 @@ urlpatterns = [
     path("bots/<int:pk>/resume/", bots.bot_resume, name="bot-resume"),
     path("bots/<int:pk>/enter/", bots.bot_enter, name="bot-enter"),
     path("bots/<int:pk>/leave/", bots.bot_leave, name="bot-leave"),
+    path("notifications/", notifications.notification_list, name="notifications"),
+    path("notifications/unread/", notifications.unread_badge, name="notifications-unread"),
+    path("notifications/read-all/", notifications.notification_read_all, name="notifications-read-all"),
+    path("notifications/<int:pk>/read/", notifications.notification_read, name="notification-read"),
+    path("webhooks/", notifications.webhook_list, name="webhooks"),
+    path("webhooks/<int:pk>/", notifications.webhook_detail, name="webhook"),
+    path("webhooks/<int:pk>/ping/", notifications.webhook_ping, name="webhook-ping"),
+    path("webhooks/<int:pk>/active/", notifications.webhook_active, name="webhook-active"),
     # Sign-in attempts are paced per client address here and locked out after failures by django-axes.
     path("accounts/login/", rate_limited(SigninLimit, what="sign-in attempts")(auth_views.LoginView.as_view()),
          name="login"),

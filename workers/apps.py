@@ -14,3 +14,12 @@ class WorkersConfig(AppConfig):
         from .outbox import relay_after_commit
 
         work_recorded.connect(relay_after_commit, dispatch_uid="workers.outbox.relay_after_commit")
+
+        # Webhooks and emails: sent by the workers right after the commit that made them (workers.notify).
+        from league.services.notifications import emails_pending
+        from league.services.webhooks import deliveries_pending
+
+        from .notify import deliveries_after_commit, emails_after_commit
+
+        deliveries_pending.connect(deliveries_after_commit, dispatch_uid="workers.notify.deliveries")
+        emails_pending.connect(emails_after_commit, dispatch_uid="workers.notify.emails")

@@ -15,10 +15,12 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 
 from league.selectors.live import overdue_match_ids, stalled_live_match_ids
-from league.services import outbox, play_bot_match
+from league.services import outbox, play_bot_match, webhooks
 from league.services.decisions import advance_match as advance_live_match
 from league.services.decisions import play_overdue
 from league.services.ladders import ladder_tick as seat_ladders
+from league.services.notification_emails import send_due_emails
+from league.services.notifications import prune as prune_old_notifications
 from league.services.tournaments import catch_up_finished_matches, on_match_finished
 
 from . import app
@@ -123,3 +125,26 @@ def enforce_turn_deadlines() -> list[int]:
     if stalled:
         outbox.record_many(kind="advance_match", match_ids=stalled)
     return played
+
+
+# ---- being told: webhooks and email (league.services.webhooks, league.services.notification_emails) -------------
+
+@app.task(name="workers.tasks.deliver_webhooks")
+def deliver_webhooks(endpoint_ids: list[int] | None = None) -> int:
+    """Send the due webhook deliveries of these endpoints (after the commit that wrote them), or of every endpoint
+    (beat's sweep: retries, and whatever a lost message left). Each endpoint has one sender at a time, in order."""
+    if endpoint_ids is None:
+        return webhooks.deliver_due()
+    return sum(webhooks.deliver_endpoint(endpoint_id=pk) for pk in endpoint_ids)
+
+
+@app.task(name="workers.tasks.send_notification_emails")
+def send_notification_emails() -> int:
+    """Email the notifications that are due (beat's sweep, and after notifications that want email are stored)."""
+    return send_due_emails()
+
+
+@app.task(name="workers.tasks.prune_notifications")
+def prune_notifications() -> int:
+    """Beat task: delete old notifications and old finished webhook deliveries."""
+    return prune_old_notifications() + webhooks.prune_deliveries()

@@ -10,6 +10,7 @@ from .match import DeadlineAction, Match, MatchStatus
 from .match_choice import MatchChoice
 from .match_round import MatchRound
 from .match_seat import MatchSeat
+from .notification import Notification, NotificationKind
 from .outbox import OutboxKind, OutboxMessage
 from .player import Player
 from .rating import Rating
@@ -22,6 +23,7 @@ from .tournament import FinalRanking, LateEntryPoints, Tournament, TournamentFor
 from .tournament_entry import TournamentEntry
 from .tournament_round import RoundStatus, TournamentRound
 from .trick import Trick
+from .webhook import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
     "Club", "ClubAdmin", "DeadlineAction", "Ladder", "LadderEntry", "League", "Match", "MatchChoice", "MatchRound",
@@ -30,4 +32,5 @@ __all__ = [
     "EntryStatus", "ResultEntry", "Season", "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat",
     "TournamentRound", "TournamentStatus", "Trick",
     "CheckIn", "FinalRanking", "LateEntryPoints",
+    "DeliveryStatus", "Notification", "NotificationKind", "WebhookDelivery", "WebhookEndpoint",
 ]

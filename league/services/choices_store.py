@@ -23,6 +23,7 @@ from django.utils import timezone
 from engine.common.referee import result_json
 from engine.games import game_type
 
+from ..events import emit
 from ..models import Match, MatchChoice, MatchSeat, MatchStatus
 from ..models.match import IN_PLAY
 from ..selectors.games import ChoiceMarks
@@ -60,6 +61,8 @@ def store_choices(*, match: Match, game: Any, marks: ChoiceMarks, extra: dict | 
             MatchSeat.objects.bulk_update(rows, ["score", "tiebreak", "placement", "is_winner"])
         if awaiting is not None:
             set_awaiting(match.pk, awaiting)
+        if game.result is not None:  # once: the status filter above lets only one writer finish it
+            emit("match.finished", match_id=match.pk)
     marks.choices += len(new)
     # The caller's row now describes what is stored (load_match_game's cache hook reads these).
     for name, value in fields.items():

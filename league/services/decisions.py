@@ -42,6 +42,7 @@ from django.utils import timezone
 from engine import PASS_CARDS, Game, IllegalDecision
 from engine.games import game_type
 
+from ..events import emit
 from ..limits import check_turn_deadline
 from ..models import DeadlineAction, Match, MatchSeat, MatchStatus, OutboxKind, Player
 from ..models.match import IN_PLAY
@@ -469,7 +470,12 @@ def _store_step(match: Match, game: Game, marks, rows: list[MatchSeat], before, 
     # The awaited-seat flags go in the same write as the step (one statement on PostgreSQL).
     store_progress(match=match, game=game, marks=marks, extra=extra,
                    forfeited=[ms.seat for ms in rows if ms.forfeited], awaiting=awaited)
-    announce_turns(rows[s].player.user_id for s in awaited if not rows[s].awaiting)
+    if "started_at" in extra:
+        emit("match.started", match_id=match.pk)
+    newly_awaited = sorted({rows[s].player.user_id for s in awaited if not rows[s].awaiting} - {None})
+    announce_turns(newly_awaited)
+    if newly_awaited:
+        emit("turn.awaited", match_id=match.pk, user_ids=newly_awaited)
     for ms in rows:
         ms.awaiting = ms.seat in awaited
     pending = game.pending

@@ -129,7 +129,8 @@ def seat_final_stage(*, tournament: Tournament) -> TournamentRound:
         match = _table_match(tournament, table, players, first_dealer=0)  # the best seed acts first
         Match.objects.filter(pk=match.pk).update(
             tournament_round=rnd, table_number=table.number, turn_deadline_seconds=tournament.turn_deadline_seconds,
-            deadline_action=tournament.deadline_action, deadline_fallback=tournament.deadline_fallback)
+            deadline_action=tournament.deadline_action, deadline_fallback=tournament.deadline_fallback,
+            offline=tournament.offline_tables)  # a club evening's final is played with real cards too
         stored.append({"number": table.number, "units": list(table.units), "seats": list(table.seats),
                        "deal_id": table.deal_id, "seed": table.seed, "group": None, "rotation": 0,
                        "match": match.pk})

@@ -32,6 +32,7 @@ from django.utils import timezone
 from engine import PLAY, Game, IllegalDecision
 from engine.games import game_type
 
+from ..events import emit
 from ..models import Match, MatchSeat, MatchStatus
 from ..models.match import IN_PLAY
 from ..selectors.games import StoredPlayError, load_match_game, stored_as_choices
@@ -198,6 +199,8 @@ def _mark_running(match: Match, claim: Claim) -> bool:
         fields["started_at"] = now
     if not Match.objects.filter(pk=match.pk, status__in=IN_PLAY).update(**fields):
         return False
+    if "started_at" in fields:  # the first run only: a resumed match started before
+        emit("match.started", match_id=match.pk)
     for name, value in fields.items():
         setattr(match, name, value)
     return True
@@ -236,5 +239,6 @@ def apply_decision(*, match: Match, seat: int, decision, move_number: int | None
         now = timezone.now()
         Match.objects.filter(pk=match.pk).update(status=MatchStatus.RUNNING, started_at=now)
         match.status, match.started_at = MatchStatus.RUNNING, now
+        emit("match.started", match_id=match.pk)
     store_progress(match=match, game=game, marks=marks)
     return game

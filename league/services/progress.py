@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from engine import PASS_CARDS, SUITS, Game, card_str
 
+from ..events import emit
 from ..models import Match, MatchRound, MatchSeat, MatchStatus, SuitAction, Trick
 from ..models.match import IN_PLAY
 from ..selectors.games import ChoiceMarks, RoundMark, StoredMarks, stored_as_choices
@@ -131,6 +132,8 @@ def store_progress(*, match: Match, game: Game, marks: StoredMarks | ChoiceMarks
     else:
         _write_with_orm(match, new_rounds, round_updates, new_tricks, trick_updates, new_actions, seats, fields,
                         flags)
+    if game.result is not None:  # once: the status filter of the write lets only one writer finish the match
+        emit("match.finished", match_id=match.pk)
     for name, value in fields.items():
         setattr(match, name, value)
     return completed

@@ -42,6 +42,7 @@ from engine.games import GameType, game_type
 from league import scheduling
 from league.scheduling import History, Round, Table, TableShape
 
+from ..events import emit
 from ..limits import MAX_TOURNAMENT_ROUNDS, check_turn_deadline, checked_match_points, checked_tiebreaks
 from ..models import (
     Club,
@@ -502,6 +503,7 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
                        "rotation": table.rotation, "match": match.pk})
     rnd.tables = stored
     rnd.save(update_fields=["tables"])
+    emit("round.seated", tournament_id=tournament.pk, round_number=rnd.index, match_ids=[t["match"] for t in stored])
     return rnd
 
 
@@ -575,6 +577,7 @@ def _round_may_close(round_id: int) -> None:
         if _is_last_round(tournament, rnd):
             tournament.status, tournament.finished_at = TournamentStatus.FINISHED, rnd.closed_at
             tournament.save(update_fields=["status", "finished_at"])
+            emit("tournament.finished", tournament_id=tournament.pk)
             return
         # With check-in the organiser seats each round once the players present have checked in.
         if not tournament.auto_advance or tournament.check_in_required:
