@@ -31,7 +31,7 @@ from league.selectors.live import deal_revealed
 class ClubSerializer(serializers.ModelSerializer):
     class Meta:
         model = Club
-        fields = ["id", "name", "created_at"]
+        fields = ["id", "name", "membership", "created_at"]
         extra_kwargs = {"name": {"validators": []}}  # a taken name is a 409 from the database's constraint
 
 
@@ -234,7 +234,8 @@ class TournamentSerializer(serializers.ModelSerializer):
         model = Tournament
         fields = ["id", "name", "club", "season", "game", "ruleset", "format", "rounds", "table_size", "match_points",
                   "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds", "deadline_action",
-                  "deadline_fallback", "status", "created_at", "started_at", "finished_at"]
+                  "deadline_fallback", "status", "created_at", "started_at", "finished_at",
+                  "registration_closes_at", "members_only"]
 
 
 class CancelSerializer(serializers.Serializer):

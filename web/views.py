@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from config.throttling import WriteLimit, rate_limited
@@ -27,6 +28,7 @@ from league.models import (
     TournamentStatus,
 )
 from league.permissions import organises, refusal_to_enter
+from league.selectors.accounts import in_ladder, my_entry, my_membership, open_for_self_entry, pending_requests
 from league.selectors.ladders import ladder_outlook
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
@@ -72,6 +74,9 @@ def club(request, pk: int):
         "players": club.players.order_by("name"),
         "recent": _matches(Match.objects.filter(club=club, status=MatchStatus.FINISHED))[:10],
         "organiser": organises(request.user, club.pk),
+        # Joining on one's own (web/participation.py): where the visitor stands, and the requests organisers answer.
+        "membership": my_membership(request.user, club),
+        "requests": pending_requests(club) if organises(request.user, club.pk) else [],
     })
 
 
@@ -117,6 +122,8 @@ def tournament(request, pk: int):
         "tournament": tournament, "rounds": rounds, "standings": standings,
         "metric_names": _metric_names(standings), "entries": tournament.entries.select_related("player"),
         "organiser": organiser,
+        "my_entry": my_entry(request.user, tournament),
+        "self_entry_open": open_for_self_entry(tournament, timezone.now()),
     })
 
 
@@ -233,6 +240,7 @@ def ladder(request, pk: int):
         "entries": ladder.entries.filter(active=True).count(),
         "recent": _matches(Match.objects.filter(ladder=ladder))[:RECENT],
         "outlook": ladder_outlook(ladder=ladder),
+        "in_ladder": in_ladder(request.user, ladder),
     })
 
 

@@ -1,6 +1,6 @@
 """The league's tables, one model per module."""
 
-from .club import Club
+from .club import Club, Membership
 from .club_admin import ClubAdmin
 from .ladder import Ladder, RatingModel
 from .ladder_entry import LadderEntry
@@ -9,8 +9,10 @@ from .match import DeadlineAction, Match, MatchStatus
 from .match_choice import MatchChoice
 from .match_round import MatchRound
 from .match_seat import MatchSeat
+from .membership_request import MembershipRequest, RequestStatus
 from .outbox import OutboxKind, OutboxMessage
 from .player import Player
+from .profile import Language, Profile
 from .rating import Rating
 from .rating_history import RatingHistory
 from .result_correction import ResultCorrection
@@ -26,4 +28,5 @@ __all__ = [
     "MatchSeat", "MatchStatus", "OutboxKind", "OutboxMessage", "Player", "Rating", "RatingHistory", "RatingModel",
     "ResultCorrection", "RoundStatus", "Season", "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat",
     "TournamentRound", "TournamentStatus", "Trick",
+    "Language", "Membership", "MembershipRequest", "Profile", "RequestStatus",
 ]

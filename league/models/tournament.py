@@ -53,6 +53,11 @@ class Tournament(models.Model):
     deadline_fallback = models.CharField(max_length=40, default="random",
                                          help_text="The engine bot that plays for a late seat (random or greedy).")
     status = models.CharField(max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING)
+    # Self-entry (league.services.entry): people enter and leave until this moment, or until the first round starts.
+    registration_closes_at = models.DateTimeField(null=True, blank=True,
+                                                  help_text="When people may no longer enter or leave; empty: at "
+                                                            "the start.")
+    members_only = models.BooleanField(default=False, help_text="Only the club's members may enter.")
     seed = models.CharField(max_length=200, help_text="Orders the seating (tables, Swiss ties); it deals nothing.")
     # The secret its tables' deal seeds are derived from (with the server's key: league.services.tournaments
     # ._with_deal_seeds); never shown. Blank for tournaments made before: their tables draw fresh seeds instead.

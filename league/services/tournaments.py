@@ -128,6 +128,8 @@ def create_tournament(
     turn_deadline_seconds: int | None = None,
     deadline_action: str = DeadlineAction.FALLBACK,
     deadline_fallback: str = "random",
+    registration_closes_at=None,
+    members_only: bool = False,
 ) -> Tournament:
     """A tournament of `game` open for registration. Raises ValueError for a game, format, table size, ruleset or
     tie-break the engine or the standings do not know (a table size outside the game's players, the duplicate
@@ -143,6 +145,7 @@ def create_tournament(
     return Tournament.objects.create(
         name=name, club=club, season=season, auto_advance=auto_advance,
         rated=rated, seed=seed if seed is not None else secrets.token_hex(8),
+        registration_closes_at=registration_closes_at, members_only=members_only,
         deal_salt=deal_salt if deal_salt is not None else new_seed(), **settings)
 
 
@@ -178,7 +181,8 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
 CHANGEABLE_WHILE_RUNNING = frozenset({"name", "auto_advance", "turn_deadline_seconds", "deadline_action",
                                       "deadline_fallback"})
 CHANGEABLE = CHANGEABLE_WHILE_RUNNING | {"game", "rounds", "table_size", "format", "ruleset", "club", "season",
-                                        "match_points", "tiebreaks", "rated"}
+                                        "match_points", "tiebreaks", "rated", "registration_closes_at",
+                                        "members_only"}
 _CHECKED = ("game", "rounds", "table_size", "format", "ruleset", "tiebreaks", "turn_deadline_seconds",
             "deadline_action", "deadline_fallback", "match_points")
 
