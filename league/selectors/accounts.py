@@ -139,12 +139,18 @@ def open_for_self_entry(tournament: Tournament, now: datetime) -> bool:
 
 
 
+def _may_become_person(user) -> bool:
+    """A signed-in account without a person player yet that gets one when it first takes part (one made before
+    sign-up existed); a bot's account never does."""
+    return user.is_authenticated and not Player.objects.filter(user=user).exclude(bot_kind="").exists()
+
+
 def my_membership(user, club: Club) -> str:
     """The signed-in person's standing in the club: "member", "pending" (asked, not answered), "none", or "" when
     nobody (or a bot's account) is signed in."""
     player = person_player(user)
     if player is None:
-        return ""
+        return "none" if _may_become_person(user) else ""
     if player.clubs.filter(pk=club.pk).exists():
         return "member"
     if MembershipRequest.objects.filter(club=club, player=player, status=RequestStatus.PENDING).exists():
@@ -164,4 +170,6 @@ def my_entry(user, tournament: Tournament) -> TournamentEntry | None:
 def in_ladder(user, ladder) -> bool | None:
     """Whether the signed-in person is in the ladder's pool (None: nobody, or a bot's account, signed in)."""
     player = person_player(user)
-    return None if player is None else LadderEntry.objects.filter(ladder=ladder, player=player, active=True).exists()
+    if player is None:
+        return False if _may_become_person(user) else None
+    return LadderEntry.objects.filter(ladder=ladder, player=player, active=True).exists()
