@@ -54,8 +54,8 @@ class SignupView(APIView):
         summary="Sign up: a new account and its player; a verification email goes to the address",
         description="Answers 202 when the email is sent. The account may get a token (POST /api/v1/auth/token/) at "
                     "once, but joins clubs and enters competitions only once the address is confirmed (the link in "
-                    "the email). An address already in use gets an email saying so, and the answer is the same 202 "
-                    "(nobody learns which addresses have accounts).",
+                    "the email). A username or an address already in use is a 400 naming the field, as on the "
+                    "website's sign-up.",
         request=SignupSerializer,
         responses={202: inline_serializer("SignupAccepted", {"detail": serializers.CharField()}),
                    400: OpenApiResponse(ErrorSerializer, description="A field refused (see `errors`)."),

@@ -89,7 +89,7 @@ def test_sign_up_refuses_a_username_a_player_already_has_and_a_taken_email(db, s
     assert response.status_code == 200 and "A player is already called bot-1" in response.content.decode()
     assert not get_user_model().objects.filter(username="bot-1").exists()
     assert sign_up(Client()).status_code == 302
-    sign_up(Client(), username="other")  # the same address again: no second account (allauth mails the owner)
+    sign_up(Client(), username="other")  # the same address again: no second account
     assert not get_user_model().objects.filter(username="other").exists()
 
 
