@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 
 from league.models import Club, Language, MembershipRequest, Tournament
 from league.permissions import organises, refusal_to_enter, refusal_to_take_part
-from league.selectors.accounts import email_unverified, my_page, pending_requests
+from league.selectors.accounts import email_unverified, my_page, pending_requests, person_player
 from league.services.accounts import AccountError, ensure_person, update_profile
 from league.services.entry import enter_tournament, leave_tournament
 from league.services.membership import MembershipError, ask_to_join, decide_request, leave_club
@@ -204,16 +204,20 @@ class ClubLeaveView(APIView):
 
 
 class ClubRequestsView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [AllowAny]
 
-    @extend_schema(summary="Pending requests to join the club (its organisers)",
-                   responses={200: MembershipRequestSerializer(many=True), 401: ErrorSerializer,
-                              403: ErrorSerializer, 404: ErrorSerializer})
+    @extend_schema(summary="Requests to join the club: its organisers see every pending one, anyone else their own "
+                           "(pending or answered), a visitor none",
+                   responses={200: MembershipRequestSerializer(many=True), 404: ErrorSerializer})
     def get(self, request, pk: int):
         club = get_object_or_404(Club, pk=pk)
-        if not organises(request.user, club.pk):
-            raise PermissionDenied(_("Only the club's organisers see its requests."))
-        return Response(MembershipRequestSerializer(pending_requests(club), many=True).data)
+        if organises(request.user, club.pk):
+            requests = pending_requests(club)
+        else:
+            player = person_player(request.user)
+            requests = (MembershipRequest.objects.filter(club=club, player=player).order_by("-created_at")
+                        if player is not None else [])
+        return Response(MembershipRequestSerializer(requests, many=True).data)
 
 
 class ClubRequestDecisionView(APIView):

@@ -131,7 +131,9 @@ def test_club_join_open_and_on_request_with_accept_and_decline(accounts):
 
     # Only organisers list and answer requests.
     ann = accounts["clients"]["ann"]
-    assert ann.get(f"/api/v1/clubs/{club.pk}/requests/").status_code == 403
+    assert ann.get(f"/api/v1/clubs/{club.pk}/requests/").json() == []  # others' requests are the organisers'
+    assert [r["status"] for r in outsider.get(f"/api/v1/clubs/{club.pk}/requests/").json()] == ["pending"]
+    assert accounts["clients"]["anon"].get(f"/api/v1/clubs/{club.pk}/requests/").json() == []
     assert ann.post(f"/api/v1/clubs/{club.pk}/requests/{rid}/accept/").status_code == 403
     organiser = accounts["clients"]["organiser"]
     assert [r["player_name"] for r in organiser.get(f"/api/v1/clubs/{club.pk}/requests/").json()] == ["otto"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 
 import pytest
 import schemathesis
@@ -72,7 +73,8 @@ def api_routes() -> set[str]:
     routes = set()
     for route in walk(get_resolver().url_patterns, "/"):
         if route.startswith("/api/v1/") and "format" not in route:  # not DRF's .json suffix copies
-            routes.add(route.replace("(?P<pk>[^/.]+)", "{id}").replace("<int:pk>", "{id}"))
+            route = route.replace("(?P<pk>[^/.]+)", "{id}").replace("<int:pk>", "{id}")
+            routes.add(re.sub(r"<int:(\w+)>", r"{\1}", route))  # another id in the path: {request_id}
     return routes - {"/api/v1/", "/api/v1/schema/"}
 
 
