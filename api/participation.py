@@ -23,7 +23,13 @@ from league.permissions import organises, refusal_to_enter, refusal_to_take_part
 from league.selectors.accounts import email_unverified, my_page, pending_requests, person_player
 from league.services.accounts import AccountError, ensure_person, update_profile
 from league.services.entry import enter_tournament, leave_tournament
-from league.services.membership import MembershipError, ask_to_join, decide_request, leave_club
+from league.services.membership import (
+    MembershipError,
+    ask_to_join,
+    decide_request,
+    leave_club,
+    set_membership_policy,
+)
 from league.services.tournaments import TournamentError
 
 from .errors import ErrorSerializer
@@ -201,6 +207,27 @@ class ClubLeaveView(APIView):
         except MembershipError as e:
             return conflict(e)
         return Response({"club": club.pk, "member": False, "request": None})
+
+
+class MembershipPolicySerializer(serializers.Serializer):
+    membership = serializers.ChoiceField(choices=["open", "request"],
+                                         help_text="open: a person joins at once; request: an organiser accepts.")
+
+
+class ClubMembershipPolicyView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(summary="Choose how people join the club (its organisers)", request=MembershipPolicySerializer,
+                   responses={200: MembershipPolicySerializer, **WRITE_ERRORS})
+    def post(self, request, pk: int):
+        club = get_object_or_404(Club, pk=pk)
+        if not organises(request.user, club.pk):
+            raise PermissionDenied(_("Only the club's organisers choose how people join."))
+        form = MembershipPolicySerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        club = set_membership_policy(club=club, membership=form.validated_data["membership"])
+        return Response({"membership": club.membership})
 
 
 class ClubRequestsView(APIView):

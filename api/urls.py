@@ -31,6 +31,8 @@ v1 = [
     path("me/matches/", participation.MyMatchesView.as_view(), name="me-matches"),
     path("clubs/<int:pk>/join/", participation.ClubJoinView.as_view(), name="club-join"),
     path("clubs/<int:pk>/leave/", participation.ClubLeaveView.as_view(), name="club-leave"),
+    path("clubs/<int:pk>/membership-policy/", participation.ClubMembershipPolicyView.as_view(),
+         name="club-membership-policy"),
     path("clubs/<int:pk>/requests/", participation.ClubRequestsView.as_view(), name="club-requests"),
     path("clubs/<int:pk>/requests/<int:request_id>/accept/", participation.ClubRequestDecisionView.as_view(),
          name="club-request-accept"),

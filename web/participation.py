@@ -17,7 +17,13 @@ from league.permissions import organises, refusal_to_enter, refusal_to_take_part
 from league.services.accounts import ensure_person
 from league.services.entry import enter_tournament, leave_tournament
 from league.services.ladders import join_ladder, leave_ladder
-from league.services.membership import MembershipError, ask_to_join, decide_request, leave_club
+from league.services.membership import (
+    MembershipError,
+    ask_to_join,
+    decide_request,
+    leave_club,
+    set_membership_policy,
+)
 from league.services.tournaments import TournamentError
 
 
@@ -86,6 +92,21 @@ def club_request_decide(request, pk: int, request_id: int, decision: str):
         messages.success(request, _("%(player)s is now a member.") % {"player": req.player.name})
     else:
         messages.success(request, _("You declined %(player)s's request.") % {"player": req.player.name})
+    return redirect("web:club", pk=pk)
+
+
+@_self_service
+def club_membership_policy(request, pk: int):
+    """The organisers' choice: open, or on request."""
+    club = get_object_or_404(Club, pk=pk)
+    if not organises(request.user, club.pk):
+        return render(request, "web/error.html", {"message": _("Only the club's organisers choose how people join.")},
+                      status=403)
+    try:
+        set_membership_policy(club=club, membership=request.POST.get("membership", ""))
+    except MembershipError as e:
+        return _refused(request, str(e), redirect("web:club", pk=pk))
+    messages.success(request, _("Membership is now: %(policy)s.") % {"policy": club.get_membership_display()})
     return redirect("web:club", pk=pk)
 
 

@@ -36,6 +36,7 @@ urlpatterns = [
     path("me/", accounts.me, name="me"),
     path("clubs/<int:pk>/join/", participation.club_join, name="club-join"),
     path("clubs/<int:pk>/leave/", participation.club_leave, name="club-leave"),
+    path("clubs/<int:pk>/membership/", participation.club_membership_policy, name="club-membership"),
     path("clubs/<int:pk>/requests/<int:request_id>/<str:decision>/", participation.club_request_decide,
          name="club-request-decide"),
     path("tournaments/<int:pk>/enter/", participation.tournament_enter, name="tournament-enter"),

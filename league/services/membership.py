@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ..events import emit
 from ..models import Club, Membership, MembershipRequest, Player, RequestStatus
 
 
@@ -41,6 +42,8 @@ def ask_to_join(*, club: Club, player: Player) -> JoinOutcome:
                 pending = MembershipRequest.objects.create(club=club, player=player)
         except IntegrityError:  # a double submit: the other one made it
             pending = MembershipRequest.objects.get(club=club, player=player, status=RequestStatus.PENDING)
+        else:
+            emit("membership.requested", club_id=club.pk, player_id=player.pk, request_id=pending.pk)
     return JoinOutcome(joined=False, request=pending)
 
 
@@ -58,6 +61,7 @@ def decide_request(*, request_id: int, club: Club, accept: bool, by) -> Membersh
     req.save(update_fields=["status", "decided_at", "decided_by"])
     if accept:
         req.player.clubs.add(club)
+    emit("membership.answered", club_id=club.pk, player_id=req.player_id, request_id=req.pk, accepted=accept)
     return req
 
 
@@ -72,3 +76,14 @@ def leave_club(*, club: Club, player: Player) -> None:
     elif not withdrawn:
         raise MembershipError(_("%(player)s is not a member of %(club)s.") % {"player": player.name,
                                                                              "club": club.name})
+
+
+@transaction.atomic
+def set_membership_policy(*, club: Club, membership: str) -> Club:
+    """An organiser's choice of how people join (Club.membership). Requests already pending stay to be answered.
+    MembershipError for a policy that is not one of Membership's."""
+    if membership not in Membership.values:
+        raise MembershipError(_("Membership is one of: %(choices)s.") % {"choices": ", ".join(Membership.values)})
+    Club.objects.filter(pk=club.pk).update(membership=membership)
+    club.membership = membership
+    return club

@@ -233,3 +233,56 @@ def test_my_matches_lists_live_matches_and_the_next_table(accounts, django_captu
                                     "expected": "start"}]
     assert accounts["clients"]["outsider"].get("/api/v1/me/matches/").json() == {"live": [], "recent": [],
                                                                                  "next_tables": []}
+
+
+def test_only_organisers_choose_the_membership_policy(accounts):
+    club = accounts["club"]
+    url = f"/api/v1/clubs/{club.pk}/membership-policy/"
+    assert accounts["clients"]["ann"].post(url, {"membership": "request"}, format="json").status_code == 403
+    bad = accounts["clients"]["organiser"].post(url, {"membership": "closed"}, format="json")
+    assert bad.status_code == 400 and "membership" in error_shape(bad)["errors"]
+    club.refresh_from_db()
+    assert club.membership == "open"
+    assert accounts["clients"]["organiser"].post(url, {"membership": "request"}, format="json").json() == {
+        "membership": "request"}
+    club.refresh_from_db()
+    assert club.membership == "request"
+    assert accounts["clients"]["outsider"].post(f"/api/v1/clubs/{club.pk}/join/").status_code == 202
+
+
+def test_requests_and_answers_are_announced_after_commit(accounts, django_capture_on_commit_callbacks):
+    from league.events import league_event
+
+    heard = []
+
+    def listen(sender, name, payload, **kwargs):
+        heard.append((name, payload))
+
+    league_event.connect(listen)
+    try:
+        club = accounts["club"]
+        club.membership = Membership.REQUEST
+        club.save()
+        with django_capture_on_commit_callbacks(execute=True):
+            rid = accounts["clients"]["outsider"].post(f"/api/v1/clubs/{club.pk}/join/").json()["request"]["id"]
+        with django_capture_on_commit_callbacks(execute=True):
+            accounts["clients"]["organiser"].post(f"/api/v1/clubs/{club.pk}/requests/{rid}/decline/")
+    finally:
+        league_event.disconnect(listen)
+    otto = Player.objects.get(user__username="otto")
+    assert heard == [("membership.requested", {"club_id": club.pk, "player_id": otto.pk, "request_id": rid}),
+                     ("membership.answered", {"club_id": club.pk, "player_id": otto.pk, "request_id": rid,
+                                              "accepted": False})]
+
+
+def test_me_lists_my_clubs_tournaments_and_ladders(accounts):
+    ann = accounts["clients"]["ann"]
+    t = create_tournament(name="Mine", rounds=1, ruleset={"rounds": 1}, club=accounts["club"])
+    ladder = create_ladder(name="People", ruleset={"rounds": 1}, club=accounts["club"])
+    ann.post(f"/api/v1/tournaments/{t.pk}/enter/")
+    ann.post(f"/api/v1/ladders/{ladder.pk}/join/")
+    me = ann.get("/api/v1/me/").json()
+    assert me["clubs"] == [{"id": accounts["club"].pk, "name": "Diamond Club"}] and me["pending_clubs"] == []
+    assert me["tournaments"] == [{"id": t.pk, "name": "Mine", "status": "registering", "active": True}]
+    assert me["ladders"] == [{"id": ladder.pk, "name": "People", "game": "diamonds"}]
+    assert accounts["clients"]["ext-1"].get("/api/v1/me/").json()["clubs"] == []  # a bot's account: no person

@@ -273,3 +273,18 @@ def test_my_page_lists_clubs_tournaments_and_the_next_table(client, site, django
     assert "Registration closes" in page
     assert client.get("/").content.decode().count('href="/me/"') == 1  # in the navigation
     assert Client().get(reverse("web:me")).status_code == 302  # signed out: to the sign-in
+
+
+def test_organisers_choose_how_people_join_on_the_club_page(client, site):
+    club = site["club"]
+    url = reverse("web:club-membership", args=[club.pk])
+    client.force_login(site["ann"].user)
+    assert client.post(url, {"membership": "request"}).status_code == 403
+    client.force_login(site["organiser"])
+    assert 'name="membership"' in client.get(reverse("web:club", args=[club.pk])).content.decode()
+    client.post(url, {"membership": "nonsense"})
+    club.refresh_from_db()
+    assert club.membership == "open"
+    client.post(url, {"membership": "request"})
+    club.refresh_from_db()
+    assert club.membership == "request"
