@@ -286,3 +286,25 @@ def test_me_lists_my_clubs_tournaments_and_ladders(accounts):
     assert me["tournaments"] == [{"id": t.pk, "name": "Mine", "status": "registering", "active": True}]
     assert me["ladders"] == [{"id": ladder.pk, "name": "People", "game": "diamonds"}]
     assert accounts["clients"]["ext-1"].get("/api/v1/me/").json()["clubs"] == []  # a bot's account: no person
+
+
+def test_leaving_a_ladder_takes_effect_at_the_next_seating_and_the_match_in_play_goes_on(accounts):
+    from league.models import Match, MatchStatus
+    from league.services.ladders import seat_ladder_tables
+
+    ladder = create_ladder(name="Pairs", ruleset={"rounds": 1}, table_size=2, club=accounts["club"])
+    ann, organiser = accounts["clients"]["ann"], accounts["clients"]["organiser"]
+    assert ann.post(f"/api/v1/ladders/{ladder.pk}/join/").status_code == 201
+    organiser.post(f"/api/v1/ladders/{ladder.pk}/join/", {"players": [accounts["players"]["greedy-1"].pk]},
+                   format="json")
+    (match,) = seat_ladder_tables(ladder=ladder, seed="pairs-1")
+    assert ann.post(f"/api/v1/ladders/{ladder.pk}/leave/").status_code == 200
+    match.refresh_from_db()
+    assert match.status not in (MatchStatus.CANCELLED, MatchStatus.FAILED)  # still hers to finish
+    assert accounts["clients"]["bob"].post(f"/api/v1/ladders/{ladder.pk}/join/").status_code == 201
+    organiser.post(f"/api/v1/ladders/{ladder.pk}/join/", {"players": [accounts["players"]["random-1"].pk]},
+                   format="json")
+    Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED)  # as if played out: ann is free again
+    (second,) = seat_ladder_tables(ladder=ladder, seed="pairs-2")
+    seated = {s.player.name for s in second.match_seats.select_related("player")}
+    assert "ann" not in seated and "bob" in seated

@@ -61,6 +61,17 @@ def test_a_new_person_signs_up_joins_enters_and_plays_their_table(chromium, site
     with quiet():
         assert get_user_model().objects.get(username="newt").emailaddress_set.get().verified
 
+    # The profile, reached from the navigation (the account's name).
+    page.click("nav >> text=newt")
+    page.wait_for_url("**/accounts/profile/")
+    page.fill("#id_display_name", "Newt S")
+    page.select_option("#id_language", "fr")
+    page.click("main button[type=submit].primary")
+    page.wait_for_selector("text=Your profile is saved.")
+    shoot(page, "profile")
+    with quiet():
+        assert Player.objects.get(user__username="newt").name == "Newt S"
+
     # Join the club, then enter its tournament (members only).
     page.goto(server.url + f"/clubs/{club.pk}/")
     page.click("text=Join the club")
