@@ -61,8 +61,9 @@ def test_a_new_person_signs_up_joins_enters_and_plays_their_table(chromium, site
     with quiet():
         assert get_user_model().objects.get(username="newt").emailaddress_set.get().verified
 
-    # The profile, reached from the navigation (the account's name).
-    page.click("nav >> text=newt")
+    # The profile, reached from the navigation.
+    assert "Sign out (newt)" in page.locator("nav").inner_text()
+    page.click("nav >> text=Profile")
     page.wait_for_url("**/accounts/profile/")
     page.fill("#id_display_name", "Newt S")
     page.select_option("#id_language", "fr")

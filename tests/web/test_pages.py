@@ -80,7 +80,7 @@ def test_login_and_logout_pages(client, site):
     response = client.post(reverse("web:login"), {"login": "ann", "password": "pw-web-test-1"})
     assert response.status_code == 302
     home = client.get("/").content.decode()
-    assert "Sign out" in home and ">ann</a>" in home and 'href="/me/"' in home  # the account's name and My page
+    assert "Sign out (ann)" in home and 'href="/me/"' in home and 'href="/accounts/profile/"' in home
     assert client.post(reverse("web:logout")).status_code == 302
     home = client.get("/").content.decode()
     assert "Sign in" in home and "Sign up" in home and "Sign out" not in home
