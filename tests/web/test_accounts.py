@@ -288,3 +288,14 @@ def test_organisers_choose_how_people_join_on_the_club_page(client, site):
     client.post(url, {"membership": "request"})
     club.refresh_from_db()
     assert club.membership == "request"
+
+
+@pytest.mark.parametrize("name", ["account_email", "account_change_password", "account_reset_password",
+                                  "account_signup", "account_logout"])
+def test_allauths_pages_wear_the_sites_layout(client, site, name):
+    if name in ("account_email", "account_change_password", "account_logout"):
+        client.force_login(site["ann"].user)
+    page = client.get(reverse(name))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'href="/static/web/site.css"' in html and 'class="brand"' in html and "<main" in html
