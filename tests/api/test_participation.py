@@ -196,6 +196,8 @@ def test_tournament_self_entry_windows(accounts, django_capture_on_commit_callba
     assert otto.post(f"/api/v1/tournaments/{running.pk}/enter/").status_code == 409
     assert bob.post(f"/api/v1/tournaments/{running.pk}/leave/").json()["entry"] == "withdrawn"
     assert TournamentEntry.objects.get(tournament=running, player__name="bob").active is False
+    assert bob.post(f"/api/v1/tournaments/{running.pk}/enter/").status_code == 409  # withdrawn: no way back in
+    assert bob.post(f"/api/v1/tournaments/{running.pk}/leave/").status_code == 409  # nor out twice
     assert accounts["clients"]["anon"].post(f"/api/v1/tournaments/{running.pk}/enter/").status_code in (401, 403)
     assert ann.post("/api/v1/tournaments/999999/enter/").status_code == 404
 
