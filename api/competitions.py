@@ -21,6 +21,7 @@ from league.permissions import may_act_for, refusal_to_check_in, refusal_to_ente
 from league.selectors.ranking import tournament_ranking
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings
+from league.services.accounts import ensure_person
 from league.services.evening import CheckInError, check_in, check_out, checked_in_ids, next_round_index
 from league.services.ladders import create_ladder, join_ladder, leave_ladder, update_ladder
 from league.services.leagues import (
@@ -309,12 +310,13 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             raise ValidationError({"detail": str(e)}) from None
         return Response(LadderSerializer(ladder).data)
 
-    @extend_schema(summary="Put players in the pool (people themselves; the club's bots by its organisers)",
+    @extend_schema(summary="Put players in the pool (people themselves; the club's bots by its organisers); "
+                           "without `players`, the signed-in person themselves",
                    request=PLAYERS_BODY, responses={201: LadderSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def join(self, request, pk=None):
         ladder = self.get_object()
-        players = _players(request.data)
+        players = _players(request.data) if _names(request.data, "players") else [_own_player(request)]
         refuse(refusal_to_enter(request.user, ladder.club_id, players))
         try:
             join_ladder(ladder=ladder, players=players)
@@ -322,15 +324,29 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             raise Conflict(str(e)) from None
         return Response(LadderSerializer(ladder).data, status=201)
 
-    @extend_schema(summary="Take a player out of the pool (organisers; anyone for their own player)",
+    @extend_schema(summary="Take a player out of the pool before the next seating (organisers; anyone for their own "
+                           "player; without `player`, the signed-in person). A match in play is played to its end.",
                    request=PLAYER_BODY, responses={200: LadderSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def leave(self, request, pk=None):
         ladder = self.get_object()
-        player = _player(request.data)
+        player = _player(request.data) if _names(request.data, "player") else _own_player(request)
         _require_organiser_or_own(request, ladder.club_id, [player])
         leave_ladder(ladder=ladder, player=player)
         return Response(LadderSerializer(ladder).data)
+
+
+def _names(data, field: str) -> bool:
+    """The body names `field` (an empty body, or none, means "myself")."""
+    return isinstance(data, dict) and field in data
+
+
+def _own_player(request) -> Player:
+    """The signed-in account's person player (made now for an account older than sign-up); 403 for a bot's."""
+    player = ensure_person(request.user)[1]
+    if player is None:
+        refuse("a bot's account is entered by its owner: name the bot in `players`")
+    return player
 
 
 def _require_organiser_or_own(request, club_id, players: list[Player]) -> None:

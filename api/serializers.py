@@ -31,7 +31,7 @@ from league.selectors.live import deal_revealed
 class ClubSerializer(serializers.ModelSerializer):
     class Meta:
         model = Club
-        fields = ["id", "name", "created_at"]
+        fields = ["id", "name", "membership", "created_at"]
         extra_kwargs = {"name": {"validators": []}}  # a taken name is a 409 from the database's constraint
 
 
@@ -242,6 +242,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "club", "season", "game", "ruleset", "format", "rounds", "table_size", "match_points",
                   "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds", "deadline_action",
                   "deadline_fallback", "offline_tables", "status", "created_at", "started_at", "finished_at",
+                  "registration_closes_at", "members_only",
                   # a club evening: check-in, late entries, the final stage (README "Running a club evening")
                   "check_in_required", "self_check_in", "late_entry_points", "final_size", "final_stages",
                   "final_advance", "final_ranking"]

@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
-from . import competitions, me, notifications, offline, play, views
+from . import competitions, me, notifications, offline, participation, play, views
 from .tokens import TokenView
 
 router = DefaultRouter()
@@ -31,6 +31,21 @@ v1 = [
     path("me/", me.MeView.as_view(), name="me"),
     path("me/turns/", play.my_turns, name="me-turns"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
+    # People on their own (api/participation.py): sign up, profile, my matches, clubs, self-entry.
+    path("auth/signup/", participation.SignupView.as_view(), name="auth-signup"),
+    path("me/profile/", participation.ProfileView.as_view(), name="me-profile"),
+    path("me/matches/", participation.MyMatchesView.as_view(), name="me-matches"),
+    path("clubs/<int:pk>/join/", participation.ClubJoinView.as_view(), name="club-join"),
+    path("clubs/<int:pk>/leave/", participation.ClubLeaveView.as_view(), name="club-leave"),
+    path("clubs/<int:pk>/membership-policy/", participation.ClubMembershipPolicyView.as_view(),
+         name="club-membership-policy"),
+    path("clubs/<int:pk>/requests/", participation.ClubRequestsView.as_view(), name="club-requests"),
+    path("clubs/<int:pk>/requests/<int:request_id>/accept/", participation.ClubRequestDecisionView.as_view(),
+         name="club-request-accept"),
+    path("clubs/<int:pk>/requests/<int:request_id>/decline/",
+         participation.ClubRequestDecisionView.as_view(accept=False), name="club-request-decline"),
+    path("tournaments/<int:pk>/enter/", participation.TournamentEnterView.as_view(), name="tournament-enter"),
+    path("tournaments/<int:pk>/leave/", participation.TournamentLeaveView.as_view(), name="tournament-leave"),
     # The schema of this version (committed as api/openapi.yaml): a client generated from it talks to /api/v1/.
     path("schema/", SpectacularAPIView.as_view(), name="schema-v1"),
     path("", include(router.urls)),

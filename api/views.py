@@ -34,6 +34,7 @@ from league.models import (
 )
 from league.models.player import EXTERNAL_BOT
 from league.permissions import (
+    is_person,
     organises,
     refusal_to_add_member,
     refusal_to_bind_account,
@@ -41,6 +42,7 @@ from league.permissions import (
     refusal_to_link_season,
     refusal_to_manage_bot,
     refusal_to_seat,
+    refusal_to_take_part,
 )
 from league.selectors.live import public_record, seats_of_user
 from league.selectors.standings_cache import cached_tournament_standings
@@ -49,6 +51,8 @@ from league.services.bot_pausing import NotPaused, resume_bot
 from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
 from league.services.corrections import CorrectionError, NotCorrectable, correct_result
 from league.services.decisions import set_turn_deadline, start_live_match
+from league.services.entry import refusal_to_self_enter
+from league.services.membership import MembershipError, ask_to_join
 from league.services.players import (
     add_club_admin,
     create_external_bot,
@@ -152,7 +156,8 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
 
     def perform_create(self, serializer):
         try:
-            serializer.instance = create_club(name=serializer.validated_data["name"])
+            serializer.instance = create_club(name=serializer.validated_data["name"],
+                                              membership=serializer.validated_data.get("membership", "open"))
         except IntegrityError:
             raise Conflict("a club of that name exists") from None
 
@@ -180,7 +185,17 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
         if player is None:
             raise ValidationError({"player": "no such player"})
         refuse(refusal_to_add_member(request.user, club.pk, player))
-        join_club(club=club, player=player)
+        if is_person(player):
+            # A person joins as POST clubs/{id}/join/ has them: an open club at once, else a request (202).
+            refuse(refusal_to_take_part(request.user))
+            try:
+                outcome = ask_to_join(club=club, player=player)
+            except MembershipError as e:
+                return conflict(e)
+            if not outcome.joined:
+                return Response(PlayerSerializer(player).data, status=202)
+        else:
+            join_club(club=club, player=player)
         return Response(PlayerSerializer(player).data, status=201)
 
 
@@ -525,7 +540,8 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
                                        "match_points", "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds",
                                        "deadline_action", "deadline_fallback", "check_in_required", "self_check_in",
                                        "late_entry_points", "final_size", "final_stages", "final_advance",
-                                       "final_ranking", "offline_tables") if k in data}
+                                       "final_ranking", "offline_tables", "registration_closes_at",
+                                       "members_only") if k in data}
         try:
             tournament = create_tournament(**fields)
         except ValueError as e:
@@ -625,7 +641,12 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         if not isinstance(ids, list) or not ids:
             raise ValidationError({"players": "a list of player ids (or `teams`: pairs, with partnerships)"})
         players = _players_by_id([_int(i, "players") for i in ids], "players")
-        refuse(refusal_to_enter(request.user, tournament.club_id, players))
+        refuse(refusal_to_enter(request.user, tournament.club_id, players, members_only=tournament.members_only))
+        if any(is_person(p) for p in players) and not organises(request.user, tournament.club_id):
+            # A person entering themselves here keeps to the self-entry window (as POST .../enter/ does).
+            closed = refusal_to_self_enter(tournament)
+            if closed:
+                return conflict(TournamentError(closed))
         try:
             entries = register_players(tournament=tournament, players=players)
         except TournamentError as e:

@@ -394,18 +394,38 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_CLIENT_IP_CALLABLE = "config.client_address.client_ip"
 AXES_RESET_ON_SUCCESS = True
 
-# ---- being told: notifications, email, webhooks (issue 17; README "Being told") --------------------------------
-# Email goes out from the workers only (never in a request). Without EMAIL_HOST set, the embedded default prints it
-# on the console; a deployment sets EMAIL_HOST (and EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS).
+# ---- accounts: sign up, email verification, password reset (django-allauth, account only) ------------------------
+# Sign in with the username or the email address. Verification is "optional": a new account signs in at once, and
+# joins clubs and enters competitions once its address is confirmed (league.permissions.refusal_to_take_part).
+# Failed sign-ins are django-axes' to count (above), so allauth's own failed-login limit is off; its limits on
+# sign-ups, password resets and confirmation emails stay.
+INSTALLED_APPS += ["allauth", "allauth.account"]
+MIDDLEWARE.insert(MIDDLEWARE.index("axes.middleware.AxesMiddleware"), "allauth.account.middleware.AccountMiddleware")
+AUTHENTICATION_BACKENDS += ["allauth.account.auth_backends.AuthenticationBackend"]
+ACCOUNT_ADAPTER = "web.accounts.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Diamonds League] "
+ACCOUNT_RATE_LIMITS = {"login_failed": False}
+# django-axes counts failures under the username or the email address typed (allauth's "login" field).
+AXES_USERNAME_CALLABLE = "config.signin.signin_name"
+ACCOUNT_SIGNUP_REDIRECT_URL = "web:me"
+# Emails (verification, password reset): printed on the console unless EMAIL_HOST names an SMTP server.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "").strip() or (
-    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+                                                     else "django.core.mail.backends.console.EmailBackend")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = _flag("EMAIL_USE_TLS", True)
-EMAIL_TIMEOUT = 10
-DEFAULT_FROM_EMAIL = os.environ.get("DIAMONDS_FROM_EMAIL", "Diamonds League <noreply@localhost>")
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = (os.environ.get("DEFAULT_FROM_EMAIL") or os.environ.get("DIAMONDS_FROM_EMAIL")
+                      or "Diamonds League <noreply@localhost>")
+# ---- end of accounts ----------------------------------------------------------------------------------------------
+# ---- being told: notifications, email, webhooks (issue 17; README "Being told"); email settings above --------
 # The site's address, for the links in emails ("" leaves them as paths).
 DIAMONDS_SITE_URL = os.environ.get("DIAMONDS_SITE_URL", "http://localhost:8000" if DEBUG else "")
 # "Your turn" is emailed only when still unread and still awaited this long after it was made.

@@ -19,6 +19,8 @@ urlpatterns = [
          name="api-redoc"),
     path("healthz", healthz, name="healthz"),
     path("", include("web.urls")),
+    # django-allauth's account pages (sign up, email verification, password reset); web.urls serves its sign-in.
+    path("accounts/", include("allauth.urls")),
 ]
 
 handler400 = "config.errors.bad_request"

@@ -14,7 +14,7 @@ from .services.cancellation import NotCancellable, cancel_match
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "created_at"]
+    list_display = ["name", "membership", "created_at"]
     search_fields = ["name"]
 
 

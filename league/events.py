@@ -13,6 +13,8 @@ Names (payloads are plain JSON-able values: ids and short strings):
 - "tournament.finished"  tournament_id
 - "bot.paused"           player_id, reason
 - "bot.resumed"          player_id
+- "membership.requested" club_id, player_id, request_id (a club on request: its organisers have one to answer)
+- "membership.answered"  club_id, player_id, request_id, accepted (true or false)
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ EVENT_NAMES = (
     "tournament.finished",
     "bot.paused",
     "bot.resumed",
+    "membership.requested",
+    "membership.answered",
 )
 
 # Sent with keyword arguments `name` and `payload` (a dict) after the emitting transaction commits.

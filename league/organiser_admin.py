@@ -42,3 +42,26 @@ class ResultEntryAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+# ---- people on their own: profiles and requests to join clubs -------------------------------------------------------
+from .models import MembershipRequest, Profile  # noqa: E402
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["user", "language", "email_notifications", "created_at"]
+    list_filter = ["language", "email_notifications"]
+    search_fields = ["user__username", "user__email"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(MembershipRequest)
+class MembershipRequestAdmin(admin.ModelAdmin):
+    """Read here; answered on the club's page or through the API (league.services.membership adds the member)."""
+
+    list_display = ["club", "player", "status", "created_at", "decided_at", "decided_by"]
+    list_filter = ["status", "club"]
+    search_fields = ["player__name", "club__name"]
+    readonly_fields = ["club", "player", "status", "created_at", "decided_at", "decided_by"]
+
+    def has_add_permission(self, request) -> bool:
+        return False

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from django.utils.translation import gettext as _
 
 from .models import ClubAdmin, Player, Season
+from .selectors.accounts import email_unverified
 
 
 def signed_in(user) -> bool:
@@ -80,17 +81,34 @@ def refusal_to_add_member(user, club_id: int, player: Player) -> str | None:
     return None
 
 
-def refusal_to_enter(user, club_id: int | None, players: Iterable[Player]) -> str | None:
+def refusal_to_enter(user, club_id: int | None, players: Iterable[Player], *, members_only: bool = True) -> str | None:
     """Entering players in a tournament or a ladder of the club `club_id` (None: one without a club, staff's): each
-    a member of the club, and each entered by their own account or, for a bot, by the club's organisers."""
+    entered by their own account or, for a bot, by the club's organisers; bots always the club's members, people
+    too when the competition is for `members_only` (a ladder always; a tournament when Tournament.members_only).
+    A person who signed up takes part once they have confirmed their email address."""
     for p in players:
         if not owns(user, p):
             if is_person(p):
                 return f"{p.name} is a person: only they may enter themselves"
             if not organises(user, club_id):
                 return "only the club's organisers enter its bots"
-        if club_id is not None and not _member(p, club_id):
+        elif is_person(p):
+            refusal = refusal_to_take_part(user)
+            if refusal:
+                return refusal
+        if club_id is not None and (members_only or not is_person(p)) and not _member(p, club_id):
             return f"{p.name} is not a member of the club"
+    return None
+
+
+def refusal_to_take_part(user) -> str | None:
+    """An account that signed up joins clubs and enters competitions once its email address is confirmed (so one
+    person cannot fill a field with throw-away accounts)."""
+    if not signed_in(user):
+        return _("Sign in first.")
+    if email_unverified(user):
+        return _("Confirm your email address first: follow the link in the email we sent you (your profile page "
+                 "sends another).")
     return None
 
 

@@ -1,11 +1,11 @@
 """The website's routes (mounted at the site's root by config.urls)."""
 
-from django.contrib.auth import views as auth_views
+from allauth.account import views as account_views
 from django.urls import path
 
 from config.throttling import SigninLimit, rate_limited
 
-from . import bots, evening, notifications, offline, play, views
+from . import accounts, bots, evening, notifications, offline, participation, play, views
 
 app_name = "web"
 
@@ -51,8 +51,21 @@ urlpatterns = [
     path("webhooks/<int:pk>/", notifications.webhook_detail, name="webhook"),
     path("webhooks/<int:pk>/ping/", notifications.webhook_ping, name="webhook-ping"),
     path("webhooks/<int:pk>/active/", notifications.webhook_active, name="webhook-active"),
-    # Sign-in attempts are paced per client address here and locked out after failures by django-axes.
-    path("accounts/login/", rate_limited(SigninLimit, what="sign-in attempts")(auth_views.LoginView.as_view()),
+    # The one sign-in (django-allauth's, at its own address): attempts are paced per client address here and locked
+    # out after failures by django-axes. The rest of /accounts/ (sign up, email, password) is allauth's (config.urls).
+    path("accounts/login/", rate_limited(SigninLimit, what="sign-in attempts")(account_views.LoginView.as_view()),
          name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", account_views.LogoutView.as_view(), name="logout"),
+    # People on their own: profile, My page, and taking part (web/accounts.py, web/participation.py).
+    path("accounts/profile/", accounts.profile, name="profile"),
+    path("me/", accounts.me, name="me"),
+    path("clubs/<int:pk>/join/", participation.club_join, name="club-join"),
+    path("clubs/<int:pk>/leave/", participation.club_leave, name="club-leave"),
+    path("clubs/<int:pk>/membership/", participation.club_membership_policy, name="club-membership"),
+    path("clubs/<int:pk>/requests/<int:request_id>/<str:decision>/", participation.club_request_decide,
+         name="club-request-decide"),
+    path("tournaments/<int:pk>/enter/", participation.tournament_enter, name="tournament-enter"),
+    path("tournaments/<int:pk>/leave/", participation.tournament_leave, name="tournament-leave"),
+    path("ladders/<int:pk>/join/", participation.ladder_join, name="ladder-join"),
+    path("ladders/<int:pk>/leave/", participation.ladder_leave, name="ladder-leave"),
 ]

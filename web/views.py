@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -30,6 +31,7 @@ from league.models import (
     TournamentStatus,
 )
 from league.permissions import organises, refusal_to_enter, refusal_to_manage_bot
+from league.selectors.accounts import in_ladder, my_entry, my_membership, open_for_self_entry, pending_requests
 from league.selectors.bots import conduct_of, player_seats
 from league.selectors.ladders import ladder_outlook
 from league.selectors.standings import season_games
@@ -79,6 +81,9 @@ def club(request, pk: int):
         "players": club.players.order_by("name"),
         "recent": _matches(Match.objects.filter(club=club, status=MatchStatus.FINISHED))[:10],
         "organiser": organises(request.user, club.pk),
+        # Joining on one's own (web/participation.py): where the visitor stands, and the requests organisers answer.
+        "membership": my_membership(request.user, club),
+        "requests": pending_requests(club) if organises(request.user, club.pk) else [],
     })
 
 
@@ -126,6 +131,8 @@ def tournament(request, pk: int):
         "metric_names": _metric_names(standings), "entries": tournament.entries.select_related("player"),
         "organiser": organiser, **tournament_offline_context(tournament, request.user),
         **evening_context(request, tournament),  # check-in and the final (web.evening)
+        "my_entry": my_entry(request.user, tournament),
+        "self_entry_open": open_for_self_entry(tournament, timezone.now()),
     })
 
 
@@ -242,6 +249,7 @@ def ladder(request, pk: int):
         "entries": ladder.entries.filter(active=True).count(),
         "recent": _matches(Match.objects.filter(ladder=ladder))[:RECENT],
         "outlook": ladder_outlook(ladder=ladder),
+        "in_ladder": in_ladder(request.user, ladder),
     })
 
 

@@ -1,7 +1,7 @@
 """The league's tables, one model per module."""
 
 from .check_in import CheckIn
-from .club import Club
+from .club import Club, Membership
 from .club_admin import ClubAdmin
 from .ladder import Ladder, RatingModel
 from .ladder_entry import LadderEntry
@@ -10,9 +10,11 @@ from .match import DeadlineAction, Match, MatchStatus
 from .match_choice import MatchChoice
 from .match_round import MatchRound
 from .match_seat import MatchSeat
+from .membership_request import MembershipRequest, RequestStatus
 from .notification import Notification, NotificationKind
 from .outbox import OutboxKind, OutboxMessage
 from .player import Player
+from .profile import Language, Profile
 from .rating import Rating
 from .rating_history import RatingHistory
 from .result_correction import ResultCorrection
@@ -33,4 +35,5 @@ __all__ = [
     "TournamentRound", "TournamentStatus", "Trick",
     "CheckIn", "FinalRanking", "LateEntryPoints",
     "DeliveryStatus", "Notification", "NotificationKind", "WebhookDelivery", "WebhookEndpoint",
+    "Language", "Membership", "MembershipRequest", "Profile", "RequestStatus",
 ]

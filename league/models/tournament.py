@@ -88,6 +88,11 @@ class Tournament(models.Model):
     final_advance = models.PositiveSmallIntegerField(
         default=1, help_text="How many of each table go on to the next stage of the final.")
     final_ranking = models.CharField(max_length=16, choices=FinalRanking.choices, default=FinalRanking.FINAL_DECIDES)
+    # Self-entry (league.services.entry): people enter and leave until this moment, or until the first round starts.
+    registration_closes_at = models.DateTimeField(null=True, blank=True,
+                                                  help_text="When people may no longer enter or leave; empty: at "
+                                                            "the start.")
+    members_only = models.BooleanField(default=False, help_text="Only the club's members may enter.")
     seed = models.CharField(max_length=200, help_text="Orders the seating (tables, Swiss ties); it deals nothing.")
     # The secret its tables' deal seeds are derived from (with the server's key: league.services.tournaments
     # ._with_deal_seeds); never shown. Blank for tournaments made before: their tables draw fresh seeds instead.

@@ -15,8 +15,9 @@ from ..models import Club, Match, MatchSeat, MatchStatus, Player
 
 
 @transaction.atomic
-def create_club(*, name: str) -> Club:
-    return Club.objects.create(name=name)
+def create_club(*, name: str, membership: str = "open") -> Club:
+    """A club; `membership` "open" (a person joins at once) or "request" (an organiser accepts each)."""
+    return Club.objects.create(name=name, membership=membership)
 
 
 @transaction.atomic

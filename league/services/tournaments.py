@@ -152,6 +152,8 @@ def create_tournament(
     final_advance: int = 1,
     final_ranking: str = FinalRanking.FINAL_DECIDES,
     offline_tables: bool = False,
+    registration_closes_at=None,
+    members_only: bool = False,
 ) -> Tournament:
     """A tournament of `game` open for registration. Raises ValueError for a game, format, table size, ruleset or
     tie-break the engine or the standings do not know (a table size outside the game's players, the duplicate
@@ -169,6 +171,7 @@ def create_tournament(
     return Tournament.objects.create(
         name=name, club=club, season=season, auto_advance=auto_advance,
         rated=rated, seed=seed if seed is not None else secrets.token_hex(8), offline_tables=bool(offline_tables),
+        registration_closes_at=registration_closes_at, members_only=members_only,
         deal_salt=deal_salt if deal_salt is not None else new_seed(), **settings)
 
 
@@ -223,7 +226,7 @@ CHANGEABLE_WHILE_RUNNING = frozenset({"name", "auto_advance", "turn_deadline_sec
 FINAL_SETTINGS = frozenset({"final_size", "final_stages", "final_advance", "final_ranking"})
 CHANGEABLE = CHANGEABLE_WHILE_RUNNING | FINAL_SETTINGS | {
     "game", "rounds", "table_size", "format", "ruleset", "club", "season", "match_points", "tiebreaks", "rated",
-    "late_entry_points"}
+    "late_entry_points", "registration_closes_at", "members_only"}
 _CHECKED = ("game", "rounds", "table_size", "format", "ruleset", "tiebreaks", "turn_deadline_seconds",
             "deadline_action", "deadline_fallback", "match_points", "check_in_required", "self_check_in",
             "late_entry_points", "final_size", "final_stages", "final_advance", "final_ranking")

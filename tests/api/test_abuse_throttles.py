@@ -71,16 +71,16 @@ def test_token_requests_are_paced_per_address_whatever_the_username(accounts, se
 def test_the_website_login_locks_out_after_failures_even_for_the_right_password(accounts, settings):
     settings.DIAMONDS_RATE_LIMITS = {**settings.DIAMONDS_RATE_LIMITS, "signin": "1000/min"}
     browser = Client()
-    codes = [browser.post("/accounts/login/", {"username": "ann", "password": f"wrong-{i}"}).status_code
+    codes = [browser.post("/accounts/login/", {"login": "ann", "password": f"wrong-{i}"}).status_code
              for i in range(150)]
     assert codes.count(200) <= settings.AXES_FAILURE_LIMIT and codes[-1] == 429  # 200: the form again, with errors
-    right = browser.post("/accounts/login/", {"username": "ann", "password": "pw-ann-123"})
+    right = browser.post("/accounts/login/", {"login": "ann", "password": "pw-ann-123"})
     assert right.status_code == 429 and "_auth_user_id" not in browser.session
 
 
 def test_the_website_login_is_paced_per_address(accounts, settings):
     settings.DIAMONDS_RATE_LIMITS = {**settings.DIAMONDS_RATE_LIMITS, "signin": "3/min"}
-    codes = [Client().post("/accounts/login/", {"username": f"u{i}", "password": "x"},
+    codes = [Client().post("/accounts/login/", {"login": f"u{i}", "password": "x"},
                            HTTP_X_FORWARDED_FOR=f"5.5.5.{i}").status_code for i in range(5)]
     assert codes == [200, 200, 200, 429, 429]
     assert Client().get("/accounts/login/").status_code == 200  # reading the form is not an attempt

@@ -84,7 +84,7 @@ def test_a_person_plays_a_game_against_bots_in_a_browser(chromium, site_server, 
     shoot(page, "ladder")
 
     page.goto(server.url + "/accounts/login/?next=/play/")
-    page.fill("#id_username", "ann")
+    page.fill("#id_login", "ann")
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit].primary")
     page.wait_for_url("**/play/")

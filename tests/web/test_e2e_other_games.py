@@ -46,7 +46,7 @@ def test_a_person_plays_another_game_against_bots_in_a_browser(chromium, site_se
     page.on("pageerror", lambda e: errors.append(str(e)))
 
     page.goto(server.url + "/accounts/login/?next=/play/")
-    page.fill("#id_username", "ann")
+    page.fill("#id_login", "ann")
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit].primary")
     page.wait_for_url("**/play/")

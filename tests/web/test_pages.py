@@ -77,11 +77,13 @@ def test_an_unfinished_match_has_no_replay(client, site, django_capture_on_commi
 
 def test_login_and_logout_pages(client, site):
     assert client.get(reverse("web:login")).status_code == 200
-    response = client.post(reverse("web:login"), {"username": "ann", "password": "pw-web-test-1"})
+    response = client.post(reverse("web:login"), {"login": "ann", "password": "pw-web-test-1"})
     assert response.status_code == 302
-    assert "Sign out (ann)" in client.get("/").content.decode()
+    home = client.get("/").content.decode()
+    assert "Sign out (ann)" in home and 'href="/me/"' in home and 'href="/accounts/profile/"' in home
     assert client.post(reverse("web:logout")).status_code == 302
-    assert "Sign in" in client.get("/").content.decode()
+    home = client.get("/").content.decode()
+    assert "Sign in" in home and "Sign up" in home and "Sign out" not in home
 
 
 def test_only_organisers_register_players_and_start_tournament_rounds(client, site,

@@ -1,0 +1,309 @@
+"""People on their own over the API: sign up, their profile and "my" matches, joining clubs (and the organisers'
+answers to requests), entering tournaments and leaving them. Each is the website's same action (web/participation.py)
+over the same services and league.permissions' rules; api/README.md lists them.
+
+Every action here is for the signed-in account's own person player only: none takes a player id, so nobody can
+enter or remove anyone else (bots are entered by their owners and organisers through the entries/join endpoints)."""
+
+from __future__ import annotations
+
+from allauth.account.forms import SignupForm
+from allauth.account.models import EmailAddress
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.models import Club, Language, MembershipRequest, Tournament
+from league.permissions import organises, refusal_to_enter, refusal_to_take_part
+from league.selectors.accounts import email_unverified, my_page, pending_requests, person_player
+from league.services.accounts import AccountError, ensure_person, update_profile
+from league.services.entry import enter_tournament, leave_tournament
+from league.services.membership import (
+    MembershipError,
+    ask_to_join,
+    decide_request,
+    leave_club,
+    set_membership_policy,
+)
+from league.services.tournaments import TournamentError
+
+from .errors import ErrorSerializer
+from .permissions import refuse
+from .serializers import MatchSerializer, PlayerSerializer
+from .throttling import SigninThrottle, WriteThrottle
+from .views import E409, WRITE_ERRORS, conflict
+
+# ---- sign up -------------------------------------------------------------------------------------------------------
+
+
+class SignupSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    email = serializers.EmailField()
+    password = serializers.CharField(write_only=True, style={"input_type": "password"})
+
+
+class SignupView(APIView):
+    """Make an account (and its player): django-allauth's sign-up form checks it as the website's does (username and
+    email free, the password validators) and sends the verification email."""
+
+    permission_classes = [AllowAny]
+    authentication_classes = []  # an account is made by whoever asks; no session (so no CSRF) is involved
+    # Per client address, as sign-in attempts are (SigninLimit), and every write's budget.
+    throttle_classes = [SigninThrottle, WriteThrottle]
+
+    @extend_schema(
+        summary="Sign up: a new account and its player; a verification email goes to the address",
+        description="Answers 202 when the email is sent. The account may get a token (POST /api/v1/auth/token/) at "
+                    "once, but joins clubs and enters competitions only once the address is confirmed (the link in "
+                    "the email). A username or an address already in use is a 400 naming the field, as on the "
+                    "website's sign-up.",
+        request=SignupSerializer,
+        responses={202: inline_serializer("SignupAccepted", {"detail": serializers.CharField()}),
+                   400: OpenApiResponse(ErrorSerializer, description="A field refused (see `errors`)."),
+                   429: OpenApiResponse(ErrorSerializer, description="Too many attempts: see Retry-After.")})
+    def post(self, request):
+        body = SignupSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        form = SignupForm(data={"username": data["username"], "email": data["email"],
+                                "password1": data["password"], "password2": data["password"]})
+        if not form.is_valid():
+            errors = {("password" if f in ("password1", "password2") else f): [str(m) for m in msgs]
+                      for f, msgs in form.errors.items()}
+            raise ValidationError(errors)
+        user, _response = form.try_save(request._request)
+        if user is not None:
+            address = EmailAddress.objects.get_primary(user) or EmailAddress.objects.filter(user=user).first()
+            if address is not None:
+                address.send_confirmation(request._request, signup=True)
+        return Response({"detail": _("Account made: confirm your email address with the link we sent to it.")},
+                        status=202)
+
+
+# ---- profile and "my" matches --------------------------------------------------------------------------------------
+
+
+class ProfileSerializer(serializers.Serializer):
+    display_name = serializers.CharField(max_length=100, required=False,
+                                         help_text="The name at the tables: the person player's name.")
+    language = serializers.ChoiceField(choices=Language.choices, required=False, allow_blank=True,
+                                       help_text='"" follows the browser.')
+    email_notifications = serializers.BooleanField(required=False)
+    email_verified = serializers.BooleanField(read_only=True)
+
+
+def _profile_data(user) -> dict:
+    profile, player = ensure_person(user)
+    return {"display_name": player.name if player else user.get_username(), "language": profile.language,
+            "email_notifications": profile.email_notifications, "email_verified": not email_unverified(user)}
+
+
+class ProfileView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(summary="My profile", responses={200: ProfileSerializer, 401: ErrorSerializer})
+    def get(self, request):
+        return Response(ProfileSerializer(_profile_data(request.user)).data)
+
+    @extend_schema(summary="Change my profile (display name, language, email notifications)",
+                   request=ProfileSerializer, responses={200: ProfileSerializer, **WRITE_ERRORS, 409: E409})
+    def patch(self, request):
+        form = ProfileSerializer(data=request.data, partial=True)
+        form.is_valid(raise_exception=True)
+        try:
+            update_profile(user=request.user, **form.validated_data)
+        except AccountError as e:
+            return conflict(e)
+        return Response(ProfileSerializer(_profile_data(request.user)).data)
+
+
+class NextTableSerializer(serializers.Serializer):
+    tournament = serializers.IntegerField(source="tournament.pk")
+    tournament_name = serializers.CharField(source="tournament.name")
+    match = serializers.IntegerField(source="match.pk", allow_null=True, default=None,
+                                     help_text="The table awaiting me (null: not seated yet).")
+    round = serializers.IntegerField(source="round_index", allow_null=True,
+                                     help_text="The seated round, counted from 1.")
+    expected = serializers.CharField(help_text='When not seated: what seats me next, "start" (the organisers start '
+                                     'the tournament), "round_closes" (the current round ends) or "organiser".')
+
+
+class MyMatchesSerializer(serializers.Serializer):
+    live = MatchSerializer(many=True, help_text="Not ended; those awaiting my decision first.")
+    recent = MatchSerializer(many=True, help_text="My latest ended matches.")
+    next_tables = NextTableSerializer(many=True)
+
+
+class MyMatchesView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(summary="My matches: in play (mine to decide first), my next table per tournament, latest results",
+                   responses={200: MyMatchesSerializer, 401: ErrorSerializer})
+    def get(self, request):
+        ensure_person(request.user)
+        page = my_page(request.user)
+        return Response(MyMatchesSerializer({"live": page.live, "recent": page.recent,
+                                             "next_tables": page.next_tables}).data)
+
+
+# ---- clubs ---------------------------------------------------------------------------------------------------------
+
+
+def _me(request):
+    """The signed-in person's player; a bot's account is refused (403): its owner acts for it."""
+    player = ensure_person(request.user)[1]
+    if player is None:
+        raise PermissionDenied(_("This is a bot's account: its owner enters it (players/entries endpoints)."))
+    return player
+
+
+class MembershipRequestSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = MembershipRequest
+        fields = ["id", "club", "player", "player_name", "status", "created_at", "decided_at"]
+
+
+JOINED = inline_serializer("ClubJoined", {"club": serializers.IntegerField(), "member": serializers.BooleanField(),
+                                          "request": MembershipRequestSerializer(allow_null=True)})
+
+
+class ClubJoinView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(summary="Join the club myself: at once if it is open (201), else ask its organisers (202)",
+                   request=None, responses={201: JOINED, 202: JOINED, **WRITE_ERRORS, 409: E409})
+    def post(self, request, pk: int):
+        club = get_object_or_404(Club, pk=pk)
+        player = _me(request)
+        refuse(refusal_to_take_part(request.user))
+        try:
+            outcome = ask_to_join(club=club, player=player)
+        except MembershipError as e:
+            return conflict(e)
+        return Response({"club": club.pk, "member": outcome.joined,
+                         "request": MembershipRequestSerializer(outcome.request).data if outcome.request else None},
+                        status=201 if outcome.joined else 202)
+
+
+class ClubLeaveView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(summary="Leave the club (or withdraw my pending request)", request=None,
+                   responses={200: JOINED, **WRITE_ERRORS, 409: E409})
+    def post(self, request, pk: int):
+        club = get_object_or_404(Club, pk=pk)
+        try:
+            leave_club(club=club, player=_me(request))
+        except MembershipError as e:
+            return conflict(e)
+        return Response({"club": club.pk, "member": False, "request": None})
+
+
+class MembershipPolicySerializer(serializers.Serializer):
+    membership = serializers.ChoiceField(choices=["open", "request"],
+                                         help_text="open: a person joins at once; request: an organiser accepts.")
+
+
+class ClubMembershipPolicyView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(summary="Choose how people join the club (its organisers)", request=MembershipPolicySerializer,
+                   responses={200: MembershipPolicySerializer, **WRITE_ERRORS})
+    def post(self, request, pk: int):
+        club = get_object_or_404(Club, pk=pk)
+        if not organises(request.user, club.pk):
+            raise PermissionDenied(_("Only the club's organisers choose how people join."))
+        form = MembershipPolicySerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        club = set_membership_policy(club=club, membership=form.validated_data["membership"])
+        return Response({"membership": club.membership})
+
+
+class ClubRequestsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary="Requests to join the club: its organisers see every pending one, anyone else their own "
+                           "(pending or answered), a visitor none",
+                   responses={200: MembershipRequestSerializer(many=True), 404: ErrorSerializer})
+    def get(self, request, pk: int):
+        club = get_object_or_404(Club, pk=pk)
+        if organises(request.user, club.pk):
+            requests = pending_requests(club)
+        else:
+            player = person_player(request.user)
+            requests = (MembershipRequest.objects.filter(club=club, player=player).order_by("-created_at")
+                        if player is not None else [])
+        return Response(MembershipRequestSerializer(requests, many=True).data)
+
+
+class ClubRequestDecisionView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+    accept = True
+
+    @extend_schema(summary="Answer a request to join (the club's organisers); 409 when it is no longer pending",
+                   request=None, responses={200: MembershipRequestSerializer, **WRITE_ERRORS, 409: E409})
+    def post(self, request, pk: int, request_id: int):
+        club = get_object_or_404(Club, pk=pk)
+        if not organises(request.user, club.pk):
+            raise PermissionDenied(_("Only the club's organisers answer requests."))
+        try:
+            req = decide_request(request_id=request_id, club=club, accept=self.accept, by=request.user)
+        except MembershipError as e:
+            return conflict(e)
+        return Response(MembershipRequestSerializer(req).data)
+
+
+# ---- tournaments ---------------------------------------------------------------------------------------------------
+
+ENTERED = inline_serializer("SelfEntry", {"tournament": serializers.IntegerField(),
+                                          "player": PlayerSerializer(),
+                                          "entry": serializers.CharField(
+                                              help_text="entered, removed (before registration closed) or "
+                                                        "withdrawn (from later rounds)")})
+
+
+class TournamentEnterView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(summary="Enter the tournament myself (until registration closes)", request=None,
+                   responses={201: ENTERED, **WRITE_ERRORS, 409: E409})
+    def post(self, request, pk: int):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        player = _me(request)
+        refuse(refusal_to_enter(request.user, tournament.club_id, [player], members_only=tournament.members_only))
+        try:
+            enter_tournament(tournament=tournament, player=player)
+        except TournamentError as e:
+            return conflict(e)
+        return Response({"tournament": tournament.pk, "player": PlayerSerializer(player).data, "entry": "entered"},
+                        status=201)
+
+
+class TournamentLeaveView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(summary="Leave the tournament myself: before registration closes the entry goes; afterwards I am "
+                           "withdrawn from later rounds (a table in play is still mine to finish)",
+                   request=None, responses={200: ENTERED, **WRITE_ERRORS, 409: E409})
+    def post(self, request, pk: int):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        player = _me(request)
+        try:
+            how = leave_tournament(tournament=tournament, player=player)
+        except TournamentError as e:
+            return conflict(e)
+        return Response({"tournament": tournament.pk, "player": PlayerSerializer(player).data, "entry": how})

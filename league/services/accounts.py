@@ -1,0 +1,84 @@
+"""A person's account in the league: the Profile and the person Player every account that signs up gets (made here,
+or later for accounts made before sign-up existed), and the profile's changes."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from ..models import Language, Player, Profile
+from ..models.player import EXTERNAL_BOT
+from ..selectors.accounts import person_player
+
+PLAYER_NAME_MAX = Player._meta.get_field("name").max_length
+
+
+class AccountError(ValueError):
+    """A change the account cannot make (a display name another player has); the message says why."""
+
+
+def is_bot_account(user) -> bool:
+    """An external bot's own account (it signs in with a token and plays; it is no person)."""
+    return Player.objects.filter(user=user, bot_kind=EXTERNAL_BOT).exists()
+
+
+def name_taken(name: str, *, except_player: Player | None = None) -> bool:
+    others = Player.objects.filter(name__iexact=name)
+    if except_player is not None:
+        others = others.exclude(pk=except_player.pk)
+    return others.exists()
+
+
+def _free_name(base: str) -> str:
+    """`base`, or `base-2`, `base-3`... the first no player has (for accounts older than sign-up, whose username a
+    bot may already use as its name)."""
+    base = base[:PLAYER_NAME_MAX - 6] or "player"
+    name, n = base, 1
+    while name_taken(name):
+        n += 1
+        name = f"{base}-{n}"
+    return name
+
+
+@transaction.atomic
+def ensure_person(user, *, name: str | None = None) -> tuple[Profile, Player | None]:
+    """The account's profile and person player, made if missing. `name` (sign-up's display name) is used when it is
+    free, else the username or a numbered variant of it. A bot's account gets a profile but never a person player."""
+    profile, _created = Profile.objects.get_or_create(user=user)
+    if is_bot_account(user):
+        return profile, None
+    player = person_player(user)
+    if player is None:
+        wanted = (name or "").strip()
+        player = Player.objects.create(name=wanted if wanted and not name_taken(wanted)
+                                       else _free_name(user.get_username()), user=user)
+    return profile, player
+
+
+@transaction.atomic
+def update_profile(*, user, display_name: str | None = None, language: str | None = None,
+                   email_notifications: bool | None = None) -> Profile:
+    """Change what the person chose: their display name (their player's name, unique among players), their language
+    ("" follows the browser) and whether the league emails them. AccountError, nothing changed, for a name taken or
+    empty or a language the site does not offer."""
+    profile, player = ensure_person(user)
+    if language is not None:
+        if language not in Language.values:
+            raise AccountError(_("Unknown language: %(language)s.") % {"language": language})
+        profile.language = language
+    if email_notifications is not None:
+        profile.email_notifications = bool(email_notifications)
+    profile.save()
+    if display_name is not None and player is not None:
+        display_name = display_name.strip()
+        if not display_name or len(display_name) > PLAYER_NAME_MAX:
+            raise AccountError(_("A display name has 1 to %(max)d characters.") % {"max": PLAYER_NAME_MAX})
+        if name_taken(display_name, except_player=player):
+            raise AccountError(_("Another player is already called %(name)s.") % {"name": display_name})
+        player.name = display_name
+        try:
+            with transaction.atomic():
+                player.save(update_fields=["name"])
+        except IntegrityError:  # taken at the same moment by another request
+            raise AccountError(_("Another player is already called %(name)s.") % {"name": display_name}) from None
+    return profile
