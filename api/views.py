@@ -593,8 +593,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
                  "dropped": r.dropped, "metrics": {k: _number(v) for k, v in r.metrics.items()}}
                 for r in cached_tournament_standings(tournament)]
         csv = getattr(request.accepted_renderer, "format", "") == "csv"
-        if csv:  # one column per metric
-            rows = [{**{k: v for k, v in row.items() if k != "metrics"}, **row["metrics"]} for row in rows]
+        if csv:  # one column per metric; "dropped" last, so columns that were there before keep their places
+            rows = [{**{k: v for k, v in row.items() if k not in ("metrics", "dropped")}, **row["metrics"],
+                     "dropped": row["dropped"]} for row in rows]
         response = Response(rows)
         response.csv_columns = STANDING_COLUMNS
         if csv:

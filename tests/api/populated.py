@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime
 
 from api.tokens import issue_token
-from league.models import Match, MatchStatus, RatingHistory, ResultCorrection
+from league.models import Match, MatchStatus, Notification, RatingHistory, ResultCorrection, WebhookEndpoint
 from league.services import create_bot_player
 from league.services.corrections import correct_result
 from league.services.ladders import create_ladder, join_ladder, seat_ladder_tables
@@ -46,10 +46,16 @@ def populate(accounts, run_on_commit) -> dict:
     rating = history.player.ratings.get(ladder=ladder)
 
     live = live_match(accounts, ["ext-1", "ann", "bob", "greedy-1"], seed="schema-live")
+    # The seat's own /me/ objects (each is 404 to every other account): a notification and a webhook endpoint.
+    seat_user = accounts["players"]["ext-1"].user
+    notification = Notification.objects.create(recipient=seat_user, kind="match_finished", text="Your match is over")
+    endpoint = WebhookEndpoint.objects.create(owner=seat_user, url="https://hooks.example.org/diamonds",
+                                              secret="schema-secret", events=["match.finished"])
     return {
         "ids": {"clubs": club.pk, "players": bots[0].pk, "matches": [live.pk, finished.pk],
                 "tournaments": tournament.pk, "leagues": league.pk, "seasons": season.pk, "ladders": ladder.pk,
-                "ratings": rating.pk, "rating-history": history.pk},
+                "ratings": rating.pk, "rating-history": history.pk,
+                "me/notifications": notification.pk, "me/webhooks": endpoint.pk},
         "tokens": {"anonymous": None, "seat": accounts["tokens"]["ext-1"],
                    "organiser": issue_token(accounts["organiser"])},
         "live": live.pk,
