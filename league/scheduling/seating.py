@@ -13,8 +13,8 @@ A round is built in three steps, all plain Python over unit ids:
 3. `order_seats` orders each table: every arrangement is tried (at most 6! = 720) and the one is kept whose
    units took those positions least often before, and where the fewest sat again directly left of the same
    neighbour.
-Where an exact construction exists (see `algebraic`), the first rounds use it instead of step 2. Once every
-round of a fixed schedule is seated, rounds that still hold a repeat are searched again against all the other
+Where an exact construction exists (see `algebraic` and `designs`), the first rounds use it instead of step 2.
+Once every round of a fixed schedule is seated, rounds that still hold a repeat are searched again against all the other
 rounds (`_polish`), since an early round may be what corners a later one.
 Everything is deterministic given the seed.
 """
@@ -25,7 +25,8 @@ import itertools
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 
-from .algebraic import AFFINE_ORDERS, affine_plane_rounds, round_robin_pairs
+from .algebraic import affine_dimension, affine_space_rounds, round_robin_pairs
+from .designs import BASE_CLASSES
 from .model import History, Round, Schedule, Table, Unit
 from .quality import measure
 from .sizes import MAX_PLAYERS, TableShape, table_sizes
@@ -499,15 +500,62 @@ def _check_units(units: Sequence[Unit]) -> None:
 
 
 def _exact_rounds(n_units: int, shape: TableShape, rounds: int) -> list[list[list[int]]]:
-    """Rounds from an exact construction when one fits the field (possibly fewer than asked), else []."""
+    """Rounds from an exact construction when one fits the field (possibly fewer than asked), else [].
+
+    A field one or two short of a design takes the design with that many points left out, points that never
+    meet each other in it (so no table loses two); the rounds are still repeat-free, their tables one smaller
+    where a point was left out, which is just what `table_sizes` asks of such a field. Of several constructions
+    the one giving the most of the asked rounds wins.
+    """
+    if rounds <= 0:
+        return []
     q = shape.target
     sizes, byes = table_sizes(n_units, shape)
-    if byes or any(s != q for s in sizes):
+    if byes:
         return []
-    if q == 2 and n_units % 2 == 0:
-        return round_robin_pairs(n_units)[:rounds]
-    if q in AFFINE_ORDERS and n_units == q * q:
-        return affine_plane_rounds(q)[:rounds]
+    best: list[list[list[int]]] = []
+    for spare in range(3):
+        if spare and n_units + spare <= q:
+            break
+        for design in _full_designs(n_units + spare, q):
+            if spare:
+                design = _leave_out(design, spare, sorted(sizes))
+            if min(len(design), rounds) > len(best):
+                best = design[:rounds]
+    return best
+
+
+def _full_designs(n_points: int, q: int) -> list[list[list[int]]]:
+    """The exact constructions seating n_points at full tables of q."""
+    out = []
+    if q == 2 and n_points % 2 == 0:
+        out.append(round_robin_pairs(n_points))
+    d = affine_dimension(n_points, q)
+    if d is not None:
+        out.append(affine_space_rounds(q, d))
+    design = BASE_CLASSES.get((n_points, q))
+    if design is not None:
+        out.append(design.develop())
+    return out
+
+
+def _leave_out(design: list[list[list[int]]], spare: int, sizes: list[int]) -> list[list[list[int]]]:
+    """The design without `spare` points that never share a table in it, renumbered 0..n-1; [] if none such,
+    or if the tables left are not of `sizes` (sorted)."""
+    n_points = sum(len(t) for t in design[0])
+    met: set[tuple[int, int]] = set()
+    for rnd in design:
+        for table in rnd:
+            met.update(itertools.permutations(table, 2))
+    for dropped in itertools.combinations(range(n_points - 1, -1, -1), spare):
+        if any((a, b) in met for a, b in itertools.combinations(dropped, 2)):
+            continue
+        gone = set(dropped)
+        number = {p: i for i, p in enumerate(p for p in range(n_points) if p not in gone)}
+        out = [[[number[p] for p in table if p not in gone] for table in rnd] for rnd in design]
+        if all(sorted(len(t) for t in rnd) == sizes for rnd in out):
+            return out
+        return []
     return []
 
 
