@@ -25,7 +25,13 @@ import itertools
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 
-from .algebraic import affine_dimension, affine_space_rounds, round_robin_pairs
+from .algebraic import (
+    BINARY_PLANES_MAX_DIMENSION,
+    affine_dimension,
+    affine_space_rounds,
+    binary_plane_rounds,
+    round_robin_pairs,
+)
 from .designs import BASE_CLASSES
 from .model import History, Round, Schedule, Table, Unit
 from .quality import measure
@@ -533,6 +539,8 @@ def _full_designs(n_points: int, q: int) -> list[list[list[int]]]:
     d = affine_dimension(n_points, q)
     if d is not None:
         out.append(affine_space_rounds(q, d))
+    if q == 4 and n_points & (n_points - 1) == 0 and 4 <= n_points.bit_length() - 1 <= BINARY_PLANES_MAX_DIMENSION:
+        out.append(binary_plane_rounds(n_points.bit_length() - 1))
     design = BASE_CLASSES.get((n_points, q))
     if design is not None:
         out.append(design.develop())
