@@ -506,44 +506,50 @@ def _check_units(units: Sequence[Unit]) -> None:
 
 
 def _exact_rounds(n_units: int, shape: TableShape, rounds: int) -> list[list[list[int]]]:
-    """Rounds from an exact construction when one fits the field (possibly fewer than asked), else [].
+    """Rounds from an exact construction when one fits the field (possibly fewer than asked), else []."""
+    return exact_construction(n_units, shape, rounds)[1]
+
+
+def exact_construction(n_units: int, shape: TableShape, rounds: int) -> tuple[str, list[list[list[int]]]]:
+    """(name, rounds) of the exact construction giving the most of `rounds` repeat-free rounds, ("", []) if none.
 
     A field one or two short of a design takes the design with that many points left out, points that never
     meet each other in it (so no table loses two); the rounds are still repeat-free, their tables one smaller
-    where a point was left out, which is just what `table_sizes` asks of such a field. Of several constructions
-    the one giving the most of the asked rounds wins.
+    where a point was left out, which is just what `table_sizes` asks of such a field.
     """
+    best: tuple[str, list[list[list[int]]]] = ("", [])
     if rounds <= 0:
-        return []
+        return best
     q = shape.target
     sizes, byes = table_sizes(n_units, shape)
     if byes:
-        return []
-    best: list[list[list[int]]] = []
+        return best
     for spare in range(3):
         if spare and n_units + spare <= q:
             break
-        for design in _full_designs(n_units + spare, q):
+        for name, design in _full_designs(n_units + spare, q):
             if spare:
                 design = _leave_out(design, spare, sorted(sizes))
-            if min(len(design), rounds) > len(best):
-                best = design[:rounds]
+                name = f"{name} less {spare}"
+            if min(len(design), rounds) > len(best[1]):
+                best = (name, design[:rounds])
     return best
 
 
-def _full_designs(n_points: int, q: int) -> list[list[list[int]]]:
-    """The exact constructions seating n_points at full tables of q."""
+def _full_designs(n_points: int, q: int) -> list[tuple[str, list[list[list[int]]]]]:
+    """The exact constructions seating n_points at full tables of q, named."""
     out = []
     if q == 2 and n_points % 2 == 0:
-        out.append(round_robin_pairs(n_points))
+        out.append(("circle method", round_robin_pairs(n_points)))
     d = affine_dimension(n_points, q)
     if d is not None:
-        out.append(affine_space_rounds(q, d))
-    if q == 4 and n_points & (n_points - 1) == 0 and 4 <= n_points.bit_length() - 1 <= BINARY_PLANES_MAX_DIMENSION:
-        out.append(binary_plane_rounds(n_points.bit_length() - 1))
+        out.append((f"AG({d},{q})", affine_space_rounds(q, d)))
+    dimension = n_points.bit_length() - 1
+    if q == 4 and n_points == 1 << dimension and 4 <= dimension <= BINARY_PLANES_MAX_DIMENSION:
+        out.append((f"planes of GF(2)^{dimension}", binary_plane_rounds(dimension)))
     design = BASE_CLASSES.get((n_points, q))
     if design is not None:
-        out.append(design.develop())
+        out.append((design.name, design.develop()))
     return out
 
 
