@@ -233,3 +233,21 @@ def test_seat_round_is_deterministic_and_minimises_repeats_when_they_are_forced(
     rnd = seat_round(units, number=4, table_size=4, history=history, seed="x")
     repeats = sum(history.met(a, b) for t in rnd.tables for a, b in itertools.combinations(t.units, 2))
     assert repeats == fewest_repeats(units, [4, 4], history)
+
+
+# ---- the commands ---------------------------------------------------------------------------------------------
+
+
+def test_find_design_command_prints_a_checked_base_class(capsys):
+    from league.scheduling.find_design import main
+
+    assert main(["--finite", "14", "--infinities", "1", "--table-size", "3", "--step", "2", "--rounds", "7"]) == 0
+    assert "pairs covered twice: 0" in capsys.readouterr().out
+
+
+def test_bench_names_the_method_and_reports_no_repeats_for_kirkmans_schoolgirls(capsys):
+    from league.scheduling.bench import main
+
+    assert main(["--players", "15", "--table-size", "3", "--rounds", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "KTS(15)" in out and "no pair met twice" in out
