@@ -538,7 +538,9 @@ def exact_construction(n_units: int, shape: TableShape, rounds: int) -> tuple[st
 
 def _full_designs(n_points: int, q: int) -> list[tuple[str, list[list[list[int]]]]]:
     """The exact constructions seating n_points at full tables of q, named."""
-    out = []
+    out: list[tuple[str, list[list[list[int]]]]] = []
+    if n_points < 2 * q:  # a single table (or none) needs no construction
+        return out
     if q == 2 and n_points % 2 == 0:
         out.append(("circle method", round_robin_pairs(n_points)))
     d = affine_dimension(n_points, q)

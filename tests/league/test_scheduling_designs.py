@@ -251,3 +251,10 @@ def test_bench_names_the_method_and_reports_no_repeats_for_kirkmans_schoolgirls(
     assert main(["--players", "15", "--table-size", "3", "--rounds", "7"]) == 0
     out = capsys.readouterr().out
     assert "KTS(15)" in out and "no pair met twice" in out
+
+
+@pytest.mark.parametrize("table_size", [2, 3, 4, 5, 6])
+def test_an_empty_or_tiny_field_still_seats(table_size):
+    for players in range(0, 2 * table_size + 1):
+        schedule = fixed_schedule(list(range(players)), rounds=2, table_size=table_size, seed=1)
+        assert all(sorted(r.units() + list(r.byes)) == list(range(players)) for r in schedule.rounds)
