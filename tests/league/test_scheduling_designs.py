@@ -258,3 +258,15 @@ def test_an_empty_or_tiny_field_still_seats(table_size):
     for players in range(0, 2 * table_size + 1):
         schedule = fixed_schedule(list(range(players)), rounds=2, table_size=table_size, seed=1)
         assert all(sorted(r.units() + list(r.byes)) == list(range(players)) for r in schedule.rounds)
+
+
+def test_partnership_teams_are_seated_by_the_constructions_too():
+    # 15 teams of partners at tables of 6 players (3 teams): Kirkman's schoolgirls on teams
+    teams = [(f"a{i}", f"b{i}") for i in range(15)]
+    schedule = fixed_schedule(teams, rounds=7, table_size=6, seed=1, partnership=True)
+    q = measure(schedule)
+    assert q.repeated_pairs == 0 and q.table_sizes == {6: 35}
+    for rnd in schedule.rounds:
+        for t in rnd.tables:
+            for j, team in enumerate(t.units):  # R-TEAM-1: partners opposite, seats j and j + 3
+                assert {t.seats[j], t.seats[j + 3]} == set(team)
