@@ -5,9 +5,13 @@ one of these, and store the `Round`s they return. The public interface:
 
     fixed_schedule(units, rounds=8, table_size=4, seed="cup")        # all rounds up front -> Schedule
     seat_round(units, number=3, table_size=4, history=h, seed="cup")  # one fixed-format round -> Round
+                                                    # (the units present; for a field that changes between rounds)
     swiss_round(standings, number=3, table_size=4, history=h, seed="cup")
     duplicate_schedule(...) / duplicate_round(...); duplicate_scores(tables) for a deal group's results
     measure(schedule) -> Quality                                      # repeat meetings, seat balance, byes
+
+Small fields that fit a resolvable design (Kirkman triple systems, affine spaces, ...) get repeat-free rounds
+from an exact construction: see README.md here and `algebraic`, `designs`.
 """
 
 from .duplicate import (

@@ -13,8 +13,8 @@ A round is built in three steps, all plain Python over unit ids:
 3. `order_seats` orders each table: every arrangement is tried (at most 6! = 720) and the one is kept whose
    units took those positions least often before, and where the fewest sat again directly left of the same
    neighbour.
-Where an exact construction exists (see `algebraic`), the first rounds use it instead of step 2. Once every
-round of a fixed schedule is seated, rounds that still hold a repeat are searched again against all the other
+Where an exact construction exists (see `algebraic` and `designs`), the first rounds use it instead of step 2.
+Once every round of a fixed schedule is seated, rounds that still hold a repeat are searched again against all the other
 rounds (`_polish`), since an early round may be what corners a later one.
 Everything is deterministic given the seed.
 """
@@ -25,7 +25,14 @@ import itertools
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 
-from .algebraic import AFFINE_ORDERS, affine_plane_rounds, round_robin_pairs
+from .algebraic import (
+    BINARY_PLANES_MAX_DIMENSION,
+    affine_dimension,
+    affine_space_rounds,
+    binary_plane_rounds,
+    round_robin_pairs,
+)
+from .designs import BASE_CLASSES
 from .model import History, Round, Schedule, Table, Unit
 from .quality import measure
 from .sizes import MAX_PLAYERS, TableShape, table_sizes
@@ -500,14 +507,71 @@ def _check_units(units: Sequence[Unit]) -> None:
 
 def _exact_rounds(n_units: int, shape: TableShape, rounds: int) -> list[list[list[int]]]:
     """Rounds from an exact construction when one fits the field (possibly fewer than asked), else []."""
+    return exact_construction(n_units, shape, rounds)[1]
+
+
+def exact_construction(n_units: int, shape: TableShape, rounds: int) -> tuple[str, list[list[list[int]]]]:
+    """(name, rounds) of the exact construction giving the most of `rounds` repeat-free rounds, ("", []) if none.
+
+    A field one or two short of a design takes the design with that many points left out, points that never
+    meet each other in it (so no table loses two); the rounds are still repeat-free, their tables one smaller
+    where a point was left out, which is just what `table_sizes` asks of such a field.
+    """
+    best: tuple[str, list[list[list[int]]]] = ("", [])
+    if rounds <= 0:
+        return best
     q = shape.target
     sizes, byes = table_sizes(n_units, shape)
-    if byes or any(s != q for s in sizes):
+    if byes:
+        return best
+    for spare in range(3):
+        if spare and n_units + spare <= q:
+            break
+        for name, design in _full_designs(n_units + spare, q):
+            if spare:
+                design = _leave_out(design, spare, sorted(sizes))
+                name = f"{name} less {spare}"
+            if min(len(design), rounds) > len(best[1]):
+                best = (name, design[:rounds])
+    return best
+
+
+def _full_designs(n_points: int, q: int) -> list[tuple[str, list[list[list[int]]]]]:
+    """The exact constructions seating n_points at full tables of q, named."""
+    out: list[tuple[str, list[list[list[int]]]]] = []
+    if n_points < 2 * q:  # a single table (or none) needs no construction
+        return out
+    if q == 2 and n_points % 2 == 0:
+        out.append(("circle method", round_robin_pairs(n_points)))
+    d = affine_dimension(n_points, q)
+    if d is not None:
+        out.append((f"AG({d},{q})", affine_space_rounds(q, d)))
+    dimension = n_points.bit_length() - 1
+    if q == 4 and n_points == 1 << dimension and 4 <= dimension <= BINARY_PLANES_MAX_DIMENSION:
+        out.append((f"planes of GF(2)^{dimension}", binary_plane_rounds(dimension)))
+    design = BASE_CLASSES.get((n_points, q))
+    if design is not None:
+        out.append((design.name, design.develop()))
+    return out
+
+
+def _leave_out(design: list[list[list[int]]], spare: int, sizes: list[int]) -> list[list[list[int]]]:
+    """The design without `spare` points that never share a table in it, renumbered 0..n-1; [] if none such,
+    or if the tables left are not of `sizes` (sorted)."""
+    n_points = sum(len(t) for t in design[0])
+    met: set[tuple[int, int]] = set()
+    for rnd in design:
+        for table in rnd:
+            met.update(itertools.permutations(table, 2))
+    for dropped in itertools.combinations(range(n_points - 1, -1, -1), spare):
+        if any((a, b) in met for a, b in itertools.combinations(dropped, 2)):
+            continue
+        gone = set(dropped)
+        number = {p: i for i, p in enumerate(p for p in range(n_points) if p not in gone)}
+        out = [[[number[p] for p in table if p not in gone] for table in rnd] for rnd in design]
+        if all(sorted(len(t) for t in rnd) == sizes for rnd in out):
+            return out
         return []
-    if q == 2 and n_units % 2 == 0:
-        return round_robin_pairs(n_units)[:rounds]
-    if q in AFFINE_ORDERS and n_units == q * q:
-        return affine_plane_rounds(q)[:rounds]
     return []
 
 
@@ -577,7 +641,91 @@ def _one_fixed_schedule(
         history.record(rnd)
         schedule.rounds.append(rnd)
     _polish(schedule, shape, random.Random(f"{rng_seed}/polish"), seed, teams)
+    _balance_seats(schedule, shape, random.Random(f"{rng_seed}/seats"))
     return schedule
+
+
+def _balance_seats(schedule: Schedule, shape: TableShape, rng: random.Random, *, passes: int = 8) -> None:
+    """Order every table's seats again against the seat counts of all the other rounds, while that helps.
+
+    Rounds seated one after another order each table against the rounds before it only, which leaves some
+    players on one seat a third time when an exact construction fixed the tables (they are not chosen for the
+    seats their players want). Here each table in turn takes the arrangement where fewest of its players would
+    have a seat spread (as `measure` counts it) past 1, then whose players sat least often on their seats in
+    the rest of the schedule (the marginal of a square cost, so spreading is convex), then fewest repeated left
+    neighbours. Tables, seeds and meetings are untouched; the result is kept only if the spread got better.
+    Partnership tables keep their own ordering (teams fix two seats).
+    """
+    if shape.players_per_unit != 1 or not schedule.rounds:
+        return
+    before = measure(schedule)
+    if before.max_seat_spread <= 1:
+        return
+    counts: dict[Unit, list[int]] = {}
+    left: dict[tuple[Unit, Unit], int] = {}
+
+    def tally(seats: Sequence[Unit], sign: int) -> None:
+        k = len(seats)
+        for j, p in enumerate(seats):
+            counts.setdefault(p, [0] * MAX_PLAYERS)[j] += sign
+            if k > 2:
+                key = (p, seats[(j + 1) % k])
+                left[key] = left.get(key, 0) + sign
+
+    for rnd in schedule.rounds:
+        for table in rnd.tables:
+            tally(table.seats, 1)
+
+    largest: dict[Unit, int] = {}
+    for rnd in schedule.rounds:
+        for table in rnd.tables:
+            for p in table.seats:
+                largest[p] = max(largest.get(p, 0), table.size)
+
+    def cost(seats: Sequence[Unit]) -> tuple[int, int, int]:
+        k = len(seats)
+        over = seat = 0
+        for j, p in enumerate(seats):
+            mine = counts[p]
+            seat += mine[j]
+            mine[j] += 1
+            spread = max(mine[:largest[p]]) - min(mine[:largest[p]])
+            mine[j] -= 1
+            over += max(0, spread - 1)
+        lefts = sum(left.get((p, seats[(j + 1) % k]), 0) for j, p in enumerate(seats)) if k > 2 else 0
+        return over, seat, lefts
+
+    rounds = [[list(t.seats) for t in rnd.tables] for rnd in schedule.rounds]
+    for _ in range(passes):
+        changed = False
+        for tables in rounds:
+            for ti, seats in enumerate(tables):
+                tally(seats, -1)
+                best, best_cost = seats, cost(seats)
+                options = list(itertools.permutations(seats))
+                rng.shuffle(options)
+                for option in options:
+                    c = cost(option)
+                    if c < best_cost:
+                        best, best_cost = list(option), c
+                if best is not seats:
+                    tables[ti] = best
+                    changed = True
+                tally(tables[ti], 1)
+        if not changed:
+            break
+    balanced = [
+        Round(number=rnd.number, byes=rnd.byes, tables=tuple(
+            Table(number=t.number, units=tuple(seats), seats=tuple(seats), deal_id=t.deal_id, seed=t.seed,
+                  group=t.group, rotation=t.rotation)
+            for t, seats in zip(rnd.tables, tables)))
+        for rnd, tables in zip(schedule.rounds, rounds)
+    ]
+    trial = Schedule(format=schedule.format, table_size=schedule.table_size, partnership=schedule.partnership,
+                     units=schedule.units, rounds=balanced, seed=schedule.seed)
+    after = measure(trial)
+    if (after.max_seat_spread, after.mean_seat_spread) < (before.max_seat_spread, before.mean_seat_spread):
+        schedule.rounds[:] = balanced
 
 
 def _polish(
