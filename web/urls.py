@@ -5,7 +5,7 @@ from django.urls import path
 
 from config.throttling import SigninLimit, rate_limited
 
-from . import play, views
+from . import lobby, play, views
 
 app_name = "web"
 
@@ -26,6 +26,15 @@ urlpatterns = [
     path("matches/<int:pk>/replay/", play.match_replay, name="match-replay"),
     path("matches/<int:pk>/cancel/", views.match_cancel, name="match-cancel"),
     path("play/", play.play_bots, name="play-bots"),
+    path("lobby/", lobby.lobby, name="lobby"),
+    path("lobby/live/", lobby.lobby_live, name="lobby-live"),
+    path("lobby/tables/<int:pk>/", lobby.lobby_table, name="lobby-table"),
+    path("lobby/tables/<int:pk>/live/", lobby.lobby_table_live, name="lobby-table-live"),
+    path("lobby/tables/<int:pk>/join/", lobby.lobby_join, name="lobby-join"),
+    path("lobby/tables/<int:pk>/leave/", lobby.lobby_leave, name="lobby-leave"),
+    path("lobby/tables/<int:pk>/cancel/", lobby.lobby_cancel, name="lobby-cancel"),
+    path("lobby/tables/<int:pk>/start/", lobby.lobby_start, name="lobby-start"),
+    path("lobby/invite/<str:token>/", lobby.lobby_invite, name="lobby-invite"),
     # Sign-in attempts are paced per client address here and locked out after failures by django-axes.
     path("accounts/login/", rate_limited(SigninLimit, what="sign-in attempts")(auth_views.LoginView.as_view()),
          name="login"),

@@ -19,6 +19,7 @@ from league.services import outbox, play_bot_match
 from league.services.decisions import advance_match as advance_live_match
 from league.services.decisions import play_overdue
 from league.services.ladders import ladder_tick as seat_ladders
+from league.services.lobby import expire_open_tables
 from league.services.tournaments import catch_up_finished_matches, on_match_finished
 
 from . import app
@@ -123,3 +124,9 @@ def enforce_turn_deadlines() -> list[int]:
     if stalled:
         outbox.record_many(kind="advance_match", match_ids=stalled)
     return played
+
+
+@app.task(name="workers.tasks.expire_lobby_tables")
+def expire_lobby_tables() -> int:
+    """Beat task: close the lobby's open tables nobody filled in time (DIAMONDS_LOBBY_OPEN_MINUTES)."""
+    return expire_open_tables()
