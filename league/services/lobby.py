@@ -24,6 +24,7 @@ from engine.games import GAMES, game_type
 from ..events import emit
 from ..limits import check_turn_deadline
 from ..models import LobbySeat, LobbyStatus, LobbyTable, Player
+from ..models.player import EXTERNAL_BOT
 from .decisions import start_live_match
 from .matches import create_match
 from .players import house_bots, person_player
@@ -48,6 +49,16 @@ def _invalid(message: str) -> LobbyRefused:
 def table_bot_kinds(game: str) -> list[str]:
     """The engine bots that may fill a table of the game."""
     return sorted(set(game_type(game).bots) - SLOW_BOTS)
+
+
+def _person(user) -> Player:
+    """The signed-in user's person: an external bot's account has none (bots meet people through ladders and
+    tournaments, not the lobby)."""
+    if user is None or not user.is_authenticated:
+        raise LobbyRefused(_("Sign in to sit at a table."), 401, "not_authenticated")
+    if Player.objects.filter(user=user, bot_kind=EXTERNAL_BOT).exists():
+        raise LobbyRefused(_("A bot's account cannot sit at a lobby table."), 403, "permission_denied")
+    return person_player(user)
 
 
 def _check_room(player: Player) -> None:
@@ -87,7 +98,7 @@ def create_table(*, user, game: str, seats: int, options: dict | None = None, ra
         check_turn_deadline(turn_deadline_seconds)
     except ValueError as e:
         raise _invalid(str(e)) from None
-    host = person_player(user)
+    host = _person(user)
     _check_room(host)
     table = LobbyTable.objects.create(
         game=game, seats=seats, ruleset=ruleset.to_dict(), rated=bool(rated), public=bool(public), bot_kind=bot_kind,
@@ -124,7 +135,7 @@ def join_table(*, user, table_id: int, token: str = "") -> LobbyTable:
                 # Without the link a private table does not exist as far as the asker can tell.
                 raise LobbyRefused(_("No such table."), 404, "not_found")
             _refuse_unless_open(table)
-            player = person_player(user)
+            player = _person(user)
             taken = {s.seat: s.player_id for s in table.lobby_seats.all()}
             if player.pk in taken.values():
                 raise LobbyRefused(_("You already sit at this table."))
