@@ -55,8 +55,9 @@ class LobbyTableForm(forms.Form):
     rounds = forms.TypedChoiceField(label=gettext_lazy("Length (Diamonds)"), coerce=int, initial=0, required=False,
                                     empty_value=0, choices=[(0, gettext_lazy("a full game (the rulebook's rounds)")),
                                                             (1, gettext_lazy("one round (quick)"))])
-    clubs = forms.ChoiceField(label=gettext_lazy("Clubs (Diamonds)"), initial="thief", required=False,
-                              choices=[("thief", gettext_lazy("the Thief (second edition)")),
+    clubs = forms.ChoiceField(label=gettext_lazy("Clubs (Diamonds)"), initial="", required=False,
+                              choices=[("", gettext_lazy("the rulebook's for the number of players")),
+                                       ("thief", gettext_lazy("the Thief (second edition; 3 to 6 players)")),
                                        ("choose", gettext_lazy("choose whom to rob (first edition)"))])
     rated = forms.BooleanField(label=gettext_lazy("Rated (counts for ratings at this game)"), required=False)
     public = forms.BooleanField(label=gettext_lazy("Public (listed here; otherwise join by the invitation link)"),
@@ -77,7 +78,7 @@ class LobbyTableForm(forms.Form):
         data = self.cleaned_data
         if data["game"] != "diamonds":
             return {}
-        options = {"clubs": data.get("clubs") or "thief"}
+        options = {"clubs": data["clubs"]} if data.get("clubs") else {}
         if data.get("rounds"):
             options["rounds"] = data["rounds"]
         return options
