@@ -9,6 +9,7 @@ from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from league.models import LobbyTable
 from league.selectors.lobby import open_public_tables, table_for, table_summary
 from league.services.lobby import (
     LobbyRefused,
@@ -73,6 +74,8 @@ def _refused(error: LobbyRefused) -> Response:
 
 
 class LobbyTableViewSet(viewsets.ViewSet):
+    queryset = LobbyTable.objects.none()  # for the schema's path parameter only: reads go through the selectors
+    lookup_value_regex = "[0-9]+"
     permission_classes = [ReadOnlyOrAuthenticated]
     throttle_classes = [WriteThrottle]
     serializer_class = LobbyTableSerializer

@@ -198,3 +198,15 @@ def test_rated_tables_count_for_ratings_and_unrated_do_not(people, rated):
     assert match.ratings_applied is rated
     ratings = Rating.objects.filter(player__user__in=[people["ann"], people["bob"]], ladder=None, game="ringrace")
     assert ratings.count() == (2 if rated else 0)
+
+
+def test_the_embedded_beat_runs_the_lobby_sweep(people):
+    from django.conf import settings
+
+    from workers.embedded_beat import EmbeddedBeat
+
+    table = create_table(user=people["ann"], game="diamonds", seats=4)
+    LobbyTable.objects.filter(pk=table.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    beat = EmbeddedBeat({"expire-lobby-tables": settings.CELERY_BEAT_SCHEDULE["expire-lobby-tables"]})
+    beat.run_due()  # never run here: due at once
+    assert LobbyTable.objects.get(pk=table.pk).status == LobbyStatus.EXPIRED
