@@ -1,8 +1,9 @@
 """End to end in a real headless Chromium: two people meet at a lobby table and play a whole game. Ann opens a
-private two-seat ring race table in the lobby and copies its invitation link; Bob, in another browser context, opens
-the link and takes the seat; the full table starts its match, Bob's page goes to it and Ann's waiting room follows
-by itself (its script polls the table). They play by clicking their legal decisions until the game ends, and both
-see the result. Screenshots of the lobby and the waiting room at desktop and phone width go to artifacts/."""
+private two-seat ring race table in the lobby and copies its invitation link; Bob, in another browser context,
+watches a public table appear in the lobby's list without a reload, then opens the link and takes the seat; the
+full table starts its match, Bob's page goes to it and Ann's waiting room follows by itself (its script polls the
+table). They play by clicking their legal decisions until the game ends, and both see the result. Screenshots of
+the lobby and the waiting room at desktop and phone width go to artifacts/."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from league.models import LobbyStatus, LobbyTable, Match, MatchStatus
+from league.services.lobby import create_table
 
 from .browser import shoot
 from .conftest import PASSWORD
@@ -54,8 +56,15 @@ def test_two_people_meet_at_a_lobby_table_and_play_a_game_to_the_end(chromium, s
         table = LobbyTable.objects.get()
     assert table.token in invite and not table.public
 
-    bob_context, bob = sign_in(chromium, server, "bob", invite.removeprefix(server.url))
+    # Bob watches the lobby: a public table someone else opens shows up in the list without a reload; Ann's private
+    # one never does.
+    bob_context, bob = sign_in(chromium, server, "bob", "/lobby/")
     bob.on("pageerror", lambda e: errors.append(str(e)))
+    with quiet():
+        other = create_table(user=get_user_model().objects.create_user("cy"), game="diamonds", seats=4)
+    bob.wait_for_selector(f"#tables-list >> text=Table {other.pk}")
+    assert f"Table {table.pk}" not in bob.locator("#tables-list").inner_text()
+    bob.goto(invite)
     assert "Take a seat" in bob.content()
     bob.click("#join")
     bob.wait_for_url("**/matches/*/")

@@ -49,7 +49,8 @@ def test_the_lobby_is_in_the_navigation_and_lists_open_tables(client, users):
     assert f"Table {table.pk}" in page and "Diamonds" in page and table.token not in page
     live = client.get(reverse("web:lobby-live")).json()
     assert [t["id"] for t in live["tables"]] == [table.pk] and live["tables"][0]["token"] is None
-    assert live["mine"] == []
+    assert live["mine"] == [] and f"Table {table.pk}" in live["html"]["tables"]
+    assert "You sit at no open table." in live["html"]["mine"]
     assert [t["id"] for t in ann.get(reverse("web:lobby-live")).json()["mine"]] == [table.pk]
 
 

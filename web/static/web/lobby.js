@@ -1,5 +1,6 @@
-// The lobby without reloads: the lobby page polls its JSON view every 3 s and redraws its two lists; a table's page
-// polls the table's JSON and, once the game has started, sends a seated player to the match (and updates who sits).
+// The lobby without reloads: the lobby page polls its JSON view every 3 s and swaps in its two lists (drawn by the
+// server, in the page's language); a table's page polls the table's JSON and, once the game has started, sends a
+// seated player to the match (and draws the page again when someone joins or leaves).
 (function () {
   "use strict";
   var POLL_MS = 3000;
@@ -12,43 +13,15 @@
     xhr.send();
   }
 
-  function text(tag, content, cls) {
-    var el = document.createElement(tag);
-    el.textContent = content;
-    if (cls) el.className = cls;
-    return el;
-  }
-
-  function row(t) {
-    var li = document.createElement("li");
-    var a = text("a", "Table " + t.id); a.href = t.url; li.appendChild(a);
-    li.appendChild(document.createTextNode(" "));
-    li.appendChild(text("span", t.game_title, "tag"));
-    li.appendChild(document.createTextNode(" " + t.seats + " seats, " + t.free_seats + " free · " +
-      (t.rated ? "rated" : "unrated") + (t.public ? "" : " · private") + " "));
-    li.appendChild(text("span", "host: " + t.host + "; seated: " + t.players.join(", "), "who"));
-    return li;
-  }
-
-  function fill(list, tables, emptyText) {
-    if (!list) return;
-    list.innerHTML = "";
-    if (!tables.length) { list.appendChild(text("li", emptyText, "empty")); return; }
-    tables.forEach(function (t) { list.appendChild(row(t)); });
-  }
-
   var lobby = document.getElementById("my-tables");
   if (lobby) {
     var url = lobby.getAttribute("data-live-url");
     var mineList = document.getElementById("mine-list");
     var tablesList = document.getElementById("tables-list");
-    // The empty-list sentences come from the page (translated there).
-    var mineEmpty = mineList.querySelector(".empty") ? mineList.querySelector(".empty").textContent : "";
-    var tablesEmpty = tablesList.querySelector(".empty") ? tablesList.querySelector(".empty").textContent : "";
     setInterval(function () {
       getJSON(url, function (data) {
-        fill(mineList, data.mine, mineEmpty);
-        fill(tablesList, data.tables, tablesEmpty);
+        if (mineList.innerHTML !== data.html.mine) mineList.innerHTML = data.html.mine;
+        if (tablesList.innerHTML !== data.html.tables) tablesList.innerHTML = data.html.tables;
       });
     }, POLL_MS);
   }
