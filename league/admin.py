@@ -4,6 +4,7 @@ from django.contrib import admin, messages
 
 from . import (
     competition_admin,  # noqa: F401  (registers the competition tables)
+    lobby_admin,  # noqa: F401  (registers the lobby's tables, to look at)
     organiser_admin,  # noqa: F401  (registers club organisers and result corrections)
 )
 from .models import Club, Match, MatchRound, MatchSeat, OutboxMessage, Player, SuitAction, Trick

@@ -13,6 +13,7 @@ from league.services import create_bot_player
 from league.services.corrections import correct_result
 from league.services.ladders import create_ladder, join_ladder, seat_ladder_tables
 from league.services.leagues import create_league, create_season
+from league.services.lobby import create_table
 from league.services.tournaments import create_tournament, register_players, start_tournament
 
 from .conftest import live_match
@@ -46,10 +47,11 @@ def populate(accounts, run_on_commit) -> dict:
     rating = history.player.ratings.get(ladder=ladder)
 
     live = live_match(accounts, ["ext-1", "ann", "bob", "greedy-1"], seed="schema-live")
+    lobby_table = create_table(user=accounts["players"]["ann"].user, game="diamonds", seats=4)
     return {
         "ids": {"clubs": club.pk, "players": bots[0].pk, "matches": [live.pk, finished.pk],
                 "tournaments": tournament.pk, "leagues": league.pk, "seasons": season.pk, "ladders": ladder.pk,
-                "ratings": rating.pk, "rating-history": history.pk},
+                "ratings": rating.pk, "rating-history": history.pk, "lobby": lobby_table.pk},
         "tokens": {"anonymous": None, "seat": accounts["tokens"]["ext-1"],
                    "organiser": issue_token(accounts["organiser"])},
         "live": live.pk,

@@ -126,3 +126,17 @@ def test_play_against_bots_is_a_full_game_unless_one_round_is_chosen(client, use
         quick = ann.post(reverse("web:play-bots"), {"game": "diamonds", "bots": "greedy", "rounds": 1}, follow=True)
     assert Match.objects.order_by("-pk").first().ruleset["rounds"] == 1
     assert "one round only" in quick.content.decode() and "Round 1 of 1" in quick.content.decode()
+
+
+def test_staff_see_tables_in_the_admin_without_their_token(client, users):
+    ann = signed_in(type(client), users["ann"])
+    ann.post(reverse("web:lobby"), FORM)
+    table = LobbyTable.objects.get()
+    staff = get_user_model().objects.create_user("stan", is_staff=True, is_superuser=True)
+    client.force_login(staff)
+    listing = client.get(reverse("admin:league_lobbytable_changelist"))
+    page = client.get(reverse("admin:league_lobbytable_change", args=[table.pk]))
+    assert listing.status_code == page.status_code == 200
+    assert "ann" in page.content.decode() and table.token not in page.content.decode()
+    assert client.post(reverse("admin:league_lobbytable_change", args=[table.pk]), {"status": "started"}).status_code \
+        == 403
