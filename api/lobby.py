@@ -75,7 +75,6 @@ def _refused(error: LobbyRefused) -> Response:
 
 class LobbyTableViewSet(viewsets.ViewSet):
     queryset = LobbyTable.objects.none()  # for the schema's path parameter only: reads go through the selectors
-    lookup_value_regex = "[0-9]+"
     permission_classes = [ReadOnlyOrAuthenticated]
     throttle_classes = [WriteThrottle]
     serializer_class = LobbyTableSerializer
