@@ -62,7 +62,9 @@ def _person(user) -> Player:
 
 
 def _check_room(player: Player) -> None:
-    open_seats = LobbySeat.objects.filter(player=player, table__status=LobbyStatus.OPEN).count()
+    # Tables past their time count no more, swept or not.
+    open_seats = LobbySeat.objects.filter(player=player, table__status=LobbyStatus.OPEN,
+                                          table__expires_at__gt=timezone.now()).count()
     if open_seats >= MAX_OPEN_TABLES_PER_PERSON:
         raise LobbyRefused(_("You already sit at %(n)d open tables: leave one before you take another seat.")
                            % {"n": MAX_OPEN_TABLES_PER_PERSON})
