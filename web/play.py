@@ -161,8 +161,7 @@ class BotTableForm(forms.Form):
         choices=[(0, format_lazy(gettext_lazy("a full game: {n} rounds, the rulebook's game for four"),
                                  n=FULL_GAME_ROUNDS)),
                  (1, gettext_lazy("one round only (quick practice)"))],
-        coerce=int, initial=0, empty_value=0, required=False, label=gettext_lazy("Length (Diamonds)"),
-        widget=forms.RadioSelect)
+        coerce=int, initial=0, empty_value=0, required=False, label=gettext_lazy("Length (Diamonds)"))
     clubs = forms.ChoiceField(choices=[("thief", "the Thief (second edition)"),
                                        ("choose", "choose whom to rob (first edition)")], initial="thief",
                               required=False, label="Clubs (Diamonds)")

@@ -115,7 +115,7 @@ def test_play_against_bots_is_a_full_game_unless_one_round_is_chosen(client, use
     ann = signed_in(type(client), users["ann"])
     page = ann.get(reverse("web:play-bots")).content.decode()
     assert "a full game: 4 rounds" in page and "one round only" in page
-    assert '<input type="radio" name="rounds" value="0" id="id_rounds_0" checked>' in page  # the default
+    assert '<option value="0" selected>a full game: 4 rounds' in page  # the default
     with django_capture_on_commit_callbacks(execute=False):
         full = ann.post(reverse("web:play-bots"), {"game": "diamonds", "bots": "greedy"}, follow=True)
     match = Match.objects.order_by("-pk").first()
