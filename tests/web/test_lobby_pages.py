@@ -140,3 +140,33 @@ def test_staff_see_tables_in_the_admin_without_their_token(client, users):
     assert "ann" in page.content.decode() and table.token not in page.content.decode()
     assert client.post(reverse("admin:league_lobbytable_change", args=[table.pk]), {"status": "started"}).status_code \
         == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_full_game_against_bots_is_played_round_after_round_to_its_end(client, users):
+    """The default table against bots, by the page's forms: the bots play at once (after commit), ann decides, and
+    the match goes through all four rounds before it finishes."""
+    import random
+
+    from league.models import MatchStatus
+    from league.selectors.live import match_game, seat_state
+
+    from .support import form_for
+
+    ann = signed_in(type(client), users["ann"])
+    ann.post(reverse("web:play-bots"), {"game": "diamonds", "bots": "greedy", "seed": "full-game-1"})
+    match = Match.objects.get()
+    assert match.ruleset["rounds"] == 4
+    rng, rounds_seen = random.Random(3), set()
+    for _ in range(400):
+        match.refresh_from_db()
+        if match.status != MatchStatus.RUNNING:
+            break
+        state = seat_state(match_game(match), 0)
+        rounds_seen.add(state["round"])
+        answer = ann.post(reverse("web:match-decide", args=[match.pk]), form_for(state, rng),
+                          HTTP_ACCEPT="application/json")
+        assert answer.status_code == 201, answer.content
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED and rounds_seen == {0, 1, 2, 3}
+    assert "Final result" in ann.get(reverse("web:match", args=[match.pk])).content.decode()
