@@ -4,6 +4,7 @@ invitation token), leaving, cancelling and starting with bots. Thin: league.serv
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
@@ -95,7 +96,7 @@ class LobbyTableViewSet(viewsets.ViewSet):
     def retrieve(self, request, pk=None):
         table = table_for(_id(pk), request.user, request.query_params.get("token", ""))
         if table is None:
-            return error_response("No such table.", "not_found", 404)
+            return error_response(_("No such table."), "not_found", 404)
         return Response(LobbyTableSerializer(table_summary(table, request.user)).data)
 
     @extend_schema(summary="Open a table (you take its first seat)",
