@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.throttling import DecisionLimit, TableLimit, WriteLimit, rate_limited
 from engine.ruleset import ROUNDS_BY_PLAYERS
-from league.models import Match, MatchSeat
+from league.models import LobbyTable, Match, MatchSeat
 from league.models.match import IN_PLAY
 from league.permissions import organises
 from league.selectors.live import (
@@ -75,6 +75,8 @@ def match_page(request, pk: int):
     context["replay"] = record_is_public(match)
     context["deal_revealed"] = deal_revealed(match)
     context["can_cancel"] = match.status in IN_PLAY and organises(request.user, match.club_id)
+    # A lobby table's match leads back to the lobby (and says whether it is rated).
+    context["lobby_table"] = LobbyTable.objects.filter(match=match).only("pk", "rated").first()
     return render(request, "web/match.html", context)
 
 

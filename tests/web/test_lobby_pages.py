@@ -90,6 +90,8 @@ def test_the_invitation_link_seats_a_guest_and_the_full_table_sends_both_to_the_
     assert live["status"] == "started" and live["match_url"] == reverse("web:match", args=[table.match_id])
     assert ann.get(reverse("web:lobby-table", args=[table.pk]))["Location"] == reverse("web:match",
                                                                                        args=[table.match_id])
+    match_page = bob.get(reverse("web:match", args=[table.match_id])).content.decode()
+    assert f'href="{reverse("web:lobby")}"' in match_page and f"table {table.pk}" in match_page
 
 
 def test_leave_and_cancel_by_the_buttons_and_refusals_as_messages(client, users):
