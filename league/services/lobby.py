@@ -21,7 +21,6 @@ from django.utils.translation import gettext as _
 from engine import InvalidRuleset
 from engine.games import GAMES, game_type
 
-from ..events import emit
 from ..limits import check_turn_deadline
 from ..models import LobbySeat, LobbyStatus, LobbyTable, Player
 from ..models.player import EXTERNAL_BOT
@@ -208,7 +207,7 @@ def _start(table: LobbyTable) -> None:
     start_live_match(match=match, turn_deadline_seconds=table.turn_deadline_seconds)
     table.status, table.match, table.closed_at = LobbyStatus.STARTED, match, timezone.now()
     table.save(update_fields=["status", "match", "closed_at"])
-    emit("match.started", match_id=match.pk)
+    # No event of its own: "match.started" is announced where play stores the match's first step (on main).
 
 
 @transaction.atomic
