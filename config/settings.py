@@ -453,6 +453,15 @@ CELERY_BEAT_SCHEDULE.update({
     "prune-notifications": {"task": "workers.tasks.prune_notifications", "schedule": 3600.0},
 })
 # ---- end of being told ------------------------------------------------------------------------------------------
+# ---- the lobby (league/services/lobby.py; issue 17) ---------------------------------------------------------------
+# An open lobby table nobody fills closes as expired after this many minutes; the sweep looks every
+# DIAMONDS_LOBBY_SWEEP_SECONDS (beat, or the embedded beat).
+DIAMONDS_LOBBY_OPEN_MINUTES = int(os.environ.get("DIAMONDS_LOBBY_OPEN_MINUTES", "30"))
+CELERY_BEAT_SCHEDULE["expire-lobby-tables"] = {
+    "task": "workers.tasks.expire_lobby_tables",
+    "schedule": float(os.environ.get("DIAMONDS_LOBBY_SWEEP_SECONDS", "60"))}
+CELERY_TASK_ROUTES["workers.tasks.expire_lobby_tables"] = {"queue": "bookkeeping"}
+# ---- end of the lobby ---------------------------------------------------------------------------------------------
 
 LOGGING = {
     "version": 1,

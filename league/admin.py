@@ -4,6 +4,7 @@ from django.contrib import admin, messages
 
 from . import (
     competition_admin,  # noqa: F401  (registers the competition tables)
+    lobby_admin,  # noqa: F401  (registers the lobby's tables, to look at)
     notifications_admin,  # noqa: F401  (registers notifications and webhooks)
     organiser_admin,  # noqa: F401  (registers club organisers and result corrections)
 )

@@ -10,20 +10,22 @@ match's `game`.
 
 from __future__ import annotations
 
-import secrets
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from config.throttling import DecisionLimit, TableLimit, WriteLimit, rate_limited
-from league.models import Match, MatchSeat, Player
+from engine.ruleset import ROUNDS_BY_PLAYERS
+from league.models import LobbyTable, Match, MatchSeat
 from league.models.match import IN_PLAY
 from league.permissions import organises
 from league.selectors.live import (
@@ -36,8 +38,10 @@ from league.selectors.live import (
     seat_state,
     seats_of_user,
 )
-from league.services import create_bot_player, create_match, create_person_player
+from league.services import create_match
+from league.services.accounts import ensure_person
 from league.services.decisions import DecisionRefused, start_live_match, submit_decision
+from league.services.players import house_bots
 
 from .games import PRESENTERS, presenter_for
 from .games.base import number_or_text
@@ -78,6 +82,8 @@ def match_page(request, pk: int):
     # A table nobody has played yet may be switched to real cards (web.offline.offline_switch).
     context["can_play_offline"] = (match.status in IN_PLAY and not match.move_number
                                    and organises(request.user, match.club_id))
+    # A lobby table's match leads back to the lobby (and says whether it is rated).
+    context["lobby_table"] = LobbyTable.objects.filter(match=match).only("pk", "rated").first()
     return render(request, "web/match.html", context)
 
 
@@ -144,6 +150,9 @@ def match_replay(request, pk: int):
     })
 
 
+# A table against bots seats four; a full Diamonds game of four is this many rounds.
+FULL_GAME_ROUNDS = ROUNDS_BY_PLAYERS[4]
+
 # The bots a visitor may sit with: the quick ones (Diamonds' search bot thinks for seconds per card).
 BOT_LABELS = {"greedy": "greedy (Diamonds: quick, plays for tricks)",
               "heuristic": "heuristic (Diamoniak and the ring race: plays sensibly)",
@@ -155,8 +164,13 @@ class BotTableForm(forms.Form):
     game = forms.ChoiceField(choices=[(p.name, f"{p.title}: {p.blurb}") for p in PRESENTERS.values()],
                              initial="diamonds", required=False, widget=forms.RadioSelect)
     # Diamonds' options; a table of another game leaves them out, so they are not required.
-    rounds = forms.TypedChoiceField(choices=[(1, "1 round (quick)"), (0, "a full game")], coerce=int, initial=1,
-                                    empty_value=1, required=False, label="Rounds (Diamonds)")
+    # A full game by default (the rulebook's rounds for four players, R-ROUNDS-1); one round is the quick option.
+    # Left out (older links, the other games), it means a full game too.
+    rounds = forms.TypedChoiceField(
+        choices=[(0, format_lazy(gettext_lazy("a full game: {n} rounds, the rulebook's game for four"),
+                                 n=FULL_GAME_ROUNDS)),
+                 (1, gettext_lazy("one round only (quick practice)"))],
+        coerce=int, initial=0, empty_value=0, required=False, label=gettext_lazy("Length (Diamonds)"))
     clubs = forms.ChoiceField(choices=[("thief", "the Thief (second edition)"),
                                        ("choose", "choose whom to rob (first edition)")], initial="thief",
                               required=False, label="Clubs (Diamonds)")
@@ -176,45 +190,28 @@ class BotTableForm(forms.Form):
         return data
 
 
-def _person_player(user) -> Player:
-    player = Player.objects.filter(user=user, bot_kind="").order_by("pk").first()
-    if player is not None:
-        return player
-    name = user.get_username()
-    for attempt in range(5):
-        try:
-            with transaction.atomic():
-                return create_person_player(user=user, name=name if attempt == 0 else f"{name}-{attempt + 1}")
-        except IntegrityError:
-            continue  # the name is another player's
-    return create_person_player(user=user, name=f"{name}-{secrets.token_hex(3)}")
-
-
-def _house_bots(kind: str) -> list[Player]:
-    """Three bots of the kind, shared by every table against bots (made the first time they are needed)."""
-    bots = []
-    for i in range(1, 4):
-        name = f"house-{kind}-{i}"
-        player = Player.objects.filter(name=name, bot_kind=kind).first()
-        bots.append(player or create_bot_player(name=name, kind=kind))
-    return bots
-
-
 @login_required
 @rate_limited(WriteLimit, TableLimit, what="new tables")  # each table is a match the server plays out
 def play_bots(request):
     """A table of four at the game the visitor chose: the signed-in person and three bots. The bots play at once
-    (a worker, or in-process)."""
+    (a worker, or in-process). Diamonds is a full game unless one round was chosen; the message says which."""
     form = BotTableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         presenter = presenter_for(data["game"])
         with transaction.atomic():
-            players = [_person_player(request.user), *_house_bots(data["bots"])]
+            players = [ensure_person(request.user)[1], *house_bots(data["bots"], 3)]
             match = create_match(players=players, ruleset=presenter.bot_table_ruleset(data), game=presenter.name,
                                  seed=data["seed"] or None, seed_chosen=bool(data["seed"]))
             start_live_match(match=match)
-        messages.success(request, "Your table is ready: you sit at the bottom.")
+        if presenter.name != "diamonds":
+            length = _("a whole game")
+        elif data["rounds"] == 1:
+            length = _("one round only")
+        else:
+            length = _("a full game of %(n)d rounds") % {"n": FULL_GAME_ROUNDS}
+        messages.success(request, _("Your table is ready (%(length)s): you sit at the bottom.") % {"length": length})
         return redirect(reverse("web:match", kwargs={"pk": match.pk}))
     # A refused form says why on the page, as a 400: bad input is the client's error, and nothing was created.
-    return render(request, "web/play.html", {"form": form}, status=400 if request.method == "POST" else 200)
+    return render(request, "web/play.html", {"form": form, "full_game_rounds": FULL_GAME_ROUNDS},
+                  status=400 if request.method == "POST" else 200)

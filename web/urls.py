@@ -5,7 +5,7 @@ from django.urls import path
 
 from config.throttling import SigninLimit, rate_limited
 
-from . import accounts, bots, evening, notifications, offline, participation, play, views
+from . import accounts, bots, evening, lobby, notifications, offline, participation, play, views
 
 app_name = "web"
 
@@ -35,6 +35,15 @@ urlpatterns = [
     path("tournaments/<int:pk>/rounds/<int:number>/slips/", offline.round_slips_page, name="round-slips"),
     path("tournaments/<int:pk>/standings/print/", offline.standings_print_page, name="standings-print"),
     path("play/", play.play_bots, name="play-bots"),
+    path("lobby/", lobby.lobby, name="lobby"),
+    path("lobby/live/", lobby.lobby_live, name="lobby-live"),
+    path("lobby/tables/<int:pk>/", lobby.lobby_table, name="lobby-table"),
+    path("lobby/tables/<int:pk>/live/", lobby.lobby_table_live, name="lobby-table-live"),
+    path("lobby/tables/<int:pk>/join/", lobby.lobby_join, name="lobby-join"),
+    path("lobby/tables/<int:pk>/leave/", lobby.lobby_leave, name="lobby-leave"),
+    path("lobby/tables/<int:pk>/cancel/", lobby.lobby_cancel, name="lobby-cancel"),
+    path("lobby/tables/<int:pk>/start/", lobby.lobby_start, name="lobby-start"),
+    path("lobby/invite/<str:token>/", lobby.lobby_invite, name="lobby-invite"),
     # A bot author's bots (web/bots.py).
     path("bots/", bots.bots, name="bots"),
     path("bots/create/", bots.bot_create, name="bot-create"),

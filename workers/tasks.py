@@ -19,6 +19,7 @@ from league.services import outbox, play_bot_match, webhooks
 from league.services.decisions import advance_match as advance_live_match
 from league.services.decisions import play_overdue
 from league.services.ladders import ladder_tick as seat_ladders
+from league.services.lobby import expire_open_tables
 from league.services.notification_emails import send_due_emails
 from league.services.notifications import prune as prune_old_notifications
 from league.services.tournaments import catch_up_finished_matches, on_match_finished
@@ -148,3 +149,7 @@ def send_notification_emails() -> int:
 def prune_notifications() -> int:
     """Beat task: delete old notifications and old finished webhook deliveries."""
     return prune_old_notifications() + webhooks.prune_deliveries()
+@app.task(name="workers.tasks.expire_lobby_tables")
+def expire_lobby_tables() -> int:
+    """Beat task: close the lobby's open tables nobody filled in time (DIAMONDS_LOBBY_OPEN_MINUTES)."""
+    return expire_open_tables()

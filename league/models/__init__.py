@@ -6,6 +6,8 @@ from .club_admin import ClubAdmin
 from .ladder import Ladder, RatingModel
 from .ladder_entry import LadderEntry
 from .league import League
+from .lobby_seat import LobbySeat
+from .lobby_table import LobbyStatus, LobbyTable
 from .match import DeadlineAction, Match, MatchStatus
 from .match_choice import MatchChoice
 from .match_round import MatchRound
@@ -28,6 +30,7 @@ from .trick import Trick
 from .webhook import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
+    "LobbySeat", "LobbyStatus", "LobbyTable",
     "Club", "ClubAdmin", "DeadlineAction", "Ladder", "LadderEntry", "League", "Match", "MatchChoice", "MatchRound",
     "MatchSeat", "MatchStatus", "OutboxKind", "OutboxMessage", "Player", "Rating", "RatingHistory", "RatingModel",
     "ResultCorrection", "RoundStatus",

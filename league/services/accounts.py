@@ -50,8 +50,14 @@ def ensure_person(user, *, name: str | None = None) -> tuple[Profile, Player | N
     player = person_player(user)
     if player is None:
         wanted = (name or "").strip()
-        player = Player.objects.create(name=wanted if wanted and not name_taken(wanted)
-                                       else _free_name(user.get_username()), user=user)
+        first = wanted if wanted and not name_taken(wanted) else _free_name(user.get_username())
+        try:
+            with transaction.atomic():
+                player = Player.objects.create(name=first, user=user)
+        except IntegrityError:
+            # A concurrent first use of the same account made its player, or another account took the name
+            # between the check and the write: take the account's player, or the next free name.
+            player = person_player(user) or Player.objects.create(name=_free_name(user.get_username()), user=user)
     return profile, player
 
 

@@ -1,16 +1,18 @@
-"""Register players beyond the basics of league.services.matches: external bots, and club membership."""
+"""Register players beyond the basics of league.services.matches: external bots, club membership, a signed-in
+person's own Player (made on first use) and the house's engine bots that fill tables."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from ..models import Club, ClubAdmin, Player
 from ..models.player import EXTERNAL_BOT
+from .matches import create_bot_player
 
 
 @transaction.atomic
@@ -54,3 +56,17 @@ def revoke_bot_token(*, player: Player) -> bool:
     deleted, _n = Token.objects.filter(user_id=player.user_id).delete()
     return bool(deleted)
 
+def house_bots(kind: str, count: int) -> list[Player]:
+    """`count` engine bots of the kind, shared by every table that needs bots (made the first time needed)."""
+    bots = []
+    for i in range(1, count + 1):
+        name = f"house-{kind}-{i}"
+        player = Player.objects.filter(name=name, bot_kind=kind).first()
+        if player is None:
+            try:
+                with transaction.atomic():
+                    player = create_bot_player(name=name, kind=kind)
+            except IntegrityError:  # made meanwhile by another table
+                player = Player.objects.get(name=name, bot_kind=kind)
+        bots.append(player)
+    return bots

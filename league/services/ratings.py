@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from openskill import models as openskill_models
 
-from ..models import Ladder, Match, MatchSeat, MatchStatus, Player, Rating, RatingHistory, RatingModel
+from ..models import Ladder, LobbyTable, Match, MatchSeat, MatchStatus, Player, Rating, RatingHistory, RatingModel
 
 DEFAULT_MODEL = RatingModel.PLACKETT_LUCE
 
@@ -40,12 +40,14 @@ def initial_ordinal(ladder: Ladder | None = None) -> float:
 
 
 def match_is_rated(match: Match) -> bool:
-    """Ladder matches always; tournament matches when their tournament is rated; anything else never."""
+    """Ladder matches always; tournament and lobby matches when their tournament or table is rated; anything else
+    never."""
     if match.ladder_id is not None:
         return True
     if match.tournament_round_id is not None:
         return bool(match.tournament_round.tournament.rated)
-    return False
+    # A lobby table's match when its table was opened rated (in the game's global context, as tournaments).
+    return LobbyTable.objects.filter(match_id=match.pk, rated=True).exists()
 
 
 def _ratings_for_update(players: list[Player], ladder: Ladder | None, game: str) -> dict[int, Rating]:

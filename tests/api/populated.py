@@ -13,6 +13,7 @@ from league.services import create_bot_player
 from league.services.corrections import correct_result
 from league.services.ladders import create_ladder, join_ladder, seat_ladder_tables
 from league.services.leagues import create_league, create_season
+from league.services.lobby import create_table
 from league.services.tournaments import create_tournament, register_players, start_tournament
 
 from .conftest import live_match
@@ -51,10 +52,11 @@ def populate(accounts, run_on_commit) -> dict:
     notification = Notification.objects.create(recipient=seat_user, kind="match_finished", text="Your match is over")
     endpoint = WebhookEndpoint.objects.create(owner=seat_user, url="https://hooks.example.org/diamonds",
                                               secret="schema-secret", events=["match.finished"])
+    lobby_table = create_table(user=accounts["players"]["ann"].user, game="diamonds", seats=4)
     return {
         "ids": {"clubs": club.pk, "players": bots[0].pk, "matches": [live.pk, finished.pk],
                 "tournaments": tournament.pk, "leagues": league.pk, "seasons": season.pk, "ladders": ladder.pk,
-                "ratings": rating.pk, "rating-history": history.pk,
+                "ratings": rating.pk, "rating-history": history.pk, "lobby/tables": lobby_table.pk,
                 "me/notifications": notification.pk, "me/webhooks": endpoint.pk},
         "tokens": {"anonymous": None, "seat": accounts["tokens"]["ext-1"],
                    "organiser": issue_token(accounts["organiser"])},
