@@ -19,6 +19,11 @@ from league.services.tournaments import create_tournament, register_players, sta
 from .conftest import live_match
 
 
+def resource_of(path: str) -> str:
+    """The resource a path's {id} names: "matches", "lobby/tables", "me/webhooks"..."""
+    return path.removeprefix("/api/v1/").split("/{id}", 1)[0].rstrip("/")
+
+
 def populate(accounts, run_on_commit) -> dict:
     """Fill the database (`run_on_commit`: pytest-django's django_capture_on_commit_callbacks, so that the engine
     bots' games are played by the eager workers inside the test's transaction). Returns the ids of one object of

@@ -24,7 +24,7 @@ from league.models import Match, MatchStatus
 from league.services.ladders import create_ladder
 from workers.tasks import ladder_tick
 
-from .populated import populate
+from .populated import populate, resource_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,8 +83,7 @@ def test_the_client_reads_every_get_operation(generated, server, accounts, djang
         call = importlib.import_module(f"{PACKAGE}.api.{tag.replace('-', '_')}.{operation_id}")
         kwargs = {}
         if "{id}" in path:
-            resource = path.removeprefix("/api/v1/").split("/{id}", 1)[0]  # "matches", "me/webhooks"...
-            known = data["ids"][resource]
+            known = data["ids"][resource_of(path)]
             kwargs["id"] = known[0] if isinstance(known, list) else known  # matches: the live one, the seat's
         response = call.sync_detailed(client=client, **kwargs)
         parsed = response.parsed

@@ -30,7 +30,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from .populated import populate
+from .populated import populate, resource_of
 
 EXAMPLES = int(os.environ.get("DIAMONDS_SCHEMA_EXAMPLES", "5"))
 # The checks that judge one answer against the schema. Not schemathesis' positive_data_acceptance: a request the
@@ -52,10 +52,6 @@ def keep_the_test_connection():
     yield
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
-
-
-def resource_of(path: str) -> str:
-    return path.removeprefix("/api/v1/").split("/", 1)[0]
 
 
 def api_routes() -> set[str]:

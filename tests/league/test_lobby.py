@@ -12,6 +12,7 @@ from django.utils import timezone
 from league.models import LobbySeat, LobbyStatus, LobbyTable, Match, MatchStatus, Player, Rating
 from league.selectors.live import legal_decisions, match_game
 from league.selectors.lobby import open_public_tables, table_for, table_summary
+from league.services.accounts import ensure_person
 from league.services.decisions import submit_decision
 from league.services.lobby import (
     MAX_OPEN_TABLES_PER_PERSON,
@@ -23,7 +24,6 @@ from league.services.lobby import (
     leave_table,
     start_with_bots,
 )
-from league.services.accounts import ensure_person
 from workers.tasks import expire_lobby_tables
 
 pytestmark = pytest.mark.django_db
