@@ -288,7 +288,9 @@ def _print_sprt(test, singles: tuple[list[float], list[float]], elapsed: float) 
           f".. {state['difference_high']:+.3f}); Elo-like {state['elo']:+.1f} "
           f"({state['elo_low']:+.1f} .. {state['elo_high']:+.1f})")
     unpaired = games_for_same_precision(test.outcomes, *singles)
-    if unpaired is not None:
+    if unpaired is None and state["pairs"] >= 2:
+        print("every pair's two games placed the tested seat alike: the two bots decided identically")
+    elif unpaired is not None:
         print(f"the same precision from games that are not paired (each bot in its own games against the field): "
               f"about {unpaired} games, against {2 * state['pairs']} here")
 

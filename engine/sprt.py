@@ -46,7 +46,7 @@ def elo_of(score: float) -> float:
         return -math.inf
     if score >= 1.0:
         return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: never "-0.0"
 
 
 def wald_bounds(alpha: float, beta: float) -> tuple[float, float]:
