@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
-from . import competitions, me, play, views
+from . import comparisons, competitions, me, play, views
 from .tokens import TokenView
 
 router = DefaultRouter()
@@ -17,6 +17,7 @@ router.register("seasons", competitions.SeasonViewSet, basename="season")
 router.register("ladders", competitions.LadderViewSet, basename="ladder")
 router.register("ratings", views.RatingViewSet, basename="rating")
 router.register("rating-history", views.RatingHistoryViewSet, basename="rating-history")
+router.register("comparisons", comparisons.ComparisonViewSet, basename="comparison")
 
 v1 = [
     path("matches/<int:pk>/state/", play.MatchStateView.as_view(), name="match-state"),

@@ -2,6 +2,7 @@
 
 from .club import Club
 from .club_admin import ClubAdmin
+from .comparison import Comparison, ComparisonDecision, ComparisonPair, ComparisonStatus, PairStatus
 from .ladder import Ladder, RatingModel
 from .ladder_entry import LadderEntry
 from .league import League
@@ -26,4 +27,5 @@ __all__ = [
     "MatchSeat", "MatchStatus", "OutboxKind", "OutboxMessage", "Player", "Rating", "RatingHistory", "RatingModel",
     "ResultCorrection", "RoundStatus", "Season", "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat",
     "TournamentRound", "TournamentStatus", "Trick",
+    "Comparison", "ComparisonDecision", "ComparisonPair", "ComparisonStatus", "PairStatus",
 ]

@@ -60,6 +60,7 @@ from ..models import (
 from ..models.match import ENDED
 from ..selectors.standings_cache import warm_tournament_standings
 from . import outbox
+from .comparisons import on_match_finished as close_comparison_pair
 from .decisions import FALLBACK_BOTS
 from .matches import create_match
 from .ratings import apply_match_ratings, match_is_rated
@@ -464,7 +465,8 @@ def on_match_finished(*, match_id: int) -> None:
     """What follows the end of a match (finished or failed). Safe to call any number of times.
 
     Rates it if it is rated (once: league.services.ratings); if it is a tournament table and the last of its round
-    to end, closes the round and then finishes the tournament, or, with auto_advance, seats and starts the next round.
+    to end, closes the round and then finishes the tournament, or, with auto_advance, seats and starts the next round;
+    if it is a comparison's match and the last of its pair to end, records the pair and starts the next one.
     """
     match = Match.objects.filter(pk=match_id).select_related("tournament_round__tournament", "ladder").first()
     if match is None or match.status not in DONE:
@@ -475,6 +477,8 @@ def on_match_finished(*, match_id: int) -> None:
         _round_may_close(match.tournament_round_id)
         # Its readers find the new table ready instead of waiting for it (a tournament somebody reads only).
         warm_tournament_standings(tournament_id=match.tournament_round.tournament_id)
+    # A comparison's pair may be complete (league.services.comparisons; idempotent like the rest).
+    close_comparison_pair(match_id=match_id)
 
 
 def _round_may_close(round_id: int) -> None:
