@@ -228,6 +228,8 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     # The refusals every operation can answer, in the one Error shape (api/schema.py).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.refusals"],
+    # A comparison's status shares its field name with matches' and tournaments': named apart in the schema.
+    "ENUM_NAME_OVERRIDES": {"ComparisonStatusEnum": "league.models.comparison.ComparisonStatus"},
 }
 
 # Request bodies (api.parsers): the largest accepted, and how deep JSON may nest. A ruleset, a points table or a

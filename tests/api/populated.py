@@ -10,6 +10,7 @@ import datetime
 from api.tokens import issue_token
 from league.models import Match, MatchStatus, RatingHistory, ResultCorrection
 from league.services import create_bot_player
+from league.services.comparisons import create_comparison
 from league.services.corrections import correct_result
 from league.services.ladders import create_ladder, join_ladder, seat_ladder_tables
 from league.services.leagues import create_league, create_season
@@ -46,10 +47,14 @@ def populate(accounts, run_on_commit) -> dict:
     rating = history.player.ratings.get(ladder=ladder)
 
     live = live_match(accounts, ["ext-1", "ann", "bob", "greedy-1"], seed="schema-live")
+    with run_on_commit(execute=True):  # one pair, played, and the comparison ended at its maximum
+        comparison = create_comparison(user=accounts["organiser"], candidate=bots[0], baseline=bots[1],
+                                       ruleset={"players": 4, "rounds": 1}, max_pairs=1)
     return {
         "ids": {"clubs": club.pk, "players": bots[0].pk, "matches": [live.pk, finished.pk],
                 "tournaments": tournament.pk, "leagues": league.pk, "seasons": season.pk, "ladders": ladder.pk,
-                "ratings": rating.pk, "rating-history": history.pk},
+                "ratings": rating.pk, "rating-history": history.pk,
+                "comparisons": comparison.pk},
         "tokens": {"anonymous": None, "seat": accounts["tokens"]["ext-1"],
                    "organiser": issue_token(accounts["organiser"])},
         "live": live.pk,
