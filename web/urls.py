@@ -5,7 +5,7 @@ from django.urls import path
 
 from config.throttling import SigninLimit, rate_limited
 
-from . import play, views
+from . import comparisons, play, views
 
 app_name = "web"
 
@@ -26,6 +26,12 @@ urlpatterns = [
     path("matches/<int:pk>/replay/", play.match_replay, name="match-replay"),
     path("matches/<int:pk>/cancel/", views.match_cancel, name="match-cancel"),
     path("play/", play.play_bots, name="play-bots"),
+    path("comparisons/", comparisons.comparison_list, name="comparisons"),
+    path("comparisons/new/", comparisons.comparison_new, name="comparison-new"),
+    path("comparisons/<int:pk>/", comparisons.comparison_detail, name="comparison"),
+    path("comparisons/<int:pk>/state.json", comparisons.comparison_state, name="comparison-state"),
+    path("comparisons/<int:pk>/stop/", comparisons.comparison_stop, name="comparison-stop"),
+    path("comparisons/<int:pk>/pairs/<int:index>/", comparisons.comparison_pair, name="comparison-pair"),
     # Sign-in attempts are paced per client address here and locked out after failures by django-axes.
     path("accounts/login/", rate_limited(SigninLimit, what="sign-in attempts")(auth_views.LoginView.as_view()),
          name="login"),

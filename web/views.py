@@ -27,6 +27,7 @@ from league.models import (
     TournamentStatus,
 )
 from league.permissions import organises, refusal_to_enter
+from league.selectors.comparisons import comparisons as comparison_list
 from league.selectors.ladders import ladder_outlook
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
@@ -251,4 +252,6 @@ def player(request, pk: int):
     return render(request, "web/player.html", {
         "player": player, "ratings": ratings, "seats": seats, "clubs": player.clubs.all(),
         "chart": rating_chart(series, title=f"{player.name}: rating history"),
+        # A bot's comparisons (is my new bot better?), as candidate or baseline.
+        "comparisons": comparison_list(bot_id=player.pk)[:20] if player.is_bot else [],
     })
