@@ -7,11 +7,23 @@ from django.db.models import Q, QuerySet
 from engine.sprt import elo_of
 
 from ..models import Comparison, ComparisonPair
+from ..models.match import IN_PLAY
 
 
 def is_comparison_match(match_id: int) -> bool:
     """Whether the match is one game of a comparison's pair (its work goes to the comparisons queue)."""
     return ComparisonPair.objects.filter(Q(candidate_match_id=match_id) | Q(baseline_match_id=match_id)).exists()
+
+
+def twin_in_play(match_id: int) -> bool:
+    """Whether the match is one game of a comparison's pair whose other game is still in play (one indexed query;
+    False for any other match)."""
+    row = ComparisonPair.objects.filter(Q(candidate_match_id=match_id) | Q(baseline_match_id=match_id)).values_list(
+        "candidate_match_id", "candidate_match__status", "baseline_match__status").first()
+    if row is None:
+        return False
+    candidate_id, candidate_status, baseline_status = row
+    return (baseline_status if candidate_id == match_id else candidate_status) in IN_PLAY
 
 
 def comparisons(*, bot_id: int | None = None) -> QuerySet[Comparison]:

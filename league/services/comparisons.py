@@ -261,7 +261,8 @@ def _update_test(comparison: Comparison) -> dict:
     comparison.lower_bound, comparison.upper_bound = state["lower"], state["upper"]
     comparison.mean_difference = state["mean_difference"]
     comparison.difference_low, comparison.difference_high = state["difference_low"], state["difference_high"]
-    comparison.decision = state["decision"] or ""
+    if comparison.status == ComparisonStatus.RUNNING:  # a pair ending after a stop does not decide it any more
+        comparison.decision = state["decision"] or ""
     comparison.save(update_fields=["pairs", "llr", "lower_bound", "upper_bound", "mean_difference",
                                    "difference_low", "difference_high", "decision"])
     return state
@@ -276,7 +277,7 @@ def refusal_to_stop(user, comparison: Comparison) -> str | None:
 def stop_comparison(*, user, comparison_id: int) -> Comparison:
     """Stop a running comparison: no pair starts any more and the pair in play is cancelled (it becomes void).
     A comparison that has ended already is returned as it is."""
-    from .cancellation import cancel_match  # cancellation is a sibling service that matches finish through
+    from .cancellation import NotCancellable, cancel_match  # imports tournaments, which imports this module
 
     with transaction.atomic():
         comparison = Comparison.objects.select_for_update().get(pk=comparison_id)
@@ -293,7 +294,10 @@ def stop_comparison(*, user, comparison_id: int) -> Comparison:
         in_play = list(Match.objects.filter(ours, status__in=[MatchStatus.PENDING, MatchStatus.RUNNING])
                        .values_list("pk", flat=True))
     for match_id in in_play:
-        cancel_match(match_id=match_id, by=user.get_username(), reason="the comparison was stopped")
+        try:
+            cancel_match(match_id=match_id, by=user.get_username(), reason="the comparison was stopped")
+        except NotCancellable:
+            pass  # it ended meanwhile: its pair is recorded as it stands
     for pair_id in comparison.pair_set.filter(status=PairStatus.PLAYING).values_list("pk", flat=True):
         close_pair(pair_id=pair_id)  # void now (cancel_match's own follow-up does it too, after its commit)
     comparison.refresh_from_db()

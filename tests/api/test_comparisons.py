@@ -74,3 +74,30 @@ def test_bad_input_is_a_400_in_the_error_shape_and_stores_nothing(accounts, chan
 def test_a_person_cannot_be_compared(accounts):
     r = accounts["clients"]["ann"].post(URL, _body(accounts, candidate="ann"), format="json")
     assert r.status_code == 403
+
+
+def test_the_twin_of_an_external_bots_game_stays_secret_until_both_end(accounts):
+    """The baseline's game (engine bots only) ends long before the external candidate has played its own: its
+    cards must not be readable meanwhile, by the bot's author, its token or anyone, since they are the same deal."""
+    from api.tokens import issue_token
+    from league.services.players import create_external_bot
+
+    from .conftest import client_for
+
+    ann = accounts["players"]["ann"].user
+    bot = create_external_bot(name="ann-bot", owner=ann)
+    r = accounts["clients"]["ann"].post(URL, _body(accounts, candidate="greedy-1", baseline="random-1")
+                                        | {"candidate": bot.pk}, format="json")
+    assert r.status_code == 201, r.content
+    pair = ComparisonPair.objects.get()
+    assert play_bot_match(match_id=pair.baseline_match_id).status == "finished"
+    twin = pair.baseline_match_id
+    readers = [accounts["clients"]["ann"], client_for(token=issue_token(bot.user)), accounts["clients"]["anon"]]
+    for client in readers:
+        assert client.get(f"/api/v1/matches/{twin}/record/").status_code == 403
+        assert client.get(f"/api/v1/matches/{twin}/tricks/").status_code == 403
+    assert accounts["clients"]["anon"].get(f"/matches/{twin}/replay/").status_code == 404
+    # Once the candidate's game has ended too (here: the comparison stopped, its game cancelled), the twin is public.
+    assert accounts["clients"]["ann"].post(f"{URL}{r.json()['id']}/stop/").status_code == 200
+    record = accounts["clients"]["anon"].get(f"/api/v1/matches/{twin}/record/")
+    assert record.status_code == 200 and record.json()["rounds"][0]["hands"]
