@@ -160,8 +160,15 @@ def field_player(kind: str, settings: dict, seat: int) -> Player:
     if len(label) > 40:
         label = hashlib.sha256(label.encode()).hexdigest()[:12]
     name = f"field {kind}{f'({label})' if label else ''} #{seat + 1}"
-    player, _created = Player.objects.get_or_create(name=name, defaults={"bot_kind": kind, "bot_settings": settings})
-    return player
+    # Player names are anybody's to take (an external bot may be called "field greedy #2"): a name taken by any other
+    # player than exactly this engine bot is passed over, never seated.
+    for attempt in range(100):
+        candidate = name if attempt == 0 else f"{name} ({attempt + 1})"
+        player, _created = Player.objects.get_or_create(name=candidate,
+                                                        defaults={"bot_kind": kind, "bot_settings": settings})
+        if player.is_engine_bot and player.bot_kind == kind and player.bot_settings == settings:
+            return player
+    raise ComparisonInvalid(_("no name is free for the field's players"))
 
 
 def _start_pair(comparison: Comparison, index: int) -> ComparisonPair:
