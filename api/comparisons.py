@@ -32,6 +32,9 @@ class ComparisonCreateSerializer(serializers.Serializer):
     field_settings = serializers.DictField(required=False)
     elo0 = serializers.FloatField(default=0.0, help_text="H0: the candidate is stronger by at most this (Elo).")
     elo1 = serializers.FloatField(default=20.0, help_text="H1: the candidate is stronger by this (Elo).")
+    difference0 = serializers.FloatField(required=False, help_text="H0 as the candidate's mean placement-score "
+                                         "advantage (-1 .. 1) instead of elo0; with difference1.")
+    difference1 = serializers.FloatField(required=False, help_text="H1 as a placement-score advantage.")
     alpha = serializers.FloatField(default=0.05)
     beta = serializers.FloatField(default=0.05)
     max_pairs = serializers.IntegerField(default=1000, min_value=1, max_value=MAX_COMPARISON_PAIRS)
@@ -103,7 +106,8 @@ class ComparisonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
                 user=request.user, candidate=_bot(data["candidate"], "candidate"),
                 baseline=_bot(data["baseline"], "baseline"), game=data["game"], ruleset=ruleset,
                 field_kind=data.get("field_kind"), field_settings=data.get("field_settings"), elo0=data["elo0"],
-                elo1=data["elo1"], alpha=data["alpha"], beta=data["beta"], max_pairs=data["max_pairs"])
+                elo1=data["elo1"], alpha=data["alpha"], beta=data["beta"], max_pairs=data["max_pairs"],
+                difference0=data.get("difference0"), difference1=data.get("difference1"))
         except ComparisonRefused as e:
             refuse(str(e))
         except ComparisonInvalid as e:

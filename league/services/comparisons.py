@@ -78,20 +78,28 @@ def refusal_to_compare(user, player: Player) -> str | None:
     return None
 
 
-def _checked_hypotheses(elo0, elo1, alpha, beta) -> Hypotheses:
+def _checked_hypotheses(elo0, elo1, alpha, beta, difference0=None, difference1=None) -> Hypotheses:
+    """H0/H1 as logistic Elo on the pair's score, or (`difference0`, `difference1`, both or neither) as the
+    candidate's mean placement-score advantage, -1 .. 1 (engine.sprt.Hypotheses.from_difference)."""
     try:
+        if difference0 is not None or difference1 is not None:
+            if difference0 is None or difference1 is None:
+                raise ValueError("give both difference0 and difference1, or neither")
+            return Hypotheses.from_difference(float(difference0), float(difference1), float(alpha), float(beta))
         return Hypotheses(float(elo0), float(elo1), float(alpha), float(beta))
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, OverflowError) as e:
         raise ComparisonInvalid(str(e)) from None
 
 
 def create_comparison(*, user, candidate: Player, baseline: Player, game: str = "diamonds", ruleset=4,
                       field_kind: str | None = None, field_settings: dict | None = None, elo0: float = 0.0,
                       elo1: float = 20.0, alpha: float = 0.05, beta: float = 0.05,
-                      max_pairs: int = 1000) -> Comparison:
+                      max_pairs: int = 1000, difference0: float | None = None,
+                      difference1: float | None = None) -> Comparison:
     """Create a comparison and start its first pair. ComparisonRefused (403) or ComparisonInvalid (400), nothing
     stored, for anything wrong. `ruleset` is the game's ruleset, its dict or the number of players; the field
-    defaults to the game's strongest cheap bot (greedy in Diamonds, heuristic in the other games)."""
+    defaults to the game's strongest cheap bot (greedy in Diamonds, heuristic in the other games). The bounds are
+    stored as Elo whichever way they were given."""
     for player in (candidate, baseline):
         refusal = refusal_to_compare(user, player)
         if refusal:
@@ -122,7 +130,7 @@ def create_comparison(*, user, candidate: Player, baseline: Player, game: str = 
         field_settings = checked_bot_settings(field_kind, field_settings or {})
     except ValueError as e:
         raise ComparisonInvalid(str(e)) from None
-    hypotheses = _checked_hypotheses(elo0, elo1, alpha, beta)
+    hypotheses = _checked_hypotheses(elo0, elo1, alpha, beta, difference0, difference1)
     if isinstance(max_pairs, bool) or not isinstance(max_pairs, int) or not 1 <= max_pairs <= MAX_COMPARISON_PAIRS:
         raise ComparisonInvalid(_("max_pairs must be a whole number from 1 to %(max)s") % {
             "max": MAX_COMPARISON_PAIRS})

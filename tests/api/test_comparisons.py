@@ -63,6 +63,7 @@ def test_external_bots_by_their_owner_or_an_organiser_only(accounts):
     {"elo0": 50, "elo1": 10}, {"alpha": 0}, {"max_pairs": 0}, {"max_pairs": 10**9}, {"candidate": 10**6},
     {"candidate": "x"}, {"ruleset": {"players": 4, "partnerships": True}}, {"ruleset": {"players": 4}, "players": 4},
     {"game": "nope"}, {"field_kind": "search", "field_settings": {"playouts": -5}}, {"ruleset": [1, 2]},
+    {"difference0": 0.0}, {"difference0": 0.2, "difference1": 0.1}, {"difference0": 0, "difference1": 1.5},
 ])
 def test_bad_input_is_a_400_in_the_error_shape_and_stores_nothing(accounts, change):
     r = accounts["clients"]["outsider"].post(URL, {**_body(accounts), **change}, format="json")
@@ -101,3 +102,10 @@ def test_the_twin_of_an_external_bots_game_stays_secret_until_both_end(accounts)
     assert accounts["clients"]["ann"].post(f"{URL}{r.json()['id']}/stop/").status_code == 200
     record = accounts["clients"]["anon"].get(f"/api/v1/matches/{twin}/record/")
     assert record.status_code == 200 and record.json()["rounds"][0]["hands"]
+
+
+def test_bounds_as_a_placement_score_difference_are_stored_as_elo(accounts):
+    r = accounts["clients"]["outsider"].post(URL, {**_body(accounts), "difference0": 0.0, "difference1": 0.1},
+                                             format="json")
+    assert r.status_code == 201, r.content
+    assert r.json()["elo0"] == 0.0 and 34 < r.json()["elo1"] < 35  # logistic Elo of a 0.55 pair score

@@ -256,3 +256,17 @@ def test_a_player_named_like_a_field_seat_is_never_seated_in_the_field(people):
         field = [s.player for s in match.match_seats.all() if s.seat != pair.tested_seat]
         assert impostor not in field and lookalike not in field
         assert all(p.is_engine_bot and p.bot_kind == "greedy" and p.bot_settings == {} for p in field)
+
+
+def test_the_beat_catch_up_closes_a_pair_whose_follow_up_was_lost(people):
+    """Both games ended but the worker died before closing the pair: the beat's catch-up closes it, once."""
+    from league.services.comparisons import catch_up_comparisons
+
+    comparison = _create(people)
+    pair = ComparisonPair.objects.get(comparison=comparison)
+    _play(pair.candidate_match_id)
+    _play(pair.baseline_match_id)  # and nobody called on_match_finished
+    assert catch_up_comparisons() == 1
+    assert catch_up_comparisons() == 0  # the next pair is still playing: nothing to catch up
+    assert ComparisonPair.objects.get(pk=pair.pk).status == PairStatus.DONE
+    assert ComparisonPair.objects.filter(comparison=comparison).count() == 2
