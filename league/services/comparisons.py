@@ -161,7 +161,7 @@ def tested_seat(comparison: Comparison, index: int) -> int:
     return index % int(comparison.ruleset["players"])
 
 
-def field_player(kind: str, settings: dict, seat: int) -> Player:
+def field_player(kind: str, settings: dict, seat: int, avoid: frozenset[int] = frozenset()) -> Player:
     """The engine-bot player of the field in `seat` (one per seat: a player takes one seat at a table). Shared by
     every comparison with that field; the same kind and settings always play alike."""
     label = ",".join(f"{k}={v}" for k, v in sorted(settings.items()))
@@ -174,7 +174,8 @@ def field_player(kind: str, settings: dict, seat: int) -> Player:
         candidate = name if attempt == 0 else f"{name} ({attempt + 1})"
         player, _created = Player.objects.get_or_create(name=candidate,
                                                         defaults={"bot_kind": kind, "bot_settings": settings})
-        if player.is_engine_bot and player.bot_kind == kind and player.bot_settings == settings:
+        if (player.is_engine_bot and player.bot_kind == kind and player.bot_settings == settings
+                and player.pk not in avoid):  # a field player compared itself takes the tested seat, not this one
             return player
     raise ComparisonInvalid(_("no name is free for the field's players"))
 
@@ -183,7 +184,9 @@ def _start_pair(comparison: Comparison, index: int) -> ComparisonPair:
     """Create pair `index`'s two matches and send them to the workers (in the caller's transaction)."""
     seat = tested_seat(comparison, index)
     players = int(comparison.ruleset["players"])
-    field = {s: field_player(comparison.field_kind, comparison.field_settings, s) for s in range(players) if s != seat}
+    tested = frozenset((comparison.candidate_id, comparison.baseline_id))
+    field = {s: field_player(comparison.field_kind, comparison.field_settings, s, avoid=tested)
+             for s in range(players) if s != seat}
     seed = pair_seed(comparison, index)
     matches = []
     for tested in (comparison.candidate, comparison.baseline):

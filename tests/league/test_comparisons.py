@@ -270,3 +270,19 @@ def test_the_beat_catch_up_closes_a_pair_whose_follow_up_was_lost(people):
     assert catch_up_comparisons() == 0  # the next pair is still playing: nothing to catch up
     assert ComparisonPair.objects.get(pk=pair.pk).status == PairStatus.DONE
     assert ComparisonPair.objects.filter(comparison=comparison).count() == 2
+
+
+def test_a_field_player_compared_itself_never_sits_twice_at_a_table(people, run_on_commit):
+    from league.services.comparisons import field_player
+
+    people["field2"] = field_player("greedy", {}, 1)  # the field's own seat-2 player, as the candidate
+    comparison = _create(people, candidate="field2", baseline="greedy", ruleset={"players": 4, "rounds": 1})
+    for index in range(2):  # pair 1 tests seat 1; pair 2 tests seat 2, the candidate's own field name
+        if index:
+            pair = ComparisonPair.objects.get(comparison=comparison, index=0)
+            _play(pair.candidate_match_id)
+            _play(pair.baseline_match_id)
+            on_match_finished(match_id=pair.baseline_match_id)
+        pair = ComparisonPair.objects.get(comparison=comparison, index=index)
+        players = [s.player_id for s in pair.candidate_match.match_seats.all()]
+        assert len(set(players)) == 4 and people["field2"].pk in players
