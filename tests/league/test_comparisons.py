@@ -286,3 +286,38 @@ def test_a_field_player_compared_itself_never_sits_twice_at_a_table(people, run_
         pair = ComparisonPair.objects.get(comparison=comparison, index=index)
         players = [s.player_id for s in pair.candidate_match.match_seats.all()]
         assert len(set(players)) == 4 and people["field2"].pk in players
+
+
+def _first_divergence(ra: dict, rb: dict) -> int | None:
+    """The seat whose decision first differs between two games of one deal (None if none does): the dealer's pass
+    count, then the passes (simultaneous: a differing field pass counts as the field's), then the plays in order."""
+    a, b = ra["rounds"][0], rb["rounds"][0]
+    if a["pass_count"] != b["pass_count"]:
+        return a["dealer"]
+    differing = [s for s, (pa, pb) in enumerate(zip(a["passes"] or [], b["passes"] or [])) if pa != pb]
+    if differing:
+        return differing[0] if len(differing) == 1 else -1  # -1: more than one seat at once, never the tested alone
+    plays_a = [(p["seat"], p["card"]) for t in a["tricks"] for p in t["plays"]]
+    plays_b = [(p["seat"], p["card"]) for t in b["tricks"] for p in t["plays"]]
+    for (seat_a, card_a), (seat_b, card_b) in zip(plays_a, plays_b):
+        if (seat_a, card_a) != (seat_b, card_b):
+            return seat_a if seat_a == seat_b else -1
+    return None
+
+
+def test_the_two_games_of_every_pair_differ_first_by_a_choice_of_the_tested_seat(people, run_on_commit):
+    """Same deal, same field seeds: whatever differs between a pair's games starts with the tested bot's own
+    decision (the dealer's pass count, its passes or a card it played), never with a field bot's."""
+    # Hypotheses 10 Elo apart with small error rates: no 8 pairs reach a bound, so all 8 are played.
+    comparison = run_on_commit(_create, people, candidate="greedy", baseline="random", max_pairs=8,
+                               elo0=-5, elo1=5, alpha=0.001, beta=0.001)
+    pairs = list(comparison.pair_set.order_by("index"))
+    assert len(pairs) == 8
+    diverged = 0
+    for pair in pairs:
+        ra, rb = match_record(pair.candidate_match), match_record(pair.baseline_match)
+        assert ra["rounds"][0]["hands"] == rb["rounds"][0]["hands"]
+        seat = _first_divergence(ra, rb)
+        assert seat in (None, pair.tested_seat), (pair.index, pair.tested_seat, seat)
+        diverged += seat is not None
+    assert diverged  # greedy and random do choose differently: the check above was not vacuous
