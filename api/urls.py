@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
-from . import competitions, lobby, me, notifications, offline, participation, play, views
+from . import comparisons, competitions, lobby, me, notifications, offline, participation, play, views
 from .tokens import TokenView
 
 router = DefaultRouter()
@@ -20,6 +20,7 @@ router.register("rating-history", views.RatingHistoryViewSet, basename="rating-h
 router.register("me/notifications", notifications.MyNotificationViewSet, basename="my-notification")
 router.register("me/webhooks", notifications.MyWebhookViewSet, basename="my-webhook")
 router.register("lobby/tables", lobby.LobbyTableViewSet, basename="lobby-table")
+router.register("comparisons", comparisons.ComparisonViewSet, basename="comparison")
 
 v1 = [
     path("matches/<int:pk>/state/", play.MatchStateView.as_view(), name="match-state"),

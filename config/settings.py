@@ -228,6 +228,8 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     # The refusals every operation can answer, in the one Error shape (api/schema.py).
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.refusals"],
+    # A comparison's status shares its field name with matches' and tournaments': named apart in the schema.
+    "ENUM_NAME_OVERRIDES": {"ComparisonStatusEnum": "league.models.comparison.ComparisonStatus"},
 }
 
 # Request bodies (api.parsers): the largest accepted, and how deep JSON may nest. A ruleset, a points table or a
@@ -291,6 +293,9 @@ if DIAMONDS_CACHE_URL:
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 # The play queue's name can be changed so that test workers sharing a Redis consume only their own run's matches.
 DIAMONDS_PLAY_QUEUE = os.environ.get("DIAMONDS_PLAY_QUEUE", "play")
+# Comparisons' matches (league.services.comparisons) have a queue of their own, so that a comparison of thousands of
+# games never starves tournaments and ladders; the outbox relay routes them there (workers.outbox.queue_of).
+DIAMONDS_COMPARISON_QUEUE = os.environ.get("DIAMONDS_COMPARISON_QUEUE", "comparisons")
 CELERY_TASK_ROUTES = {
     "workers.tasks.run_match": {"queue": DIAMONDS_PLAY_QUEUE},
     "workers.tasks.requeue_stalled_matches": {"queue": "bookkeeping"},

@@ -215,8 +215,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--field-settings", default="")
     parser.add_argument("--seed", default="arena")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (the machine is shared: keep 1)")
+    sprt = parser.add_argument_group(
+        "a sequential test (--sprt): is --seat (the candidate) stronger than --baseline? Pairs of duplicate deals "
+        "against --field until the test decides (engine.sprt, engine.comparison)")
+    sprt.add_argument("--sprt", action="store_true", help="play duplicate pairs until the SPRT decides")
+    sprt.add_argument("--baseline", help="the bot the candidate (--seat) is compared with")
+    sprt.add_argument("--baseline-settings", default="")
+    sprt.add_argument("--elo0", type=float, default=0.0, help="H0: the candidate's edge is at most this (default 0)")
+    sprt.add_argument("--elo1", type=float, default=20.0, help="H1: its edge is at least this (default 20)")
+    sprt.add_argument("--alpha", type=float, default=0.05)
+    sprt.add_argument("--beta", type=float, default=0.05)
+    sprt.add_argument("--max-pairs", type=int, default=2000)
     args = parser.parse_args(argv)
     kind = game_type(args.game)
+    if args.sprt:
+        return _main_sprt(parser, args, kind)
     matchup = Matchup(args.game, _ruleset(parser, args, kind), *_seat_and_field(parser, args, kind),
                       parse_settings(args.seat_settings), parse_settings(args.field_settings), args.seed)
     start = time.perf_counter()
@@ -225,6 +238,81 @@ def main(argv: list[str] | None = None) -> int:
     tallies = tally(matchup, args.games, args.jobs, progress=Progress())
     _print_table(tallies, matchup, kind, args.games, time.perf_counter() - start)
     return 0
+
+
+def _main_sprt(parser: argparse.ArgumentParser, args: argparse.Namespace, kind: GameType) -> int:
+    """--sprt: pairs until the test decides, a line per pair on stderr, the verdict and estimate on stdout."""
+    from .comparison import Contestant, PairSpec, play_pair
+    from .sprt import Hypotheses, Sprt, placement_score
+
+    candidate_kind, field_kind = _seat_and_field(parser, args, kind)
+    if not args.baseline or args.baseline not in kind.bots:
+        parser.error(f"--sprt needs --baseline, one of {kind.title}'s bots: {', '.join(kind.bots)}")
+    if not 1 <= args.max_pairs <= 100_000:
+        parser.error("--max-pairs must lie within 1 .. 100000")
+    try:
+        hypotheses = Hypotheses(args.elo0, args.elo1, args.alpha, args.beta)
+    except ValueError as refusal:
+        parser.error(str(refusal))
+    spec = PairSpec(args.game, _ruleset(parser, args, kind),
+                    Contestant(candidate_kind, parse_settings(args.seat_settings)),
+                    Contestant(args.baseline, parse_settings(args.baseline_settings)),
+                    Contestant(field_kind, parse_settings(args.field_settings)), args.seed)
+    test = Sprt(hypotheses, spec.competitors(), max_pairs=args.max_pairs)
+    lower, upper = hypotheses.bounds
+    print(f"SPRT {spec.candidate.label()} (candidate) against {spec.baseline.label()} (baseline), field "
+          f"{spec.field.label()}, {kind.title} {args.players} players; H0 elo {args.elo0:g}, H1 elo {args.elo1:g}, "
+          f"alpha {args.alpha:g}, beta {args.beta:g}; bounds {lower:.2f} .. {upper:.2f}", file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    singles: tuple[list[float], list[float]] = ([], [])
+    index = 0
+    while test.decision is None:
+        pair = play_pair(spec, index)
+        test.add(pair.outcome)
+        singles[0].append(placement_score(pair.candidate_places, pair.tested_competitor))
+        singles[1].append(placement_score(pair.baseline_places, pair.tested_competitor))
+        index += 1
+        print(f"pair {test.pairs}: duplicate score {pair.outcome:.3f}, LLR {test.llr:+.2f} "
+              f"({lower:.2f} .. {upper:.2f})", file=sys.stderr, flush=True)
+    _print_sprt(test, singles, time.perf_counter() - start)
+    return 0
+
+
+def _print_sprt(test, singles: tuple[list[float], list[float]], elapsed: float) -> None:
+    state = test.state()
+    verdict = {"H1": "H1 accepted: the candidate is stronger", "H0": "H0 accepted: the candidate is not stronger",
+               "max": "no decision within --max-pairs"}[state["decision"]]
+    print(f"{verdict} after {state['pairs']} pairs ({2 * state['pairs']} games, {elapsed:.1f} s); "
+          f"LLR {state['llr']:+.2f} (bounds {state['lower']:.2f} .. {state['upper']:.2f})")
+    print(f"mean placement-score difference {state['mean_difference']:+.3f} (95% CI {state['difference_low']:+.3f} "
+          f".. {state['difference_high']:+.3f}); Elo-like {state['elo']:+.1f} "
+          f"({state['elo_low']:+.1f} .. {state['elo_high']:+.1f})")
+    unpaired = games_for_same_precision(test.outcomes, *singles)
+    if unpaired is None and state["pairs"] >= 2:
+        print("every pair's two games placed the tested seat alike: the two bots decided identically")
+    elif unpaired is not None:
+        print(f"the same precision from games that are not paired (each bot in its own games against the field): "
+              f"about {unpaired} games, against {2 * state['pairs']} here")
+
+
+def games_for_same_precision(outcomes: list[float], candidate: list[float], baseline: list[float]) -> int | None:
+    """How many unpaired games (half with each bot) would estimate the difference of the two bots' mean placement
+    scores as precisely as these pairs do: the pairs' variance of the difference against the two bots' own."""
+    n = len(outcomes)
+    if n < 2:
+        return None
+    diffs = [2 * w - 1 for w in outcomes]
+
+    def variance(xs: list[float]) -> float:
+        m = sum(xs) / len(xs)
+        return sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+
+    paired = variance(diffs)
+    if paired <= 0:
+        return None
+    # Unpaired: var(mean_c - mean_b) = (var_c + var_b) / k with k games each; paired: var(d) / n.
+    per_bot = (variance(candidate) + variance(baseline)) * n / paired
+    return 2 * math.ceil(per_bot)
 
 
 def _ruleset(parser: argparse.ArgumentParser, args: argparse.Namespace, kind: GameType) -> Any:

@@ -161,3 +161,11 @@ def _check_setting(kind: str, name: str, value: Any, default: Any) -> None:
             raise ValueError(f"{where} is a short text")
     else:
         raise ValueError(f"{where} cannot be set here")
+
+# Comparisons (league.services.comparisons). Decision: at most 5,000 pairs (10,000 games): fishtest's tests of
+# a few Elo take thousands of pairs, and one comparison should not hold the comparison workers for longer.
+MAX_COMPARISON_PAIRS = 5000
+# Decision: three comparisons running per account at once; organisers too (they share the same workers).
+MAX_RUNNING_COMPARISONS_PER_ACCOUNT = 3
+# A comparison stops after this many void pairs in a row (a bot that fails every game would otherwise loop).
+MAX_VOID_PAIRS_IN_A_ROW = 3

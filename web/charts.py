@@ -70,3 +70,46 @@ def rating_chart(series: list[Series], *, width: int = 640, height: int = 260, t
         '<svg class="chart" viewBox="0 0 {} {}" role="img" aria-label="{}: {}">{}{}{}</svg>',
         width, height, title, summary, axes, ticks, mark_safe("".join(lines)),
     )
+
+
+def llr_chart(llrs: list[float], *, lower: float, upper: float, width: int = 640, height: int = 260,
+              title: str = "LLR") -> SafeString:
+    """A comparison's log-likelihood ratio after each pair (from 0 before the first) between its two bounds: the test
+    accepts H1 when the line reaches the upper bound, H0 when it reaches the lower one. The bounds are told apart by
+    their labels and dash patterns, not by colour alone."""
+    from django.utils.translation import gettext as _
+
+    left, right, top, bottom = 44, 118, 16, 28
+    points = [0.0, *llrs]
+    low = min(lower, *points) - 0.2
+    high = max(upper, *points) + 0.2
+    span_x = max(len(points) - 1, 10)
+
+    def x(i: int) -> float:
+        return left + (width - left - right) * i / span_x
+
+    def y(v: float) -> float:
+        return top + (height - top - bottom) * (high - v) / (high - low)
+
+    bounds = format_html_join("", (
+        '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="1.5" stroke-dasharray="{}"/>'
+        '<text x="{}" y="{}" font-size="12" fill="currentColor">{}</text>'), (
+        (left, f"{y(v):.1f}", width - right, f"{y(v):.1f}", colour, dash, width - right + 6, f"{y(v) + 4:.1f}", label)
+        for v, colour, dash, label in ((upper, COLOURS[2], "6 3", _("H1 %(bound).2f") % {"bound": upper}),
+                                       (lower, COLOURS[1], "2 3", _("H0 %(bound).2f") % {"bound": lower}))))
+    pts = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(points))
+    line = format_html('<polyline points="{}" fill="none" stroke="{}" stroke-width="2"/>'
+                       '<circle cx="{}" cy="{}" r="3" fill="{}"/>', pts, COLOURS[0],
+                       f"{x(len(points) - 1):.1f}", f"{y(points[-1]):.1f}", COLOURS[0])
+    ticks = format_html_join("", '<text x="{}" y="{}" font-size="11" text-anchor="end" fill="currentColor">{}</text>',
+                             ((left - 6, f"{y(v) + 4:.1f}", f"{v:.1f}") for v in (high, 0.0, low)))
+    axes = format_html(
+        '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="currentColor" stroke-opacity=".4"/>'
+        '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="currentColor" stroke-opacity=".25"/>'
+        '<text x="{}" y="{}" font-size="11" fill="currentColor">{}</text>',
+        left, top, left, height - bottom, left, f"{y(0):.1f}", width - right, f"{y(0):.1f}", left, height - 8,
+        _("pairs →"))
+    summary = _("LLR %(llr).2f after %(pairs)s pairs; bounds %(lower).2f and %(upper).2f") % {
+        "llr": points[-1], "pairs": len(llrs), "lower": lower, "upper": upper}
+    return format_html('<svg class="chart" viewBox="0 0 {} {}" role="img" aria-label="{}: {}">{}{}{}{}</svg>',
+                       width, height, title, summary, axes, ticks, bounds, line)

@@ -5,7 +5,7 @@ from django.urls import path
 
 from config.throttling import SigninLimit, rate_limited
 
-from . import accounts, bots, evening, lobby, notifications, offline, participation, play, views
+from . import accounts, bots, comparisons, evening, lobby, notifications, offline, participation, play, views
 
 app_name = "web"
 
@@ -60,6 +60,12 @@ urlpatterns = [
     path("webhooks/<int:pk>/", notifications.webhook_detail, name="webhook"),
     path("webhooks/<int:pk>/ping/", notifications.webhook_ping, name="webhook-ping"),
     path("webhooks/<int:pk>/active/", notifications.webhook_active, name="webhook-active"),
+    path("comparisons/", comparisons.comparison_list, name="comparisons"),
+    path("comparisons/new/", comparisons.comparison_new, name="comparison-new"),
+    path("comparisons/<int:pk>/", comparisons.comparison_detail, name="comparison"),
+    path("comparisons/<int:pk>/state.json", comparisons.comparison_state, name="comparison-state"),
+    path("comparisons/<int:pk>/stop/", comparisons.comparison_stop, name="comparison-stop"),
+    path("comparisons/<int:pk>/pairs/<int:index>/", comparisons.comparison_pair, name="comparison-pair"),
     # The one sign-in (django-allauth's, at its own address): attempts are paced per client address here and locked
     # out after failures by django-axes. The rest of /accounts/ (sign up, email, password) is allauth's (config.urls).
     path("accounts/login/", rate_limited(SigninLimit, what="sign-in attempts")(account_views.LoginView.as_view()),

@@ -33,6 +33,7 @@ from league.models import (
 from league.permissions import organises, refusal_to_enter, refusal_to_manage_bot
 from league.selectors.accounts import in_ladder, my_entry, my_membership, open_for_self_entry, pending_requests
 from league.selectors.bots import conduct_of, player_seats
+from league.selectors.comparisons import comparisons as comparison_list
 from league.selectors.ladders import ladder_outlook
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
@@ -280,4 +281,6 @@ def player(request, pk: int):
         "conduct": conduct_of(player) if player.is_bot else None,
         "pause_after": pause_after(),
         "manages": player.is_bot and refusal_to_manage_bot(request.user, player) is None,
+        # A bot's comparisons (is my new bot better?), as candidate or baseline.
+        "comparisons": comparison_list(bot_id=player.pk)[:20] if player.is_bot else [],
     })

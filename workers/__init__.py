@@ -14,7 +14,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("workers")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # Declared here so that a bare `celery -A workers worker` consumes every queue; `-Q play` narrows it down.
-app.conf.task_queues = tuple(Queue(q, Exchange(q), routing_key=q) for q in ("play", "bookkeeping", "celery"))
+QUEUES = ("play", "comparisons", "bookkeeping", "celery")
+app.conf.task_queues = tuple(Queue(q, Exchange(q), routing_key=q) for q in QUEUES)
 app.autodiscover_tasks(["workers"])
 
 __all__ = ["app"]

@@ -161,7 +161,7 @@ class Chaos:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
-        self.runner.start({"worker": 2})
+        self.runner.start({"worker": 2, "comparisons": 0})  # a tournament only: no comparison worker needed
         markers = {"worker": " ready.", "beat": "beat: Starting", "relay": "relay ready", "web": "Booting worker"}
         for name, process in self.runner.processes.items():
             marker = markers[name.split(".")[0]]

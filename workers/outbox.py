@@ -26,6 +26,7 @@ from kombu.exceptions import KombuError, OperationalError
 from redis.exceptions import RedisError
 
 from league.models import OutboxKind
+from league.selectors.comparisons import is_comparison_match
 from league.services import outbox
 
 log = logging.getLogger(__name__)
@@ -50,11 +51,21 @@ def _task_of(kind: str):
     return {OutboxKind.PLAY_MATCH: tasks.run_match, OutboxKind.ADVANCE_MATCH: tasks.advance_match}[kind]
 
 
+def queue_of(match_id: int) -> str:
+    """A comparison's matches go to their own queue, so a long comparison never starves tournaments and ladders
+    (the default worker consumes it too, at lower concurrency: deploy/Procfile); every other match to the play
+    queue."""
+    if is_comparison_match(match_id):
+        return settings.DIAMONDS_COMPARISON_QUEUE
+    return settings.DIAMONDS_PLAY_QUEUE
+
+
 def send(message) -> None:
-    """Hand one row to the broker (in eager mode: run its task here). Both kinds go to the play queue, named when
-    sending (not only in the routes fixed at start-up) so that a test run can have its workers' queue to itself."""
+    """Hand one row to the broker (in eager mode: run its task here). Both kinds go to the play queue (or the
+    comparisons queue), named when sending (not only in the routes fixed at start-up) so that a test run can have
+    its workers' queue to itself."""
     _task_of(message.kind).apply_async((message.match_id,), {"message_id": message.pk},
-                                       queue=settings.DIAMONDS_PLAY_QUEUE, retry=True,
+                                       queue=queue_of(message.match_id), retry=True,
                                        retry_policy=settings.DIAMONDS_SEND_RETRY_POLICY)
 
 

@@ -16,6 +16,7 @@ from django.db import InterfaceError, OperationalError, close_old_connections, c
 
 from league.selectors.live import overdue_match_ids, stalled_live_match_ids
 from league.services import outbox, play_bot_match, webhooks
+from league.services.comparisons import catch_up_comparisons
 from league.services.decisions import advance_match as advance_live_match
 from league.services.decisions import play_overdue
 from league.services.ladders import ladder_tick as seat_ladders
@@ -78,8 +79,9 @@ def ladder_tick() -> dict[str, int]:
 
 @app.task(name="workers.tasks.catch_up_finished_matches")
 def catch_up_finished_matches_task() -> int:
-    """Beat task: ratings and round closing for ended matches whose follow-up in run_match was lost."""
-    return catch_up_finished_matches()
+    """Beat task: ratings, round closing and comparison pairs for ended matches whose follow-up in run_match was
+    lost."""
+    return catch_up_finished_matches() + catch_up_comparisons()
 
 
 @app.task(name="workers.tasks.requeue_stalled_matches")

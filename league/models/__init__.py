@@ -3,6 +3,7 @@
 from .check_in import CheckIn
 from .club import Club, Membership
 from .club_admin import ClubAdmin
+from .comparison import Comparison, ComparisonDecision, ComparisonPair, ComparisonStatus, PairStatus
 from .ladder import Ladder, RatingModel
 from .ladder_entry import LadderEntry
 from .league import League
@@ -39,4 +40,5 @@ __all__ = [
     "CheckIn", "FinalRanking", "LateEntryPoints",
     "DeliveryStatus", "Notification", "NotificationKind", "WebhookDelivery", "WebhookEndpoint",
     "Language", "Membership", "MembershipRequest", "Profile", "RequestStatus",
+    "Comparison", "ComparisonDecision", "ComparisonPair", "ComparisonStatus", "PairStatus",
 ]

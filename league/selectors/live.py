@@ -30,6 +30,7 @@ from .. import turn_signals
 from ..aio import let_thread_go, run_sync
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, TournamentFormat
 from ..models.match import IN_PLAY
+from .comparisons import twin_in_play as comparison_twin_in_play
 from .games import GAME_CACHE, StoredPlayError, load_match_game, stored_as_choices
 from .records import match_record, with_attestation
 
@@ -154,11 +155,15 @@ def turns_of_user(user) -> list[Turn]:
 
 
 def deal_still_in_play(match: Match) -> bool:
-    """Whether the match is a table of a duplicate tournament round still being played: other tables of the round
-    share its deal, so what was dealt and played here must stay hidden from everyone else until the round closes."""
+    """Whether the match is a table of a duplicate tournament round still being played, or a comparison's game whose
+    twin is still being played: other matches share its deal, so what was dealt and played here must stay hidden
+    from everyone else until they have ended."""
     rnd = match.tournament_round
-    return (rnd is not None and rnd.status != RoundStatus.CLOSED
-            and rnd.tournament.format == TournamentFormat.DUPLICATE)
+    if rnd is not None:
+        return rnd.status != RoundStatus.CLOSED and rnd.tournament.format == TournamentFormat.DUPLICATE
+    # A comparison's pair (league.services.comparisons): its two games share the deal, so each stays hidden from
+    # everyone but its own seats while its twin is played (an external bot's author must not read the twin's cards).
+    return comparison_twin_in_play(match.pk)
 
 
 def deal_revealed(match: Match) -> bool:

@@ -54,8 +54,8 @@ def cancel_match(*, match_id: int, by: str = "", reason: str = "") -> Match:
         if match.status not in IN_PLAY:
             raise NotCancellable(f"match {match_id} is {match.status}: only a match in play can be cancelled")
         _cancel_in_play(Match.objects.filter(pk=match_id), _note(by, reason), timezone.now())
-        if match.tournament_round_id is not None:
-            transaction.on_commit(lambda: on_match_finished(match_id=match_id))
+        # Its tournament round or comparison pair may close now (does nothing for any other match).
+        transaction.on_commit(lambda: on_match_finished(match_id=match_id))
     match.refresh_from_db()
     return match
 

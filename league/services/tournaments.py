@@ -65,6 +65,7 @@ from ..models.match import ENDED
 from ..selectors.standings_cache import warm_tournament_standings
 from . import outbox
 from .bot_pausing import count_match_conduct
+from .comparisons import on_match_finished as close_comparison_pair
 from .decisions import FALLBACK_BOTS
 from .evening import present_entries
 from .finals import check_final_settings, seat_final_stage
@@ -550,7 +551,8 @@ def on_match_finished(*, match_id: int) -> None:
     """What follows the end of a match (finished or failed). Safe to call any number of times.
 
     Rates it if it is rated (once: league.services.ratings); if it is a tournament table and the last of its round
-    to end, closes the round and then finishes the tournament, or, with auto_advance, seats and starts the next round.
+    to end, closes the round and then finishes the tournament, or, with auto_advance, seats and starts the next round;
+    if it is a comparison's match and the last of its pair to end, records the pair and starts the next one.
     """
     match = Match.objects.filter(pk=match_id).select_related("tournament_round__tournament", "ladder").first()
     if match is None or match.status not in DONE:
@@ -563,6 +565,8 @@ def on_match_finished(*, match_id: int) -> None:
         _round_may_close(match.tournament_round_id)
         # Its readers find the new table ready instead of waiting for it (a tournament somebody reads only).
         warm_tournament_standings(tournament_id=match.tournament_round.tournament_id)
+    # A comparison's pair may be complete (league.services.comparisons; idempotent like the rest).
+    close_comparison_pair(match_id=match_id)
 
 
 def _round_may_close(round_id: int) -> None:

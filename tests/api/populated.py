@@ -10,6 +10,7 @@ import datetime
 from api.tokens import issue_token
 from league.models import Match, MatchStatus, Notification, RatingHistory, ResultCorrection, WebhookEndpoint
 from league.services import create_bot_player
+from league.services.comparisons import create_comparison
 from league.services.corrections import correct_result
 from league.services.ladders import create_ladder, join_ladder, seat_ladder_tables
 from league.services.leagues import create_league, create_season
@@ -58,11 +59,14 @@ def populate(accounts, run_on_commit) -> dict:
     endpoint = WebhookEndpoint.objects.create(owner=seat_user, url="https://hooks.example.org/diamonds",
                                               secret="schema-secret", events=["match.finished"])
     lobby_table = create_table(user=accounts["players"]["ann"].user, game="diamonds", seats=4)
+    with run_on_commit(execute=True):  # one pair, played, and the comparison ended at its maximum
+        comparison = create_comparison(user=accounts["organiser"], candidate=bots[0], baseline=bots[1],
+                                       ruleset={"players": 4, "rounds": 1}, max_pairs=1)
     return {
         "ids": {"clubs": club.pk, "players": bots[0].pk, "matches": [live.pk, finished.pk],
                 "tournaments": tournament.pk, "leagues": league.pk, "seasons": season.pk, "ladders": ladder.pk,
                 "ratings": rating.pk, "rating-history": history.pk, "lobby/tables": lobby_table.pk,
-                "me/notifications": notification.pk, "me/webhooks": endpoint.pk},
+                "me/notifications": notification.pk, "me/webhooks": endpoint.pk, "comparisons": comparison.pk},
         "tokens": {"anonymous": None, "seat": accounts["tokens"]["ext-1"],
                    "organiser": issue_token(accounts["organiser"])},
         "live": live.pk,
