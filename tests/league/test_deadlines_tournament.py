@@ -112,7 +112,8 @@ def test_a_forfeiting_seat_is_played_to_the_end_and_placed_last_whatever_its_sco
     assert row.forfeited and row.forfeited_at_move == missed and not row.awaiting
     assert row.placement == 4 and not row.is_winner
     others = MatchSeat.objects.filter(match=match).exclude(pk=row.pk)
-    assert sorted(o.placement for o in others) == [1, 2, 3]
+    # The others take places 1-3 among themselves (the deal is fresh each run: two of them may share a place).
+    assert min(o.placement for o in others) == 1 and all(1 <= o.placement <= 3 for o in others)
     # The record is the whole game as the engine played it, and replays without a difference.
     record = match_record(match)
     assert record["result"]["score"][row.seat] == row.score
