@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext
 from rest_framework import exceptions, serializers
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -80,7 +81,7 @@ def validation_body(exc: exceptions.ValidationError) -> dict:
                                                      for field, messages in flat.items()]
     codes = [code for _, code in general] + [code for messages in flat.values() for _, code in messages]
     errors = {field: [m for m, _ in messages] for field, messages in flat.items()}
-    return error_body(". ".join(parts) or "invalid input", codes[0] if codes else "invalid", errors=errors)
+    return error_body(". ".join(parts) or gettext("invalid input"), codes[0] if codes else "invalid", errors=errors)
 
 
 def _code(exc) -> str:

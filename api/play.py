@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import OperationalError
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -23,6 +24,7 @@ from rest_framework.views import APIView
 from league.aio import run_sync
 from league.models import Match, MatchSeat
 from league.models.match import IN_PLAY
+from league.refusals import refusal_text
 from league.selectors.live import (
     await_turns,
     deal_still_in_play,
@@ -56,7 +58,7 @@ E429 = OpenApiResponse(ErrorSerializer, description="Too many writes: see Retry-
 
 
 def refused(e: DecisionRefused) -> Response:
-    return error_response(e.message, e.code, e.status, rule=e.rule)
+    return error_response(refusal_text(e.rule, e.message), e.code, e.status, rule=e.rule)
 
 
 def _int_param(value, name: str) -> int | None:
@@ -65,7 +67,7 @@ def _int_param(value, name: str) -> int | None:
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise ParseError(f"{name} must be an integer") from None
+        raise ParseError(_("%(name)s must be an integer") % {"name": name}) from None
 
 
 def refuse_spectator_of_shared_deal(match: Match) -> None:

@@ -20,6 +20,8 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from config.throttling import DecisionLimit, TableLimit, WriteLimit, rate_limited
@@ -36,6 +38,7 @@ from league.selectors.live import (
     seat_state,
     seats_of_user,
 )
+from league.refusals import refusal_text
 from league.services import create_bot_player, create_match, create_person_player
 from league.services.decisions import DecisionRefused, start_live_match, submit_decision
 
@@ -65,8 +68,8 @@ def match_page(request, pk: int):
     match = get_object_or_404(Match.objects.select_related("tournament_round__tournament", "ladder", "club"), pk=pk)
     seat = _viewer_seat(match, request.user)
     if seat is None and deal_still_in_play(match):
-        return _forbidden(request, "This duplicate table's deal is still being played at other tables: only its "
-                                   "own players see it until the round closes.")
+        return _forbidden(request, _("This duplicate table's deal is still being played at other tables: only its "
+                                     "own players see it until the round closes."))
     context = _table_context(match, seat)
     context["seats"] = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
     context["replay"] = record_is_public(match)
@@ -82,8 +85,8 @@ def match_live(request, pk: int):
     match = get_object_or_404(Match, pk=pk)
     seat = _viewer_seat(match, request.user)
     if seat is None and deal_still_in_play(match):
-        return JsonResponse({"detail": "hidden until the round closes"}, status=403)
-    data = {"move_number": match.move_number, "status": match.status}
+        return JsonResponse({"detail": _("hidden until the round closes")}, status=403)
+    data = {"move_number": match.move_number, "status": match.status, "status_label": match.get_status_display()}
     if request.GET.get("move") != str(match.move_number) or request.GET.get("status") != match.status:
         context = _table_context(match, seat)
         data["move_number"] = context["move_number"]
@@ -102,14 +105,14 @@ def match_decide(request, pk: int):
     seat = _viewer_seat(match, request.user)
     error, status = None, 201
     if seat is None:
-        error, status = "You have no seat at this table.", 403
+        error, status = _("You have no seat at this table."), 403
     else:
         try:
             submit_decision(match=match, player=seat.player,
                             move_number=number_or_text(request.POST.get("move_number")),
                             decision_json=presenter_for(match.game).decision_json(request.POST), seat=seat.seat)
         except DecisionRefused as e:
-            error, status = e.message + (f" ({e.rule})" if e.rule else ""), e.status
+            error, status = refusal_text(e.rule, e.message) + (f" ({e.rule})" if e.rule else ""), e.status
         except Match.DoesNotExist:
             raise Http404("no such match") from None
     if wants_json:
@@ -128,8 +131,8 @@ def match_replay(request, pk: int):
     try:
         step = int(request.GET.get("step", 1))
     except ValueError:
-        return render(request, "web/error.html", {"heading": "No such step", "message": "The step to show is a whole "
-                                                  "number: ?step=1 is the first."}, status=400)
+        return render(request, "web/error.html", {"heading": _("No such step"), "message": _(
+            "The step to show is a whole number: ?step=1 is the first.")}, status=400)
     record = public_record(match)
     presenter = presenter_for(match.game)
     return render(request, "web/replay.html", {
@@ -139,24 +142,26 @@ def match_replay(request, pk: int):
 
 
 # The bots a visitor may sit with: the quick ones (Diamonds' search bot thinks for seconds per card).
-BOT_LABELS = {"greedy": "greedy (Diamonds: quick, plays for tricks)",
-              "heuristic": "heuristic (Diamoniak and the ring race: plays sensibly)",
-              "random": "random (any legal move, any game)"}
+BOT_LABELS = {"greedy": gettext_lazy("greedy (Diamonds: quick, plays for tricks)"),
+              "heuristic": gettext_lazy("heuristic (Diamoniak and the ring race: plays sensibly)"),
+              "random": gettext_lazy("random (any legal move, any game)")}
 
 
 class BotTableForm(forms.Form):
     # Not required: the home page's one-click button (and older links) mean Diamonds.
-    game = forms.ChoiceField(choices=[(p.name, f"{p.title}: {p.blurb}") for p in PRESENTERS.values()],
-                             initial="diamonds", required=False, widget=forms.RadioSelect)
+    game = forms.ChoiceField(choices=[(p.name, format_lazy("{}: {}", p.title, p.blurb)) for p in PRESENTERS.values()],
+                             initial="diamonds", required=False, widget=forms.RadioSelect, label=gettext_lazy("Game"))
     # Diamonds' options; a table of another game leaves them out, so they are not required.
-    rounds = forms.TypedChoiceField(choices=[(1, "1 round (quick)"), (0, "a full game")], coerce=int, initial=1,
-                                    empty_value=1, required=False, label="Rounds (Diamonds)")
-    clubs = forms.ChoiceField(choices=[("thief", "the Thief (second edition)"),
-                                       ("choose", "choose whom to rob (first edition)")], initial="thief",
-                              required=False, label="Clubs (Diamonds)")
-    bots = forms.ChoiceField(choices=[("", "the game's usual bot"), *BOT_LABELS.items()], required=False)
-    seed = forms.CharField(required=False, max_length=100,
-                           help_text="Optional: the same seed deals the same cards (for practice).")
+    rounds = forms.TypedChoiceField(choices=[(1, gettext_lazy("1 round (quick)")), (0, gettext_lazy("a full game"))],
+                                    coerce=int, initial=1, empty_value=1, required=False,
+                                    label=gettext_lazy("Rounds (Diamonds)"))
+    clubs = forms.ChoiceField(choices=[("thief", gettext_lazy("the Thief (second edition)")),
+                                       ("choose", gettext_lazy("choose whom to rob (first edition)"))], initial="thief",
+                              required=False, label=gettext_lazy("Clubs (Diamonds)"))
+    bots = forms.ChoiceField(choices=[("", gettext_lazy("the game's usual bot")), *BOT_LABELS.items()], required=False,
+                             label=gettext_lazy("Bots"))
+    seed = forms.CharField(required=False, max_length=100, label=gettext_lazy("Seed"),
+                           help_text=gettext_lazy("Optional: the same seed deals the same cards (for practice)."))
 
     def clean(self):
         data = super().clean()
@@ -165,8 +170,8 @@ class BotTableForm(forms.Form):
         presenter = presenter_for(data["game"])
         data["bots"] = data.get("bots") or presenter.default_bot
         if data["bots"] not in presenter.bot_kinds:
-            self.add_error("bots", f"{presenter.title} has no {data['bots']} bot; its bots are "
-                                   f"{' and '.join(presenter.bot_kinds)}.")
+            self.add_error("bots", _("%(game)s has no %(bot)s bot; its bots are %(bots)s.") % {
+                "game": presenter.title, "bot": data["bots"], "bots": _(" and ").join(presenter.bot_kinds)})
         return data
 
 
@@ -208,7 +213,7 @@ def play_bots(request):
             match = create_match(players=players, ruleset=presenter.bot_table_ruleset(data), game=presenter.name,
                                  seed=data["seed"] or None, seed_chosen=bool(data["seed"]))
             start_live_match(match=match)
-        messages.success(request, "Your table is ready: you sit at the bottom.")
+        messages.success(request, _("Your table is ready: you sit at the bottom."))
         return redirect(reverse("web:match", kwargs={"pk": match.pk}))
     # A refused form says why on the page, as a 400: bad input is the client's error, and nothing was created.
     return render(request, "web/play.html", {"form": form}, status=400 if request.method == "POST" else 200)

@@ -6,17 +6,18 @@ applied so far, so a client (or a resumed worker) can tell which state the store
 """
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.db.models import Q
 
 
 class MatchStatus(models.TextChoices):
-    PENDING = "pending", "pending"
-    RUNNING = "running", "running"
-    FINISHED = "finished", "finished"
-    FAILED = "failed", "failed"
+    PENDING = "pending", _("pending")
+    RUNNING = "running", _("running")
+    FINISHED = "finished", _("finished")
+    FAILED = "failed", _("failed")
     # Stopped by an organiser (league.services.cancellation): terminal like finished and failed, but never counted:
     # standings, ratings and records read finished matches only.
-    CANCELLED = "cancelled", "cancelled"
+    CANCELLED = "cancelled", _("cancelled")
 
 
 # The statuses of a match still in play, and those after which nothing more is played or stored.
@@ -27,8 +28,8 @@ ENDED = (MatchStatus.FINISHED, MatchStatus.FAILED, MatchStatus.CANCELLED)
 class DeadlineAction(models.TextChoices):
     """What an overdue decision costs the late seat (league.services.decisions.play_overdue)."""
 
-    FALLBACK = "fallback", "the fallback bot makes the overdue decision"
-    FORFEIT = "forfeit", "the seat forfeits; the fallback bot plays it to the end"
+    FALLBACK = "fallback", _("the fallback bot makes the overdue decision")
+    FORFEIT = "forfeit", _("the seat forfeits; the fallback bot plays it to the end")
 
 
 class Match(models.Model):
