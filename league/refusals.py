@@ -9,7 +9,8 @@ gettext like every other string), which says what the rule asks. The rule id its
 from __future__ import annotations
 
 from django.utils import translation
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 # One sentence per rule id the engine refuses with (engine/game.py, engine/diamoniak, engine/ringrace, and the
 # league's own R-ROUNDS-1 for a match no longer in play): what the rule asks, addressed to the player.

@@ -21,13 +21,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.text import format_lazy
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from config.throttling import DecisionLimit, TableLimit, WriteLimit, rate_limited
 from league.models import Match, MatchSeat, Player
 from league.models.match import IN_PLAY
 from league.permissions import organises
+from league.refusals import refusal_text
 from league.selectors.live import (
     deal_revealed,
     deal_still_in_play,
@@ -38,7 +40,6 @@ from league.selectors.live import (
     seat_state,
     seats_of_user,
 )
-from league.refusals import refusal_text
 from league.services import create_bot_player, create_match, create_person_player
 from league.services.decisions import DecisionRefused, start_live_match, submit_decision
 

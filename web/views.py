@@ -231,7 +231,8 @@ def ladder(request, pk: int):
     for player_id, ordinal in (RatingHistory.objects.filter(ladder=ladder, player__in=top)
                                .order_by("created_at", "id").values_list("player_id", "ordinal")):
         history[player_id].append(ordinal)
-    chart = rating_chart([Series(p.name, history[p.pk]) for p in top], title=_("%(ladder)s: ratings of the top 6") % {"ladder": ladder.name})
+    chart = rating_chart([Series(p.name, history[p.pk]) for p in top],
+                        title=_("%(ladder)s: ratings of the top 6") % {"ladder": ladder.name})
     return render(request, "web/ladder.html", {
         "ladder": ladder, "ratings": ratings, "chart": chart,
         "entries": ladder.entries.filter(active=True).count(),

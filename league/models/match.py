@@ -6,8 +6,8 @@ applied so far, so a client (or a resumed worker) can tell which state the store
 """
 
 from django.db import models
-from django.utils.translation import gettext_lazy as _
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class MatchStatus(models.TextChoices):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..models import Ladder, LadderEntry, MatchSeat, MatchStatus
 

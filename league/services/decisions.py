@@ -239,7 +239,8 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
             # The locked row names the stored state, so a cached game at its move number is that state.
             game, marks = load_match_game(match, cached=True)
         except StoredPlayError as e:
-            raise MatchNotInPlay(_("match %(match)s cannot be loaded: %(error)s") % {"match": match.pk, "error": e}) from None
+            raise MatchNotInPlay(_("match %(match)s cannot be loaded: %(error)s") % {
+                "match": match.pk, "error": e}) from None
         if not move_is_current(game, seat, move_number):
             raise StaleMove(_("match %(match)s is at move %(move)s, not %(sent)s") % {
                 "match": match.pk, "move": game.move_number, "sent": move_number})

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine import card_str, from_record
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext as _, gettext_lazy, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from ..cards import face, suit_name
 
@@ -189,7 +190,8 @@ def _my_decision(table: Table, state: dict[str, Any], names: list[str]) -> None:
         else:
             to = names[(state["seat"] + 1) % n]
         table.prompt = ngettext("Choose %(count)s card to pass to %(to)s (R-PASS-2).",
-                                "Choose %(count)s cards to pass to %(to)s (R-PASS-2).", count) % {"count": count, "to": to}
+                                "Choose %(count)s cards to pass to %(to)s (R-PASS-2).", count) % {
+            "count": count, "to": to}
         table.options = [count]
         table.hand = [HandCard(c, True, "") for c in hand]
     elif kind == "play":

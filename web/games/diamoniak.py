@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext as _, gettext_lazy, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from engine.diamoniak.rules import CASTLE_SIZE, FAIRY_CARDS, PRICE, SELLER, WITCH_CARDS, WITCH_TOLL
 
@@ -46,9 +47,9 @@ def word(engine_word: str) -> str:
 
 
 def card_label(name: str) -> str:
-    """A card as a reader sees it: "red-3" -> "red 3" ("rouge 3")."""
+    """A card as a reader sees it: "red-3" in English, "rouge-3" in French."""
     head, _dash, number = name.rpartition("-")
-    return f"{word(head)} {number}" if head else name
+    return f"{word(head)}-{number}" if head else name
 
 
 LOG_LENGTH = 12  # events shown on the live table, newest first (the replay has them all)
@@ -276,6 +277,8 @@ def replay_steps(record: dict[str, Any]) -> Iterator[Callable[[], Frame]]:
 DIAMONIAK = GamePresenter(
     name="diamoniak", table_template="web/games/diamoniak_table.html",
     replay_template="web/games/diamoniak_replay.html", build_table=build_table, decision_json=decision_from_post,
-    replay_steps=replay_steps, replay_step=gettext_lazy("turn"), default_bot="heuristic", bot_table_ruleset=table_of_four,
-    blurb=gettext_lazy("Draw cards to build a castle of six in your colour; witches take three of your cards, fairies save them."),
+    replay_steps=replay_steps,
+    replay_step=gettext_lazy("turn"), default_bot="heuristic", bot_table_ruleset=table_of_four,
+    blurb=gettext_lazy("Draw cards to build a castle of six in your colour; witches take "
+                       "three of your cards, fairies save them."),
 )

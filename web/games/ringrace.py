@@ -14,7 +14,8 @@ from functools import partial
 from typing import Any
 
 from django.utils import formats
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .base import GamePresenter, table_of_four
 from .choices import (
@@ -151,7 +152,8 @@ def build_table(state: dict[str, Any], names: list[str]) -> RingTable:
         table.decision = state["pending"]["kind"]
         table.prompt = my_prompt(state)
         table.groups = grouped([decision_button(
-            _("Steal the %(value)s diamond from %(victim)s") % {"value": money(d["value"]), "victim": names[d["victim"]]},
+            _("Steal the %(value)s diamond from %(victim)s") % {"value": money(d["value"]),
+                                                                 "victim": names[d["victim"]]},
             d, _("Steal")) for d in state["legal"] if d["kind"] == "steal"])
     else:
         table.prompt = waiting_prompt(state, names)
@@ -230,6 +232,8 @@ def _with_underneath(draw: Callable[[], Frame], final: list[BoardCell]) -> Frame
 RINGRACE = GamePresenter(
     name="ringrace", table_template="web/games/ringrace_table.html",
     replay_template="web/games/ringrace_replay.html", build_table=build_table, decision_json=decision_from_post,
-    replay_steps=replay_steps, replay_step=gettext_lazy("turn"), default_bot="heuristic", bot_table_ruleset=table_of_four,
-    blurb=gettext_lazy("Draw ring cards and guess which of 42 diamonds are loose; steal cards rob a set ring of the same value."),
+    replay_steps=replay_steps,
+    replay_step=gettext_lazy("turn"), default_bot="heuristic", bot_table_ruleset=table_of_four,
+    blurb=gettext_lazy("Draw ring cards and guess which of 42 diamonds are loose; steal "
+                       "cards rob a set ring of the same value."),
 )

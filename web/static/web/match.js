@@ -67,9 +67,9 @@
     var have = chosenCards().length;
     button.disabled = have !== want;
     var hint = root.querySelector("[data-pass-hint]");
-    // The page's words, in its language (match.html's data-chosen: "Chosen %(have)s of %(want)s.").
-    var chosen = document.getElementById("table").getAttribute("data-chosen") || "Chosen %(have)s of %(want)s.";
-    if (hint) hint.textContent = chosen.replace("%(have)s", have).replace("%(want)s", want);
+    // The page's words, in its language (match.html's data-chosen: "Chosen {have} of {want}.").
+    var chosen = document.getElementById("table").getAttribute("data-chosen") || "Chosen {have} of {want}.";
+    if (hint) hint.textContent = chosen.replace("{have}", have).replace("{want}", want);
     // Once enough are chosen, the rest cannot be ticked (and say why).
     Array.prototype.forEach.call(root.querySelectorAll('input[name="cards"]'), function (box) {
       box.disabled = !box.checked && have >= want;
