@@ -72,8 +72,8 @@ def _int_param(value, name: str) -> int | None:
 
 def refuse_spectator_of_shared_deal(match: Match) -> None:
     if deal_still_in_play(match):
-        raise PermissionDenied(f"match {match.pk} is a duplicate table whose deal other tables are still playing: "
-                               "only its own seats see its play until the round closes")
+        raise PermissionDenied(_("match %(match)s is a duplicate table whose deal other tables are still playing: "
+                                 "only its own seats see its play until the round closes") % {"match": match.pk})
 
 
 def caller_seat(request, match: Match, requested: int | None) -> MatchSeat | None:
@@ -88,7 +88,8 @@ def pick_seat(match_id: int, mine: list[MatchSeat], requested: int | None) -> Ma
         for ms in mine:
             if ms.seat == requested:
                 return ms
-        raise PermissionDenied(f"seat {requested} of match {match_id} is not yours")
+        raise PermissionDenied(_("seat %(seat)s of match %(match)s is not yours") % {"seat": requested,
+                                                                                     "match": match_id})
     if not mine:
         return None
     return next((ms for ms in mine if ms.awaiting), mine[0])
@@ -147,7 +148,7 @@ class MatchLegalView(APIView):
         requested = _int_param(request.query_params.get("seat"), "seat")
         seat = pick_seat(pk, mine, requested)
         if seat is None:
-            raise PermissionDenied(f"you have no seat at match {pk}")
+            raise PermissionDenied(_("you have no seat at match %(match)s") % {"match": pk})
         # The row was read just now, so its move number names the stored game as well as a fresh read would.
         legal = legal_decisions(match_game(seat.match, just_read=True), seat.seat)
         if seat.match.status not in IN_PLAY:
@@ -175,13 +176,13 @@ class MatchDecisionView(APIView):
     def post(self, request, pk: int):
         body = request.data
         if not isinstance(body, dict):
-            raise ParseError("the body is a JSON object: {\"move_number\": N, \"decision\": {...}}")
+            raise ParseError(_("the body is a JSON object: {\"move_number\": N, \"decision\": {...}}"))
         if "move_number" not in body or "decision" not in body:
-            raise ParseError("the body needs 'move_number' and 'decision'")
+            raise ParseError(_("the body needs 'move_number' and 'decision'"))
         unknown = sorted(set(body) - {"move_number", "decision", "seat"})
         if unknown:  # refused, not ignored: a misspelt `seat` would otherwise play the caller's other seat
-            raise ParseError(f"a decision's body has no {', '.join(map(repr, unknown))}; it has 'move_number', "
-                             "'decision' and (for an account with several seats) 'seat'")
+            raise ParseError(_("a decision's body has no %(keys)s; it has 'move_number', 'decision' and (for an "
+                               "account with several seats) 'seat'") % {"keys": ", ".join(map(repr, unknown))})
         requested = _int_param(body.get("seat"), "seat")
         try:
             # The match, the caller's seat and the decision are all checked under the match's lock, in one
@@ -229,12 +230,12 @@ class MyTurnsView(APIView):
         try:
             wait = float(wait)
         except ValueError:
-            raise ParseError("wait must be a number of seconds") from None
+            raise ParseError(_("wait must be a number of seconds")) from None
         if not 0 <= wait < float("inf"):
-            raise ParseError("wait must be a number of seconds")
+            raise ParseError(_("wait must be a number of seconds"))
         with_legal = request.query_params.get("legal", "0")
         if with_legal not in ("0", "1", "true", "false"):
-            raise ParseError("legal is 1 (each turn carries its legal decisions) or 0")
+            raise ParseError(_("legal is 1 (each turn carries its legal decisions) or 0"))
         turns = turns_of_user(request.user)
         wait = min(wait, settings.DIAMONDS_TURNS_MAX_WAIT)
         if not turns and wait > 0:
