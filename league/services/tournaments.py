@@ -34,6 +34,7 @@ from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine import Game
 from engine.fairness import derived_seed, new_seed
@@ -105,7 +106,8 @@ def check_entrants_can_play(game: str, players: Iterable[Player]) -> None:
     wrong = [p for p in players if p.is_engine_bot and p.bot_kind not in kind.bots]
     if wrong:
         names = ", ".join(f"{p.name} ({p.bot_kind})" for p in wrong)
-        raise TournamentError(f"{kind.title} has no bot for {names}; its bots are {', '.join(sorted(kind.bots))}")
+        raise TournamentError(_("%(game)s has no bot for %(names)s; its bots are %(bots)s") % {
+            "game": kind.title, "names": names, "bots": ", ".join(sorted(kind.bots))})
 
 
 @transaction.atomic
@@ -198,7 +200,8 @@ def update_tournament(*, tournament: Tournament, **changes) -> Tournament:
         frozen = sorted(k for k, v in changes.items()
                         if k not in CHANGEABLE_WHILE_RUNNING and v != getattr(tournament, k))
         if frozen:
-            raise TournamentError(f"{tournament} is {tournament.status}: {', '.join(frozen)} can no longer change")
+            raise TournamentError(_("%(tournament)s is %(status)s: %(fields)s can no longer change") % {
+                "tournament": tournament, "status": tournament.get_status_display(), "fields": ", ".join(frozen)})
     if "name" in changes and not str(changes["name"]).strip():
         raise ValueError("a tournament needs a name")
     checked = _checked_settings(**{k: changes.get(k, getattr(tournament, k)) for k in _CHECKED})
@@ -216,8 +219,9 @@ def delete_tournament(*, tournament: Tournament) -> None:
     matches and results stay: TournamentError."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status != TournamentStatus.REGISTERING or tournament.tournament_rounds.exists():
-        raise TournamentError(f"{tournament} is {tournament.status}: a tournament that has seated a round keeps its "
-                              "results, so it cannot be deleted")
+        raise TournamentError(_("%(tournament)s is %(status)s: a tournament that has seated a round keeps its "
+                                "results, so it cannot be deleted") % {"tournament": tournament,
+                                                                       "status": tournament.get_status_display()})
     tournament.delete()
 
 
@@ -229,11 +233,12 @@ def _check_not_entered(tournament: Tournament, players: Sequence[Player]) -> Non
     ids = [p.pk for p in players]
     twice = sorted({p.name for p in players if ids.count(p.pk) > 1})
     if twice:
-        raise AlreadyEntered(f"{', '.join(twice)} named more than once")
+        raise AlreadyEntered(_("%(names)s named more than once") % {"names": ", ".join(twice)})
     entered = Player.objects.filter(pk__in=ids, tournament_entries__tournament=tournament).order_by("name")
     names = list(entered.values_list("name", flat=True))
     if names:
-        raise AlreadyEntered(f"{', '.join(names)} already entered in {tournament}")
+        raise AlreadyEntered(_("%(names)s already entered in %(tournament)s") % {"names": ", ".join(names),
+                                                                                  "tournament": tournament})
 
 
 def _create_entries(entries: Iterable[TournamentEntry]) -> list[TournamentEntry]:
@@ -243,13 +248,14 @@ def _create_entries(entries: Iterable[TournamentEntry]) -> list[TournamentEntry]
         with transaction.atomic():
             return TournamentEntry.objects.bulk_create(list(entries))
     except IntegrityError:
-        raise AlreadyEntered("a player was entered at the same moment by another request") from None
+        raise AlreadyEntered(_("a player was entered at the same moment by another request")) from None
 
 
 def _open_for_registration(tournament: Tournament) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status != TournamentStatus.REGISTERING:
-        raise TournamentError(f"{tournament} is {tournament.status}: registration is closed")
+        raise TournamentError(_("%(tournament)s is %(status)s: registration is closed") % {
+            "tournament": tournament, "status": tournament.get_status_display()})
     return tournament
 
 
@@ -258,7 +264,7 @@ def register_players(*, tournament: Tournament, players: Iterable[Player]) -> li
     """Register players for a tournament without partnerships."""
     tournament = _open_for_registration(tournament)
     if tournament.partnerships:
-        raise TournamentError("a partnership tournament registers teams (register_team)")
+        raise TournamentError(_("a partnership tournament registers teams (register_team)"))
     players = list(players)
     check_entrants_can_play(tournament.game, players)
     _check_not_entered(tournament, players)
@@ -274,9 +280,9 @@ def register_team(*, tournament: Tournament, players: Sequence[Player]) -> list[
     """Register two partners as one team of a partnership tournament (R-TEAM-1)."""
     tournament = _open_for_registration(tournament)
     if not tournament.partnerships:
-        raise TournamentError("teams are for partnership tournaments")
+        raise TournamentError(_("teams are for partnership tournaments"))
     if len(players) != 2 or players[0].pk == players[1].pk:
-        raise TournamentError("a team is two different players")
+        raise TournamentError(_("a team is two different players"))
     check_entrants_can_play(tournament.game, players)
     _check_not_entered(tournament, players)
     last = TournamentEntry.objects.filter(tournament=tournament).order_by("-team").values_list("team", flat=True)
@@ -386,11 +392,13 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     rounds = list(TournamentRound.objects.filter(tournament=tournament).order_by("index"))
     if tournament.status == TournamentStatus.CANCELLED:
-        raise TournamentError(f"{tournament} was cancelled: no round is seated any more")
+        raise TournamentError(_("%(tournament)s was cancelled: no round is seated any more") % {
+            "tournament": tournament})
     if tournament.status == TournamentStatus.FINISHED or len(rounds) >= tournament.rounds:
-        raise TournamentError(f"{tournament} has no round left to seat")
+        raise TournamentError(_("%(tournament)s has no round left to seat") % {"tournament": tournament})
     if rounds and rounds[-1].status != RoundStatus.CLOSED:
-        raise TournamentError(f"round {rounds[-1].index} of {tournament} is not over yet")
+        raise TournamentError(_("round %(number)s of %(tournament)s is not over yet") % {
+            "number": rounds[-1].index, "tournament": tournament})
     entries = list(TournamentEntry.objects.filter(tournament=tournament, active=True).select_related("player")
                    .order_by("id"))
     players = {e.player_id: e.player for e in entries}
@@ -407,7 +415,8 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
     shape = TableShape.for_table_size(tournament.table_size, partnership=tournament.partnerships,
                                       max_players=max_players)
     if len(units) < shape.min_units:
-        raise TournamentError(f"{tournament} needs at least {shape.min_units} entrants to seat a table")
+        raise TournamentError(_("%(tournament)s needs at least %(count)s entrants to seat a table") % {
+            "tournament": tournament, "count": shape.min_units})
     plan = _plan_round(tournament, rounds, units, teams, max_players)
     rnd = TournamentRound.objects.create(tournament=tournament, index=plan.number, byes=list(plan.byes))
     stored = []
