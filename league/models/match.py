@@ -8,16 +8,18 @@ applied so far, so a client (or a resumed worker) can tell which state the store
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class MatchStatus(models.TextChoices):
-    PENDING = "pending", _("pending")
-    RUNNING = "running", _("running")
-    FINISHED = "finished", _("finished")
-    FAILED = "failed", _("failed")
+    # "match status": French agrees the word with "partie" (terminée), a tournament's with "tournoi" (terminé).
+    PENDING = "pending", pgettext_lazy("match status", "pending")
+    RUNNING = "running", pgettext_lazy("match status", "running")
+    FINISHED = "finished", pgettext_lazy("match status", "finished")
+    FAILED = "failed", pgettext_lazy("match status", "failed")
     # Stopped by an organiser (league.services.cancellation): terminal like finished and failed, but never counted:
     # standings, ratings and records read finished matches only.
-    CANCELLED = "cancelled", _("cancelled")
+    CANCELLED = "cancelled", pgettext_lazy("match status", "cancelled")
 
 
 # The statuses of a match still in play, and those after which nothing more is played or stored.
