@@ -269,9 +269,9 @@ async def my_turns(request):
     slot = await take_slot(response.user_id, response.seconds)
     if slot is None:
         cap = settings.DIAMONDS_TURNS_WAITS_PER_ACCOUNT
-        refusal = JsonResponse({"detail": f"this account already has {cap} long-polls waiting: wait for one of "
-                                          "them to answer before opening another", "code": "too_many_waits"},
-                               status=429)
+        refusal = JsonResponse({"detail": _("this account already has %(cap)s long-polls waiting: wait for one of "
+                                            "them to answer before opening another") % {"cap": cap},
+                                "code": "too_many_waits"}, status=429)
         refusal["Retry-After"] = "1"
         return refusal
     try:

@@ -3,7 +3,11 @@ the API's own messages keep the one Error shape in French, and the data itself k
 
 from __future__ import annotations
 
+import gc
+
 import pytest
+from asgiref.sync import async_to_sync
+from django.test import AsyncClient
 
 from .conftest import live_match, snapshot
 
@@ -67,3 +71,20 @@ def test_the_data_keeps_machine_formats_in_french(table):
     french = anon.get(f"/api/v1/matches/{match.pk}/", **FR).json()
     assert french == english  # dates stay ISO 8601, numbers stay numbers, statuses stay their codes
     assert french["status"] in ("pending", "running")
+
+
+def test_the_asynchronous_long_poll_refuses_in_french(accounts):
+    """/me/turns/ is a coroutine under ASGI: the request's language reaches its refusals too."""
+    headers = {"Authorization": f"Token {accounts['tokens']['ext-1']}", "Accept-Language": "fr"}
+
+    async def scenario():
+        client = AsyncClient()
+        french = await client.get("/api/v1/me/turns/?wait=abc", headers=headers)
+        english = await client.get("/api/v1/me/turns/?wait=abc", headers={**headers, "Accept-Language": "en"})
+        return french, english
+
+    french, english = async_to_sync(scenario)()
+    assert french.status_code == 400
+    assert french.json() == {"detail": "wait doit être un nombre de secondes", "code": "parse_error"}
+    assert english.json()["detail"] == "wait must be a number of seconds"
+    gc.collect()  # the requests' threads leave their connections behind: closed now, so the test database can go
