@@ -84,7 +84,8 @@ def shared_ruleset(ruleset: object) -> dict:
     if ruleset is None:
         return {}
     if not isinstance(ruleset, dict):
-        raise ValueError(f"ruleset must be an object of the game's fields, not {type(ruleset).__name__}")
+        raise ValueError(_("ruleset must be an object of the game's fields, not %(type)s") % {
+            "type": type(ruleset).__name__})
     return {k: v for k, v in ruleset.items() if k != "players"}
 
 
@@ -93,8 +94,8 @@ def competition_game(game: str, table_size: int, ruleset: dict) -> GameType:
     (ValueError naming what is wrong); returns its GameType. Shared by tournaments and ladders."""
     kind = game_type(game)
     if not kind.min_players <= table_size <= kind.max_players:
-        raise ValueError(f"{kind.title} seats {kind.min_players} to {kind.max_players} players at a table, "
-                         f"not {table_size}")
+        raise ValueError(_("%(game)s seats %(least)s to %(most)s players at a table, not %(size)s") % {
+            "game": kind.title, "least": kind.min_players, "most": kind.max_players, "size": table_size})
     table_ruleset(ruleset, table_size, game)  # the game refuses a ruleset it cannot play
     return kind
 
@@ -155,21 +156,25 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
     form they are stored."""
     ruleset = shared_ruleset(ruleset)
     if format not in TournamentFormat.values:
-        raise ValueError(f"format must be one of {', '.join(TournamentFormat.values)}, not {format!r}")
+        raise ValueError(_("format must be one of %(formats)s, not %(format)s") % {
+            "formats": ", ".join(TournamentFormat.values), "format": repr(format)})
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_TOURNAMENT_ROUNDS:
-        raise ValueError(f"a tournament has 1 to {MAX_TOURNAMENT_ROUNDS} rounds, not {rounds!r}")
+        raise ValueError(_("a tournament has 1 to %(most)s rounds, not %(rounds)s") % {
+            "most": MAX_TOURNAMENT_ROUNDS, "rounds": repr(rounds)})
     kind = competition_game(game, table_size, ruleset)
     if format == TournamentFormat.DUPLICATE and kind.name != "diamonds":
-        raise ValueError(f"the duplicate format deals the same Diamonds hands at every table of a group; "
-                         f"{kind.title} tournaments are fixed or Swiss")
+        raise ValueError(_("the duplicate format deals the same Diamonds hands at every table of a group; "
+                           "%(game)s tournaments are fixed or Swiss") % {"game": kind.title})
     partnerships = bool(ruleset.get("partnerships"))
     TableShape.for_table_size(table_size, partnership=partnerships, max_players=kind.max_players)
     tiebreaks = checked_tiebreaks(tiebreaks)  # ValueError naming the known ones; "vault" stored as "tiebreak"
     check_turn_deadline(turn_deadline_seconds)
     if deadline_action not in DeadlineAction.values:
-        raise ValueError(f"deadline_action must be one of {', '.join(DeadlineAction.values)}, not {deadline_action!r}")
+        raise ValueError(_("deadline_action must be one of %(actions)s, not %(action)s") % {
+            "actions": ", ".join(DeadlineAction.values), "action": repr(deadline_action)})
     if deadline_fallback not in FALLBACK_BOTS:  # names for every game (decisions.FALLBACK_BOT_OF_GAME)
-        raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
+        raise ValueError(_("the fallback bot is one of %(bots)s, not %(bot)s") % {
+            "bots": ", ".join(FALLBACK_BOTS), "bot": repr(deadline_fallback)})
     return {"game": kind.name, "rounds": rounds, "table_size": table_size, "format": format, "ruleset": ruleset,
             "tiebreaks": tiebreaks, "turn_deadline_seconds": turn_deadline_seconds,
             "deadline_action": deadline_action, "deadline_fallback": deadline_fallback,
@@ -195,7 +200,7 @@ def update_tournament(*, tournament: Tournament, **changes) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     unknown = set(changes) - CHANGEABLE
     if unknown:
-        raise ValueError(f"no such tournament setting: {', '.join(sorted(unknown))}")
+        raise ValueError(_("no such tournament setting: %(names)s") % {"names": ", ".join(sorted(unknown))})
     if tournament.status != TournamentStatus.REGISTERING:
         frozen = sorted(k for k, v in changes.items()
                         if k not in CHANGEABLE_WHILE_RUNNING and v != getattr(tournament, k))
@@ -203,7 +208,7 @@ def update_tournament(*, tournament: Tournament, **changes) -> Tournament:
             raise TournamentError(_("%(tournament)s is %(status)s: %(fields)s can no longer change") % {
                 "tournament": tournament, "status": tournament.get_status_display(), "fields": ", ".join(frozen)})
     if "name" in changes and not str(changes["name"]).strip():
-        raise ValueError("a tournament needs a name")
+        raise ValueError(_("a tournament needs a name"))
     checked = _checked_settings(**{k: changes.get(k, getattr(tournament, k)) for k in _CHECKED})
     if checked["game"] != tournament.game:
         check_entrants_can_play(checked["game"], [e.player for e in tournament.entries.select_related("player")])
