@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
+from django.utils import translation
+from django.utils.translation import gettext
 from rest_framework import exceptions, serializers
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -80,7 +82,7 @@ def validation_body(exc: exceptions.ValidationError) -> dict:
                                                      for field, messages in flat.items()]
     codes = [code for _, code in general] + [code for messages in flat.values() for _, code in messages]
     errors = {field: [m for m, _ in messages] for field, messages in flat.items()}
-    return error_body(". ".join(parts) or "invalid input", codes[0] if codes else "invalid", errors=errors)
+    return error_body(". ".join(parts) or gettext("invalid input"), codes[0] if codes else "invalid", errors=errors)
 
 
 def _code(exc) -> str:
@@ -100,7 +102,11 @@ def exception_handler(exc, context):
         response.data = validation_body(exc)
     else:
         data = response.data if isinstance(response.data, dict) else {"detail": response.data}
-        response.data = error_body(str(data.get("detail", "")), _code(exc), rule=data.get("rule"))
+        detail = str(data.get("detail", ""))
+        if isinstance(exc, Http404) and not translation.get_language().startswith("en"):
+            # Django's own Http404 texts ("No Match matches the given query.") have no translation: DRF's has.
+            detail = str(exceptions.NotFound.default_detail)
+        response.data = error_body(detail, _code(exc), rule=data.get("rule"))
     request = context.get("request")
     if request is not None:  # JSON, even if CSV was asked for (finalize_response renders with the request's choice)
         request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"

@@ -14,6 +14,7 @@ import math
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
 from rest_framework import parsers, status
 from rest_framework.exceptions import APIException, ParseError
 
@@ -66,11 +67,11 @@ def unstorable_text(value: str) -> str | None:
     """Why `value` cannot be stored (None if it can): PostgreSQL text and jsonb refuse NUL, and UTF-8 refuses lone
     surrogates."""
     if "\x00" in value:
-        return "NUL characters (\\u0000) cannot be stored"
+        return _("NUL characters (\\u0000) cannot be stored")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        return "lone surrogates (\\ud800-\\udfff) are not text"
+        return _("lone surrogates (\\ud800-\\udfff) are not text")
     return None
 
 
@@ -105,14 +106,14 @@ def check_storable(value, path: str = "body") -> None:
         if isinstance(item, str):
             why = unstorable_text(item)
             if why:
-                raise ParseError(f"{where}: {why}")
+                raise ParseError(_("%(where)s: %(why)s") % {"where": where, "why": why})
         elif isinstance(item, float) and not math.isfinite(item):
-            raise ParseError(f"{where}: numbers must be finite")
+            raise ParseError(_("%(where)s: numbers must be finite") % {"where": where})
         elif isinstance(item, dict):
             for k, v in item.items():
                 why = unstorable_text(k)
                 if why:
-                    raise ParseError(f"{where}: a key: {why}")
+                    raise ParseError(_("%(where)s: a key: %(why)s") % {"where": where, "why": why})
                 stack.append((v, f"{where}.{k}"))
         elif isinstance(item, list):
             stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
@@ -139,16 +140,19 @@ class JSONParser(parsers.JSONParser):
         try:
             text = raw.decode(encoding)
         except (UnicodeDecodeError, LookupError) as e:
-            raise ParseError(f"the body is not {encoding} text: {e}") from None
+            raise ParseError(_("the body is not %(encoding)s text: %(error)s") % {"encoding": encoding, "error": e}
+                             ) from None
         depth, most = json_depth(text), settings.DIAMONDS_MAX_JSON_DEPTH
         if depth > most:
-            raise ParseError(f"JSON nested {depth} deep; at most {most} levels are accepted")
+            raise ParseError(_("JSON nested %(depth)s deep; at most %(most)s levels are accepted") % {
+                "depth": depth, "most": most})
         try:
             data = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
         except (ValueError, RecursionError) as e:  # ValueError: JSONDecodeError, a number too long to read
-            raise ParseError(f"JSON parse error - {e}") from None
+            raise ParseError(_("JSON parse error - %(error)s") % {"error": e}) from None
         if not isinstance(data, dict):  # every body this API takes is an object; views read it with .get
-            raise ParseError(f"the body is a JSON object, not {type(data).__name__ if data is not None else 'null'}")
+            raise ParseError(_("the body is a JSON object, not %(type)s") % {
+                "type": type(data).__name__ if data is not None else "null"})
         check_storable(data)
         return data
 

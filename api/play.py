@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import OperationalError
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -23,6 +24,7 @@ from rest_framework.views import APIView
 from league.aio import run_sync
 from league.models import Match, MatchSeat
 from league.models.match import IN_PLAY
+from league.refusals import refusal_text
 from league.selectors.live import (
     await_turns,
     deal_still_in_play,
@@ -56,7 +58,7 @@ E429 = OpenApiResponse(ErrorSerializer, description="Too many writes: see Retry-
 
 
 def refused(e: DecisionRefused) -> Response:
-    return error_response(e.message, e.code, e.status, rule=e.rule)
+    return error_response(refusal_text(e.rule, e.message), e.code, e.status, rule=e.rule)
 
 
 def _int_param(value, name: str) -> int | None:
@@ -65,13 +67,13 @@ def _int_param(value, name: str) -> int | None:
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise ParseError(f"{name} must be an integer") from None
+        raise ParseError(_("%(name)s must be an integer") % {"name": name}) from None
 
 
 def refuse_spectator_of_shared_deal(match: Match) -> None:
     if deal_still_in_play(match):
-        raise PermissionDenied(f"match {match.pk} is a duplicate table whose deal other tables are still playing: "
-                               "only its own seats see its play until the round closes")
+        raise PermissionDenied(_("match %(match)s is a duplicate table whose deal other tables are still playing: "
+                                 "only its own seats see its play until the round closes") % {"match": match.pk})
 
 
 def caller_seat(request, match: Match, requested: int | None) -> MatchSeat | None:
@@ -86,7 +88,8 @@ def pick_seat(match_id: int, mine: list[MatchSeat], requested: int | None) -> Ma
         for ms in mine:
             if ms.seat == requested:
                 return ms
-        raise PermissionDenied(f"seat {requested} of match {match_id} is not yours")
+        raise PermissionDenied(_("seat %(seat)s of match %(match)s is not yours") % {"seat": requested,
+                                                                                     "match": match_id})
     if not mine:
         return None
     return next((ms for ms in mine if ms.awaiting), mine[0])
@@ -145,7 +148,7 @@ class MatchLegalView(APIView):
         requested = _int_param(request.query_params.get("seat"), "seat")
         seat = pick_seat(pk, mine, requested)
         if seat is None:
-            raise PermissionDenied(f"you have no seat at match {pk}")
+            raise PermissionDenied(_("you have no seat at match %(match)s") % {"match": pk})
         # The row was read just now, so its move number names the stored game as well as a fresh read would.
         legal = legal_decisions(match_game(seat.match, just_read=True), seat.seat)
         if seat.match.status not in IN_PLAY:
@@ -173,13 +176,13 @@ class MatchDecisionView(APIView):
     def post(self, request, pk: int):
         body = request.data
         if not isinstance(body, dict):
-            raise ParseError("the body is a JSON object: {\"move_number\": N, \"decision\": {...}}")
+            raise ParseError(_("the body is a JSON object: {\"move_number\": N, \"decision\": {...}}"))
         if "move_number" not in body or "decision" not in body:
-            raise ParseError("the body needs 'move_number' and 'decision'")
+            raise ParseError(_("the body needs 'move_number' and 'decision'"))
         unknown = sorted(set(body) - {"move_number", "decision", "seat"})
         if unknown:  # refused, not ignored: a misspelt `seat` would otherwise play the caller's other seat
-            raise ParseError(f"a decision's body has no {', '.join(map(repr, unknown))}; it has 'move_number', "
-                             "'decision' and (for an account with several seats) 'seat'")
+            raise ParseError(_("a decision's body has no %(keys)s; it has 'move_number', 'decision' and (for an "
+                               "account with several seats) 'seat'") % {"keys": ", ".join(map(repr, unknown))})
         requested = _int_param(body.get("seat"), "seat")
         try:
             # The match, the caller's seat and the decision are all checked under the match's lock, in one
@@ -227,12 +230,12 @@ class MyTurnsView(APIView):
         try:
             wait = float(wait)
         except ValueError:
-            raise ParseError("wait must be a number of seconds") from None
+            raise ParseError(_("wait must be a number of seconds")) from None
         if not 0 <= wait < float("inf"):
-            raise ParseError("wait must be a number of seconds")
+            raise ParseError(_("wait must be a number of seconds"))
         with_legal = request.query_params.get("legal", "0")
         if with_legal not in ("0", "1", "true", "false"):
-            raise ParseError("legal is 1 (each turn carries its legal decisions) or 0")
+            raise ParseError(_("legal is 1 (each turn carries its legal decisions) or 0"))
         turns = turns_of_user(request.user)
         wait = min(wait, settings.DIAMONDS_TURNS_MAX_WAIT)
         if not turns and wait > 0:
@@ -266,9 +269,9 @@ async def my_turns(request):
     slot = await take_slot(response.user_id, response.seconds)
     if slot is None:
         cap = settings.DIAMONDS_TURNS_WAITS_PER_ACCOUNT
-        refusal = JsonResponse({"detail": f"this account already has {cap} long-polls waiting: wait for one of "
-                                          "them to answer before opening another", "code": "too_many_waits"},
-                               status=429)
+        refusal = JsonResponse({"detail": _("this account already has %(cap)s long-polls waiting: wait for one of "
+                                            "them to answer before opening another") % {"cap": cap},
+                                "code": "too_many_waits"}, status=429)
         refusal["Retry-After"] = "1"
         return refusal
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
@@ -49,6 +50,7 @@ class TokenView(ObtainAuthToken):
             # password", so a person knows to wait (a guesser learns nothing about the password either way).
             if getattr(request, "axes_locked_out", False):
                 raise Throttled(wait=lockout_seconds(),
-                                detail="Too many failed sign-ins for this username or from this address.") from None
+                                detail=gettext("Too many failed sign-ins for this username or from this "
+                                               "address.")) from None
             raise
 

@@ -10,6 +10,7 @@ import django_filters
 from django import forms
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view, inline_serializer
 from rest_framework import mixins, serializers, viewsets
@@ -114,7 +115,7 @@ def conflict(error: Exception) -> Response:
 
 def _require_organiser(request, club_id: int | None) -> None:
     if not organises(request.user, club_id):
-        raise PermissionDenied("only the club's organisers (and staff) may do this")
+        raise PermissionDenied(_("only the club's organisers (and staff) may do this"))
 
 
 # ---- clubs --------------------------------------------------------------------------------------------------
@@ -159,7 +160,7 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
             serializer.instance = create_club(name=serializer.validated_data["name"],
                                               membership=serializer.validated_data.get("membership", "open"))
         except IntegrityError:
-            raise Conflict("a club of that name exists") from None
+            raise Conflict(_("a club of that name exists")) from None
 
     @extend_schema(summary="Make an account an organiser of the club (staff or the club's organisers)",
                    request={"application/json": {"type": "object", "properties": {"username": {"type": "string"}}}},
@@ -265,7 +266,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             # A bot author makes their own bot, in no club: any person's account may; a bot's account may not
             # (a leaked bot token must not breed bots).
             if Player.objects.filter(user=request.user, bot_kind=EXTERNAL_BOT).exists():
-                raise PermissionDenied("a bot's account cannot create bots")
+                raise PermissionDenied(_("a bot's account cannot create bots"))
         elif data["kind"] != "person":
             _require_organiser(request, club.pk if club else None)
         clubs = [club] if club else []
@@ -437,8 +438,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def tricks(self, request, pk=None):
         match = self.get_object()
         if match.game != "diamonds":
-            return error_response(f"match {match.pk} is a {match.game} match, which has no tricks: see its record/ "
-                                  "and state/", "no_tricks", 404)
+            return error_response(_("match %(match)s is a %(game)s match, which has no tricks: see its record/ and "
+                                    "state/") % {"match": match.pk, "game": match.game}, "no_tricks", 404)
         if not seats_of_user(match, request.user):
             refuse_spectator_of_shared_deal(match)
         page = self.paginate_queryset(Trick.objects.filter(match=match).order_by("round", "index"))
@@ -688,7 +689,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         except (TournamentError, ValueError) as e:
             return conflict(e)
         if rnd is None:
-            return error_response("the tournament is over", "conflict", 409)
+            return error_response(_("the tournament is over"), "conflict", 409)
         return Response(TournamentRoundSerializer(TournamentRound.objects.get(pk=rnd.pk)).data, status=201)
 
 

@@ -89,15 +89,15 @@ def refusal_to_enter(user, club_id: int | None, players: Iterable[Player], *, me
     for p in players:
         if not owns(user, p):
             if is_person(p):
-                return f"{p.name} is a person: only they may enter themselves"
+                return _("%(name)s is a person: only they may enter themselves") % {"name": p.name}
             if not organises(user, club_id):
-                return "only the club's organisers enter its bots"
+                return _("only the club's organisers enter its bots")
         elif is_person(p):
             refusal = refusal_to_take_part(user)
             if refusal:
                 return refusal
         if club_id is not None and (members_only or not is_person(p)) and not _member(p, club_id):
-            return f"{p.name} is not a member of the club"
+            return _("%(name)s is not a member of the club") % {"name": p.name}
     return None
 
 
@@ -116,11 +116,12 @@ def refusal_to_seat(user, club_id: int | None, players: Iterable[Player]) -> str
     """Seating players at a new match of the club: its organisers, with the club's members only (a person becomes
     one by joining). A match without a club is staff's."""
     if not organises(user, club_id):
-        return "only the club's organisers (and staff) may do this"
+        return _("only the club's organisers (and staff) may do this")
     if club_id is not None:
         outsiders = [p.name for p in players if not _member(p, club_id)]
         if outsiders:
-            return f"{', '.join(outsiders)} not a member of the club: a match seats its club's members"
+            return _("%(names)s not a member of the club: a match seats its club's members") % {
+                "names": ", ".join(outsiders)}
     return None
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 COLOURS = ("#1f5fa8", "#b3261e", "#2e7d32", "#6a1b9a", "#8a5a00", "#00695c")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4")
@@ -18,8 +21,10 @@ class Series:
     points: list[float]  # the ordinal after each rated match, oldest first
 
 
-def rating_chart(series: list[Series], *, width: int = 640, height: int = 260, title: str = "Rating history"
+def rating_chart(series: list[Series], *, width: int = 640, height: int = 260, title: str | None = None
                  ) -> SafeString:
+    """The chart; its words and the ratings it prints in the reader's language (the coordinates stay numbers)."""
+    title = title if title is not None else _("Rating history")
     series = [s for s in series if s.points]
     if not series:
         return mark_safe("")
@@ -48,24 +53,29 @@ def rating_chart(series: list[Series], *, width: int = 640, height: int = 260, t
         pts = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s.points))
         end_x, end_y = x(len(s.points) - 1), y(s.points[-1])
         # format_html escapes its arguments into strings, so numbers are formatted first.
+        after = ngettext("%(name)s: %(rating)s after %(count)s rated match",
+                         "%(name)s: %(rating)s after %(count)s rated matches", len(s.points)) % {
+            "name": s.name, "rating": number_format(s.points[-1], 2), "count": len(s.points)}
         lines.append(format_html(
-            '<g><title>{}: {} after {} rated matches</title>'
+            '<g><title>{}</title>'
             '<polyline points="{}" fill="none" stroke="{}" stroke-width="2" stroke-dasharray="{}"/>'
             '<circle cx="{}" cy="{}" r="3" fill="{}"/>'
             '<text x="{}" y="{}" font-size="12" fill="currentColor">{}</text></g>',
-            s.name, f"{s.points[-1]:.2f}", len(s.points), pts, colour, dash, f"{end_x:.1f}", f"{end_y:.1f}", colour,
+            after, pts, colour, dash, f"{end_x:.1f}", f"{end_y:.1f}", colour,
             f"{end_x + 6:.1f}", f"{label_y[k]:.1f}", s.name[:14],
         ))
     ticks = format_html_join("", '<text x="{}" y="{}" font-size="11" text-anchor="end" fill="currentColor">{}</text>',
-                             ((left - 6, f"{y(v) + 4:.1f}", f"{v:.1f}") for v in (high, (high + low) / 2, low)))
+                             ((left - 6, f"{y(v) + 4:.1f}", number_format(v, 1))
+                              for v in (high, (high + low) / 2, low)))
     axes = format_html(
         '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="currentColor" stroke-opacity=".4"/>'
         '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="currentColor" stroke-opacity=".4"/>'
-        '<text x="{}" y="{}" font-size="11" fill="currentColor">rated matches →</text>',
+        '<text x="{}" y="{}" font-size="11" fill="currentColor">{}</text>',
         left, top, left, height - bottom, left, height - bottom, width - right, height - bottom,
-        left, height - 8,
+        left, height - 8, _("rated matches →"),
     )
-    summary = "; ".join(f"{s.name} {s.points[0]:.1f} to {s.points[-1]:.1f}" for s in series)
+    summary = "; ".join(_("%(name)s %(first)s to %(last)s") % {
+        "name": s.name, "first": number_format(s.points[0], 1), "last": number_format(s.points[-1], 1)} for s in series)
     return format_html(
         '<svg class="chart" viewBox="0 0 {} {}" role="img" aria-label="{}: {}">{}{}{}</svg>',
         width, height, title, summary, axes, ticks, mark_safe("".join(lines)),

@@ -28,6 +28,7 @@ from engine.ruleset import ROUNDS_BY_PLAYERS
 from league.models import LobbyTable, Match, MatchSeat
 from league.models.match import IN_PLAY
 from league.permissions import organises
+from league.refusals import refusal_text
 from league.selectors.live import (
     deal_revealed,
     deal_still_in_play,
@@ -72,8 +73,8 @@ def match_page(request, pk: int):
         return offline_match_page(request, match)
     seat = _viewer_seat(match, request.user)
     if seat is None and deal_still_in_play(match):
-        return _forbidden(request, "This duplicate table's deal is still being played at other tables: only its "
-                                   "own players see it until the round closes.")
+        return _forbidden(request, _("This duplicate table's deal is still being played at other tables: only its "
+                                     "own players see it until the round closes."))
     context = _table_context(match, seat)
     context["seats"] = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
     context["replay"] = record_is_public(match)
@@ -94,8 +95,8 @@ def match_live(request, pk: int):
     match = get_object_or_404(Match, pk=pk)
     seat = _viewer_seat(match, request.user)
     if seat is None and deal_still_in_play(match):
-        return JsonResponse({"detail": "hidden until the round closes"}, status=403)
-    data = {"move_number": match.move_number, "status": match.status}
+        return JsonResponse({"detail": _("hidden until the round closes")}, status=403)
+    data = {"move_number": match.move_number, "status": match.status, "status_label": match.get_status_display()}
     if request.GET.get("move") != str(match.move_number) or request.GET.get("status") != match.status:
         context = _table_context(match, seat)
         data["move_number"] = context["move_number"]
@@ -114,14 +115,14 @@ def match_decide(request, pk: int):
     seat = _viewer_seat(match, request.user)
     error, status = None, 201
     if seat is None:
-        error, status = "You have no seat at this table.", 403
+        error, status = _("You have no seat at this table."), 403
     else:
         try:
             submit_decision(match=match, player=seat.player,
                             move_number=number_or_text(request.POST.get("move_number")),
                             decision_json=presenter_for(match.game).decision_json(request.POST), seat=seat.seat)
         except DecisionRefused as e:
-            error, status = e.message + (f" ({e.rule})" if e.rule else ""), e.status
+            error, status = refusal_text(e.rule, e.message) + (f" ({e.rule})" if e.rule else ""), e.status
         except Match.DoesNotExist:
             raise Http404("no such match") from None
     if wants_json:
@@ -140,8 +141,8 @@ def match_replay(request, pk: int):
     try:
         step = int(request.GET.get("step", 1))
     except ValueError:
-        return render(request, "web/error.html", {"heading": "No such step", "message": "The step to show is a whole "
-                                                  "number: ?step=1 is the first."}, status=400)
+        return render(request, "web/error.html", {"heading": _("No such step"), "message": _(
+            "The step to show is a whole number: ?step=1 is the first.")}, status=400)
     record = public_record(match)
     presenter = presenter_for(match.game)
     return render(request, "web/replay.html", {
@@ -154,15 +155,15 @@ def match_replay(request, pk: int):
 FULL_GAME_ROUNDS = ROUNDS_BY_PLAYERS[4]
 
 # The bots a visitor may sit with: the quick ones (Diamonds' search bot thinks for seconds per card).
-BOT_LABELS = {"greedy": "greedy (Diamonds: quick, plays for tricks)",
-              "heuristic": "heuristic (Diamoniak and the ring race: plays sensibly)",
-              "random": "random (any legal move, any game)"}
+BOT_LABELS = {"greedy": gettext_lazy("greedy (Diamonds: quick, plays for tricks)"),
+              "heuristic": gettext_lazy("heuristic (Diamoniak and the ring race: plays sensibly)"),
+              "random": gettext_lazy("random (any legal move, any game)")}
 
 
 class BotTableForm(forms.Form):
     # Not required: the home page's one-click button (and older links) mean Diamonds.
-    game = forms.ChoiceField(choices=[(p.name, f"{p.title}: {p.blurb}") for p in PRESENTERS.values()],
-                             initial="diamonds", required=False, widget=forms.RadioSelect)
+    game = forms.ChoiceField(choices=[(p.name, format_lazy("{}: {}", p.title, p.blurb)) for p in PRESENTERS.values()],
+                             initial="diamonds", required=False, widget=forms.RadioSelect, label=gettext_lazy("Game"))
     # Diamonds' options; a table of another game leaves them out, so they are not required.
     # A full game by default (the rulebook's rounds for four players, R-ROUNDS-1); one round is the quick option.
     # Left out (older links, the other games), it means a full game too.
@@ -171,12 +172,13 @@ class BotTableForm(forms.Form):
                                  n=FULL_GAME_ROUNDS)),
                  (1, gettext_lazy("one round only (quick practice)"))],
         coerce=int, initial=0, empty_value=0, required=False, label=gettext_lazy("Length (Diamonds)"))
-    clubs = forms.ChoiceField(choices=[("thief", "the Thief (second edition)"),
-                                       ("choose", "choose whom to rob (first edition)")], initial="thief",
-                              required=False, label="Clubs (Diamonds)")
-    bots = forms.ChoiceField(choices=[("", "the game's usual bot"), *BOT_LABELS.items()], required=False)
-    seed = forms.CharField(required=False, max_length=100,
-                           help_text="Optional: the same seed deals the same cards (for practice).")
+    clubs = forms.ChoiceField(choices=[("thief", gettext_lazy("the Thief (second edition)")),
+                                       ("choose", gettext_lazy("choose whom to rob (first edition)"))], initial="thief",
+                              required=False, label=gettext_lazy("Clubs (Diamonds)"))
+    bots = forms.ChoiceField(choices=[("", gettext_lazy("the game's usual bot")), *BOT_LABELS.items()], required=False,
+                             label=gettext_lazy("Bots"))
+    seed = forms.CharField(required=False, max_length=100, label=gettext_lazy("Seed"),
+                           help_text=gettext_lazy("Optional: the same seed deals the same cards (for practice)."))
 
     def clean(self):
         data = super().clean()
@@ -185,8 +187,8 @@ class BotTableForm(forms.Form):
         presenter = presenter_for(data["game"])
         data["bots"] = data.get("bots") or presenter.default_bot
         if data["bots"] not in presenter.bot_kinds:
-            self.add_error("bots", f"{presenter.title} has no {data['bots']} bot; its bots are "
-                                   f"{' and '.join(presenter.bot_kinds)}.")
+            self.add_error("bots", _("%(game)s has no %(bot)s bot; its bots are %(bots)s.") % {
+                "game": presenter.title, "bot": data["bots"], "bots": _(" and ").join(presenter.bot_kinds)})
         return data
 
 

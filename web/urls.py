@@ -5,12 +5,13 @@ from django.urls import path
 
 from config.throttling import SigninLimit, rate_limited
 
-from . import accounts, bots, comparisons, evening, lobby, notifications, offline, participation, play, views
+from . import accounts, bots, comparisons, evening, language, lobby, notifications, offline, participation, play, views
 
 app_name = "web"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("language/", language.set_language, name="set-language"),
     path("clubs/<int:pk>/", views.club, name="club"),
     path("leagues/<int:pk>/", views.league, name="league"),
     path("seasons/<int:pk>/", views.season, name="season"),

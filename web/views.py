@@ -149,7 +149,7 @@ def tournament_start_round(request, pk: int):
     """The organiser's "start the next round" (the first one starts the tournament), as the API's start-round."""
     tournament = get_object_or_404(Tournament, pk=pk)
     if not organises(request.user, tournament.club_id):
-        return render(request, "web/error.html", {"message": "Only the club's organisers may start rounds."},
+        return render(request, "web/error.html", {"message": _("Only the club's organisers may start rounds.")},
                       status=403)
     try:
         rnd = (start_tournament(tournament=tournament) if not tournament.tournament_rounds.exists()
@@ -157,7 +157,8 @@ def tournament_start_round(request, pk: int):
     except (TournamentError, ValueError) as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, f"Round {rnd.index} is seated and started." if rnd else "The tournament is over.")
+        messages.success(request, _("Round %(number)s is seated and started.") % {"number": rnd.index} if rnd
+                         else _("The tournament is over."))
     return redirect("web:tournament", pk=pk)
 
 
@@ -168,17 +169,17 @@ def _cancel_reason(request) -> str | None:
     """The organiser's reason from the form, or None (with a message) when it is too long to keep."""
     reason = request.POST.get("reason", "").strip()
     if len(reason) > CANCEL_REASON_MAX:
-        messages.error(request, f"Say why in at most {CANCEL_REASON_MAX} characters: nothing was cancelled.")
+        messages.error(request, _("Say why in at most %(most)s characters: nothing was cancelled.") % {
+            "most": CANCEL_REASON_MAX})
         return None
     return reason
 
 
-def _cancel(request, club_id: int | None, what: str, cancel, done: str):
-    """The organiser's cancel button, as the API's cancel: refused (403 page) to others, a reason of bounded length,
-    the outcome as a message."""
+def _cancel(request, club_id: int | None, refusal: str, cancel, done: str):
+    """The organiser's cancel button, as the API's cancel: refused (403 page, `refusal`) to others, a reason of
+    bounded length, the outcome as a message."""
     if not organises(request.user, club_id):
-        return render(request, "web/error.html", {"message": f"Only the club's organisers may cancel a {what}."},
-                      status=403)
+        return render(request, "web/error.html", {"message": refusal}, status=403)
     reason = _cancel_reason(request)
     if reason is not None:
         try:
@@ -195,8 +196,9 @@ def _cancel(request, club_id: int | None, what: str, cancel, done: str):
 def tournament_cancel(request, pk: int):
     """The organiser's "cancel the tournament": its matches in play stop, no round follows."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    refused = _cancel(request, tournament.club_id, "tournament", partial(cancel_tournament, tournament_id=pk),
-                      "The tournament is cancelled: its matches in play were stopped.")
+    refused = _cancel(request, tournament.club_id, _("Only the club's organisers may cancel a tournament."),
+                      partial(cancel_tournament, tournament_id=pk),
+                      _("The tournament is cancelled: its matches in play were stopped."))
     return refused or redirect("web:tournament", pk=pk)
 
 
@@ -205,8 +207,9 @@ def tournament_cancel(request, pk: int):
 def match_cancel(request, pk: int):
     """The organiser's "cancel the match": play stops and the match never counts."""
     match = get_object_or_404(Match, pk=pk)
-    refused = _cancel(request, match.club_id, "match", partial(cancel_match, match_id=pk),
-                      "The match is cancelled: play stopped and it will not count.")
+    refused = _cancel(request, match.club_id, _("Only the club's organisers may cancel a match."),
+                      partial(cancel_match, match_id=pk),
+                      _("The match is cancelled: play stopped and it will not count."))
     return refused or redirect("web:match", pk=pk)
 
 
@@ -217,12 +220,12 @@ def tournament_register(request, pk: int):
     """The organiser's registration of the club's bots, as the API's entries endpoint."""
     tournament = get_object_or_404(Tournament, pk=pk)
     if not organises(request.user, tournament.club_id):
-        return render(request, "web/error.html", {"message": "Only the club's organisers may register players."},
+        return render(request, "web/error.html", {"message": _("Only the club's organisers may register players.")},
                       status=403)
     ids = [int(i) for i in request.POST.getlist("players") if i.isdigit() and len(i) < 19]  # a bigint at most
     players = list(Player.objects.filter(pk__in=ids))
     if not players:
-        messages.error(request, "Choose at least one player to register.")
+        messages.error(request, _("Choose at least one player to register."))
         return redirect("web:tournament", pk=pk)
     refusal = refusal_to_enter(request.user, tournament.club_id, players)  # the API's rule (league.permissions)
     if refusal:
@@ -232,7 +235,7 @@ def tournament_register(request, pk: int):
     except TournamentError as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, f"Registered {', '.join(p.name for p in players)}.")
+        messages.success(request, _("Registered %(names)s.") % {"names": ", ".join(p.name for p in players)})
     return redirect("web:tournament", pk=pk)
 
 
@@ -244,7 +247,8 @@ def ladder(request, pk: int):
     for player_id, ordinal in (RatingHistory.objects.filter(ladder=ladder, player__in=top)
                                .order_by("created_at", "id").values_list("player_id", "ordinal")):
         history[player_id].append(ordinal)
-    chart = rating_chart([Series(p.name, history[p.pk]) for p in top], title=f"{ladder.name}: ratings of the top 6")
+    chart = rating_chart([Series(p.name, history[p.pk]) for p in top],
+                        title=_("%(ladder)s: ratings of the top 6") % {"ladder": ladder.name})
     return render(request, "web/ladder.html", {
         "ladder": ladder, "ratings": ratings, "chart": chart,
         "entries": ladder.entries.filter(active=True).count(),

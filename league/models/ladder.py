@@ -1,15 +1,16 @@
 """A ladder: a continuous pool of players seated again and again at tables of similar rating."""
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class RatingModel(models.TextChoices):
     # The OpenSkill models (openskill.models); Plackett-Luce is the default for free-for-all tables.
-    PLACKETT_LUCE = "PlackettLuce", "Plackett-Luce"
-    BRADLEY_TERRY_FULL = "BradleyTerryFull", "Bradley-Terry (full pairing)"
-    BRADLEY_TERRY_PART = "BradleyTerryPart", "Bradley-Terry (partial pairing)"
-    THURSTONE_MOSTELLER_FULL = "ThurstoneMostellerFull", "Thurstone-Mosteller (full pairing)"
-    THURSTONE_MOSTELLER_PART = "ThurstoneMostellerPart", "Thurstone-Mosteller (partial pairing)"
+    PLACKETT_LUCE = "PlackettLuce", _("Plackett-Luce")
+    BRADLEY_TERRY_FULL = "BradleyTerryFull", _("Bradley-Terry (full pairing)")
+    BRADLEY_TERRY_PART = "BradleyTerryPart", _("Bradley-Terry (partial pairing)")
+    THURSTONE_MOSTELLER_FULL = "ThurstoneMostellerFull", _("Thurstone-Mosteller (full pairing)")
+    THURSTONE_MOSTELLER_PART = "ThurstoneMostellerPart", _("Thurstone-Mosteller (partial pairing)")
 
 
 class Ladder(models.Model):

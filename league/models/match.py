@@ -7,16 +7,19 @@ applied so far, so a client (or a resumed worker) can tell which state the store
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class MatchStatus(models.TextChoices):
-    PENDING = "pending", "pending"
-    RUNNING = "running", "running"
-    FINISHED = "finished", "finished"
-    FAILED = "failed", "failed"
+    # "match status": French agrees the word with "partie" (terminée), a tournament's with "tournoi" (terminé).
+    PENDING = "pending", pgettext_lazy("match status", "pending")
+    RUNNING = "running", pgettext_lazy("match status", "running")
+    FINISHED = "finished", pgettext_lazy("match status", "finished")
+    FAILED = "failed", pgettext_lazy("match status", "failed")
     # Stopped by an organiser (league.services.cancellation): terminal like finished and failed, but never counted:
     # standings, ratings and records read finished matches only.
-    CANCELLED = "cancelled", "cancelled"
+    CANCELLED = "cancelled", pgettext_lazy("match status", "cancelled")
 
 
 # The statuses of a match still in play, and those after which nothing more is played or stored.
@@ -27,8 +30,8 @@ ENDED = (MatchStatus.FINISHED, MatchStatus.FAILED, MatchStatus.CANCELLED)
 class DeadlineAction(models.TextChoices):
     """What an overdue decision costs the late seat (league.services.decisions.play_overdue)."""
 
-    FALLBACK = "fallback", "the fallback bot makes the overdue decision"
-    FORFEIT = "forfeit", "the seat forfeits; the fallback bot plays it to the end"
+    FALLBACK = "fallback", _("the fallback bot makes the overdue decision")
+    FORFEIT = "forfeit", _("the seat forfeits; the fallback bot plays it to the end")
 
 
 class Match(models.Model):

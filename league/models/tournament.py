@@ -14,22 +14,23 @@ qualifying rounds (league.services.finals).
 """
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from .match import DeadlineAction
 
 
 class TournamentFormat(models.TextChoices):
-    FIXED = "fixed", "fixed schedule"
-    SWISS = "swiss", "Swiss"
-    DUPLICATE = "duplicate", "duplicate"
+    FIXED = "fixed", _("fixed schedule")
+    SWISS = "swiss", _("Swiss")
+    DUPLICATE = "duplicate", _("duplicate")
 
 
 class TournamentStatus(models.TextChoices):
-    REGISTERING = "registering", "registering"
-    RUNNING = "running", "running"
-    FINISHED = "finished", "finished"
+    REGISTERING = "registering", _("registering")
+    RUNNING = "running", _("running")
+    FINISHED = "finished", _("finished")
     # Stopped by an organiser (league.services.cancellation): no round is seated any more; results so far stay.
-    CANCELLED = "cancelled", "cancelled"
+    CANCELLED = "cancelled", _("cancelled")
 
 
 class LateEntryPoints(models.TextChoices):

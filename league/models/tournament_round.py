@@ -7,12 +7,13 @@ and rotation (the duplicate deal groups). The table's Match links back with `tou
 """
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class RoundStatus(models.TextChoices):
-    SEATED = "seated", "seated"
-    RUNNING = "running", "running"
-    CLOSED = "closed", "closed"
+    SEATED = "seated", _("seated")
+    RUNNING = "running", _("running")
+    CLOSED = "closed", _("closed")
 
 
 class TournamentRound(models.Model):

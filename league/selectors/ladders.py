@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..models import Ladder, LadderEntry, MatchSeat, MatchStatus
 
@@ -21,23 +23,30 @@ def ladder_tick_seconds() -> float | None:
 def ladder_outlook(*, ladder: Ladder) -> str:
     """One sentence: why the ladder seats nothing, or when it seats its next tables."""
     if not ladder.active:
-        return "This ladder is paused: no new tables are seated until an organiser resumes it."
+        return _("This ladder is paused: no new tables are seated until an organiser resumes it.")
     # Paused bots keep their entries but are not seated (league.services.bot_pausing): they do not count here.
     active = LadderEntry.objects.filter(ladder=ladder, active=True, player__paused_at__isnull=True).values_list(
         "player_id", flat=True)
     joined = len(active)
     if joined < ladder.table_size:
-        return (f"A table needs {ladder.table_size} players and {joined} {'has' if joined == 1 else 'have'} "
-                f"joined: tables are seated once {ladder.table_size} are in the pool.")
+        return ngettext("A table needs %(size)s players and %(joined)s has joined: tables are seated once %(size)s "
+                        "are in the pool.",
+                        "A table needs %(size)s players and %(joined)s have joined: tables are seated once %(size)s "
+                        "are in the pool.", joined) % {"size": ladder.table_size, "joined": joined}
     tick = ladder_tick_seconds()
     if tick is None:
-        return ("Nothing seats tables of this ladder here: there is no `celery beat` (no REDIS_URL) and the web "
-                "process's own schedule is off (DIAMONDS_EMBEDDED_BEAT=0).")
+        return _("Nothing seats tables of this ladder here: there is no `celery beat` (no REDIS_URL) and the web "
+                 "process's own schedule is off (DIAMONDS_EMBEDDED_BEAT=0).")
     busy = MatchSeat.objects.filter(player_id__in=list(active),
                                     match__status__in=[MatchStatus.PENDING, MatchStatus.RUNNING]).count()
     free = joined - busy
     if free < ladder.table_size:
-        return (f"{busy} of its {joined} players are at a table; the next tables are seated when "
-                f"{ladder.table_size} are free (the ladder tick runs every {tick:g} s).")
-    return (f"The next ladder tick (every {tick:g} s) seats {free // ladder.table_size} table"
-            f"{'s' if free // ladder.table_size != 1 else ''} of {ladder.table_size} from its {free} free players.")
+        return _("%(busy)s of its %(joined)s players are at a table; the next tables are seated when %(size)s are "
+                 "free (the ladder tick runs every %(tick)s s).") % {
+            "busy": busy, "joined": joined, "size": ladder.table_size, "tick": f"{tick:g}"}
+    tables = free // ladder.table_size
+    return ngettext("The next ladder tick (every %(tick)s s) seats %(tables)s table of %(size)s from its %(free)s free "
+                    "players.",
+                    "The next ladder tick (every %(tick)s s) seats %(tables)s tables of %(size)s from its %(free)s "
+                    "free players.", tables) % {"tick": f"{tick:g}", "tables": tables, "size": ladder.table_size,
+                                                "free": free}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, Tournament, TournamentRound, TournamentStatus
 from ..models.match import IN_PLAY
@@ -52,7 +53,8 @@ def cancel_match(*, match_id: int, by: str = "", reason: str = "") -> Match:
         if match.status == MatchStatus.CANCELLED:
             return match
         if match.status not in IN_PLAY:
-            raise NotCancellable(f"match {match_id} is {match.status}: only a match in play can be cancelled")
+            raise NotCancellable(_("match %(match)s is %(status)s: only a match in play can be cancelled") % {
+                "match": match_id, "status": match.get_status_display()})
         _cancel_in_play(Match.objects.filter(pk=match_id), _note(by, reason), timezone.now())
         # Its tournament round or comparison pair may close now (does nothing for any other match).
         transaction.on_commit(lambda: on_match_finished(match_id=match_id))
@@ -69,7 +71,7 @@ def cancel_tournament(*, tournament_id: int, by: str = "", reason: str = "") -> 
         if tournament.status == TournamentStatus.CANCELLED:
             return tournament
         if tournament.status == TournamentStatus.FINISHED:
-            raise NotCancellable(f"{tournament} is finished: its results stand")
+            raise NotCancellable(_("%(tournament)s is finished: its results stand") % {"tournament": tournament})
         now = timezone.now()
         _cancel_in_play(Match.objects.filter(tournament_round__tournament=tournament), _note(by, reason), now)
         TournamentRound.objects.filter(tournament=tournament).exclude(status=RoundStatus.CLOSED).update(

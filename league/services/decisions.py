@@ -38,6 +38,7 @@ from datetime import timedelta
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from engine import PASS_CARDS, Game, IllegalDecision
 from engine.games import game_type
@@ -168,7 +169,9 @@ def submit_decision(
         owned = [ms.seat for ms in rows if ms.player_id == player.pk]
         chosen = seat if seat is not None else (owned[0] if owned else None)
         if chosen is None or chosen not in owned:
-            raise NotYourSeat(f"{player.name} has no seat{'' if seat is None else f' {seat}'} at match {match.pk}")
+            words = {"name": player.name, "seat": seat, "match": match.pk}
+            raise NotYourSeat(_("%(name)s has no seat at match %(match)s") % words if seat is None
+                              else _("%(name)s has no seat %(seat)s at match %(match)s") % words)
         return chosen
 
     return _submit(match.pk, choose, move_number, decision_json, seat_first=False)
@@ -191,9 +194,9 @@ def submit_user_decision(
         if seat is not None:
             if any(ms.seat == seat for ms in mine):
                 return seat
-            raise NotYourSeat(f"seat {seat} of match {match.pk} is not yours")
+            raise NotYourSeat(_("seat %(seat)s of match %(match)s is not yours") % {"seat": seat, "match": match.pk})
         if not mine:
-            raise NotYourSeat(f"you have no seat at match {match.pk}")
+            raise NotYourSeat(_("you have no seat at match %(match)s") % {"match": match.pk})
         return next((ms for ms in mine if ms.awaiting), mine[0]).seat
 
     return _submit(match_id, choose, move_number, decision_json, seat_first=True, caller_seats=mine_of)
@@ -206,8 +209,8 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
     is judged by the match's game, so once its row is read (a malformed decision took the lock for nothing: rare,
     and it still changes nothing)."""
     if not isinstance(move_number, int) or isinstance(move_number, bool):
-        malformed_move = MalformedDecision("move_number must be an integer: the move number of the state the "
-                                           "decision answers")
+        malformed_move = MalformedDecision(_("move_number must be an integer: the move number of the state the "
+                                             "decision answers"))
         if not seat_first:
             raise malformed_move
     else:
@@ -223,23 +226,28 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
                 raise malformed_move
         decision = parse_decision(decision_json, match.game)
         if match.status not in (MatchStatus.PENDING, MatchStatus.RUNNING):
-            raise MatchNotInPlay(f"match {match.pk} is {match.status}")
+            raise MatchNotInPlay(_("match %(match)s is %(status)s") % {"match": match.pk,
+                                                                      "status": match.get_status_display()})
         if match.offline:
-            raise MatchNotInPlay(f"match {match.pk} is played with real cards: its result is entered, not its moves")
+            raise MatchNotInPlay(_("match %(match)s is played with real cards: its result is entered, not its moves")
+                                 % {"match": match.pk})
         if not seat_first:
             seat = choose_seat(match, rows)
         if rows[seat].player.is_engine_bot:
-            raise NotYourSeat(f"seat {seat} is played by the engine bot {rows[seat].player.bot_kind!r}")
+            raise NotYourSeat(_("seat %(seat)s is played by the engine bot %(bot)s") % {
+                "seat": seat, "bot": repr(rows[seat].player.bot_kind)})
         if rows[seat].forfeited:
-            raise SeatForfeited(f"seat {seat} forfeited at move {rows[seat].forfeited_at_move}: the fallback bot "
-                                "plays it to the end")
+            raise SeatForfeited(_("seat %(seat)s forfeited at move %(move)s: the fallback bot plays it to the end") % {
+                "seat": seat, "move": rows[seat].forfeited_at_move})
         try:
             # The locked row names the stored state, so a cached game at its move number is that state.
             game, marks = load_match_game(match, cached=True)
         except StoredPlayError as e:
-            raise MatchNotInPlay(f"match {match.pk} cannot be loaded: {e}") from None
+            raise MatchNotInPlay(_("match %(match)s cannot be loaded: %(error)s") % {
+                "match": match.pk, "error": e}) from None
         if not move_is_current(game, seat, move_number):
-            raise StaleMove(f"match {match.pk} is at move {game.move_number}, not {move_number}")
+            raise StaleMove(_("match %(match)s is at move %(move)s, not %(sent)s") % {
+                "match": match.pk, "move": game.move_number, "sent": move_number})
         before = game.pending
         try:
             game.apply(seat, decision)

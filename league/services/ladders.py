@@ -21,6 +21,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ..limits import check_tables_per_tick
 from ..models import (
@@ -52,7 +53,8 @@ def create_ladder(
     kind = competition_game(game, table_size, ruleset)
     check_tables_per_tick(max_tables_per_tick)
     if rating_model not in RatingModel.values:
-        raise ValueError(f"unknown rating model {rating_model!r}; known: {', '.join(RatingModel.values)}")
+        raise ValueError(_("unknown rating model %(model)s; known: %(models)s") % {
+            "model": repr(rating_model), "models": ", ".join(RatingModel.values)})
     return Ladder.objects.create(name=name, game=kind.name, table_size=table_size, ruleset=ruleset,
                                  rating_model=rating_model, club=club, max_tables_per_tick=max_tables_per_tick)
 
@@ -68,8 +70,8 @@ def update_ladder(*, ladder: Ladder, **changes) -> Ladder:
     ratings were earned under: ValueError, nothing changed."""
     fixed = sorted(set(changes) - LADDER_CHANGEABLE)
     if fixed:
-        raise ValueError(f"a ladder's {', '.join(fixed)} cannot change (its ratings were earned under them); "
-                         "start a new ladder instead")
+        raise ValueError(_("a ladder's %(fields)s cannot change (its ratings were earned under them); start a new "
+                           "ladder instead") % {"fields": ", ".join(fixed)})
     if "max_tables_per_tick" in changes:
         check_tables_per_tick(changes["max_tables_per_tick"])
     ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)
@@ -88,7 +90,7 @@ def join_ladder(*, ladder: Ladder, players: Iterable[Player]) -> list[LadderEntr
     check_not_paused(players)
     out = []
     for p in players:
-        entry, _ = LadderEntry.objects.update_or_create(ladder=ladder, player=p, defaults={"active": True})
+        entry, _created = LadderEntry.objects.update_or_create(ladder=ladder, player=p, defaults={"active": True})
         out.append(entry)
     return out
 

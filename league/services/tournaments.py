@@ -91,7 +91,8 @@ def shared_ruleset(ruleset: object) -> dict:
     if ruleset is None:
         return {}
     if not isinstance(ruleset, dict):
-        raise ValueError(f"ruleset must be an object of the game's fields, not {type(ruleset).__name__}")
+        raise ValueError(_("ruleset must be an object of the game's fields, not %(type)s") % {
+            "type": type(ruleset).__name__})
     return {k: v for k, v in ruleset.items() if k != "players"}
 
 
@@ -100,8 +101,8 @@ def competition_game(game: str, table_size: int, ruleset: dict) -> GameType:
     (ValueError naming what is wrong); returns its GameType. Shared by tournaments and ladders."""
     kind = game_type(game)
     if not kind.min_players <= table_size <= kind.max_players:
-        raise ValueError(f"{kind.title} seats {kind.min_players} to {kind.max_players} players at a table, "
-                         f"not {table_size}")
+        raise ValueError(_("%(game)s seats %(least)s to %(most)s players at a table, not %(size)s") % {
+            "game": kind.title, "least": kind.min_players, "most": kind.max_players, "size": table_size})
     table_ruleset(ruleset, table_size, game)  # the game refuses a ruleset it cannot play
     return kind
 
@@ -113,7 +114,8 @@ def check_entrants_can_play(game: str, players: Iterable[Player]) -> None:
     wrong = [p for p in players if p.is_engine_bot and p.bot_kind not in kind.bots]
     if wrong:
         names = ", ".join(f"{p.name} ({p.bot_kind})" for p in wrong)
-        raise TournamentError(f"{kind.title} has no bot for {names}; its bots are {', '.join(sorted(kind.bots))}")
+        raise TournamentError(_("%(game)s has no bot for %(names)s; its bots are %(bots)s") % {
+            "game": kind.title, "names": names, "bots": ", ".join(sorted(kind.bots))})
 
 
 def check_not_paused(players: Iterable[Player]) -> None:
@@ -186,21 +188,25 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
     form they are stored."""
     ruleset = shared_ruleset(ruleset)
     if format not in TournamentFormat.values:
-        raise ValueError(f"format must be one of {', '.join(TournamentFormat.values)}, not {format!r}")
+        raise ValueError(_("format must be one of %(formats)s, not %(format)s") % {
+            "formats": ", ".join(TournamentFormat.values), "format": repr(format)})
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_TOURNAMENT_ROUNDS:
-        raise ValueError(f"a tournament has 1 to {MAX_TOURNAMENT_ROUNDS} rounds, not {rounds!r}")
+        raise ValueError(_("a tournament has 1 to %(most)s rounds, not %(rounds)s") % {
+            "most": MAX_TOURNAMENT_ROUNDS, "rounds": repr(rounds)})
     kind = competition_game(game, table_size, ruleset)
     if format == TournamentFormat.DUPLICATE and kind.name != "diamonds":
-        raise ValueError(f"the duplicate format deals the same Diamonds hands at every table of a group; "
-                         f"{kind.title} tournaments are fixed or Swiss")
+        raise ValueError(_("the duplicate format deals the same Diamonds hands at every table of a group; "
+                           "%(game)s tournaments are fixed or Swiss") % {"game": kind.title})
     partnerships = bool(ruleset.get("partnerships"))
     TableShape.for_table_size(table_size, partnership=partnerships, max_players=kind.max_players)
     tiebreaks = checked_tiebreaks(tiebreaks)  # ValueError naming the known ones; "vault" stored as "tiebreak"
     check_turn_deadline(turn_deadline_seconds)
     if deadline_action not in DeadlineAction.values:
-        raise ValueError(f"deadline_action must be one of {', '.join(DeadlineAction.values)}, not {deadline_action!r}")
+        raise ValueError(_("deadline_action must be one of %(actions)s, not %(action)s") % {
+            "actions": ", ".join(DeadlineAction.values), "action": repr(deadline_action)})
     if deadline_fallback not in FALLBACK_BOTS:  # names for every game (decisions.FALLBACK_BOT_OF_GAME)
-        raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
+        raise ValueError(_("the fallback bot is one of %(bots)s, not %(bot)s") % {
+            "bots": ", ".join(FALLBACK_BOTS), "bot": repr(deadline_fallback)})
     for name, value in (("check_in_required", check_in_required), ("self_check_in", self_check_in)):
         if not isinstance(value, bool):
             raise ValueError(_("%(name)s is true or false, not %(value)r") % {"name": name, "value": value})
@@ -243,16 +249,17 @@ def update_tournament(*, tournament: Tournament, **changes) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     unknown = set(changes) - CHANGEABLE
     if unknown:
-        raise ValueError(f"no such tournament setting: {', '.join(sorted(unknown))}")
+        raise ValueError(_("no such tournament setting: %(names)s") % {"names": ", ".join(sorted(unknown))})
     if tournament.status != TournamentStatus.REGISTERING:
         open_now = CHANGEABLE_WHILE_RUNNING
         if tournament.status == TournamentStatus.RUNNING and not tournament.tournament_rounds.filter(stage__gt=0):
             open_now = open_now | FINAL_SETTINGS
         frozen = sorted(k for k, v in changes.items() if k not in open_now and v != getattr(tournament, k))
         if frozen:
-            raise TournamentError(f"{tournament} is {tournament.status}: {', '.join(frozen)} can no longer change")
+            raise TournamentError(_("%(tournament)s is %(status)s: %(fields)s can no longer change") % {
+                "tournament": tournament, "status": tournament.get_status_display(), "fields": ", ".join(frozen)})
     if "name" in changes and not str(changes["name"]).strip():
-        raise ValueError("a tournament needs a name")
+        raise ValueError(_("a tournament needs a name"))
     checked = _checked_settings(**{k: changes.get(k, getattr(tournament, k)) for k in _CHECKED})
     if checked["game"] != tournament.game:
         check_entrants_can_play(checked["game"], [e.player for e in tournament.entries.select_related("player")])
@@ -268,8 +275,9 @@ def delete_tournament(*, tournament: Tournament) -> None:
     matches and results stay: TournamentError."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status != TournamentStatus.REGISTERING or tournament.tournament_rounds.exists():
-        raise TournamentError(f"{tournament} is {tournament.status}: a tournament that has seated a round keeps its "
-                              "results, so it cannot be deleted")
+        raise TournamentError(_("%(tournament)s is %(status)s: a tournament that has seated a round keeps its "
+                                "results, so it cannot be deleted") % {"tournament": tournament,
+                                                                       "status": tournament.get_status_display()})
     tournament.delete()
 
 
@@ -281,11 +289,12 @@ def _check_not_entered(tournament: Tournament, players: Sequence[Player]) -> Non
     ids = [p.pk for p in players]
     twice = sorted({p.name for p in players if ids.count(p.pk) > 1})
     if twice:
-        raise AlreadyEntered(f"{', '.join(twice)} named more than once")
+        raise AlreadyEntered(_("%(names)s named more than once") % {"names": ", ".join(twice)})
     entered = Player.objects.filter(pk__in=ids, tournament_entries__tournament=tournament).order_by("name")
     names = list(entered.values_list("name", flat=True))
     if names:
-        raise AlreadyEntered(f"{', '.join(names)} already entered in {tournament}")
+        raise AlreadyEntered(_("%(names)s already entered in %(tournament)s") % {"names": ", ".join(names),
+                                                                                  "tournament": tournament})
 
 
 def _create_entries(entries: Iterable[TournamentEntry]) -> list[TournamentEntry]:
@@ -295,7 +304,7 @@ def _create_entries(entries: Iterable[TournamentEntry]) -> list[TournamentEntry]
         with transaction.atomic():
             return TournamentEntry.objects.bulk_create(list(entries))
     except IntegrityError:
-        raise AlreadyEntered("a player was entered at the same moment by another request") from None
+        raise AlreadyEntered(_("a player was entered at the same moment by another request")) from None
 
 
 def _open_for_registration(tournament: Tournament) -> tuple[Tournament, int]:
@@ -303,7 +312,8 @@ def _open_for_registration(tournament: Tournament) -> tuple[Tournament, int]:
     one seated or in play), while qualifying rounds are left; an entry joining after round 1 is a late entry."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status not in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
-        raise TournamentError(f"{tournament} is {tournament.status}: registration is closed")
+        raise TournamentError(_("%(tournament)s is %(status)s: registration is closed") % {
+            "tournament": tournament, "status": tournament.get_status_display()})
     seated = TournamentRound.objects.filter(tournament=tournament, stage=0).count()
     if seated >= tournament.rounds:
         raise TournamentError(_("every qualifying round of %(tournament)s is seated: too late to enter")
@@ -316,7 +326,7 @@ def register_players(*, tournament: Tournament, players: Iterable[Player]) -> li
     """Register players for a tournament without partnerships."""
     tournament, joins = _open_for_registration(tournament)
     if tournament.partnerships:
-        raise TournamentError("a partnership tournament registers teams (register_team)")
+        raise TournamentError(_("a partnership tournament registers teams (register_team)"))
     players = list(players)
     check_entrants_can_play(tournament.game, players)
     check_not_paused(players)
@@ -333,9 +343,9 @@ def register_team(*, tournament: Tournament, players: Sequence[Player]) -> list[
     """Register two partners as one team of a partnership tournament (R-TEAM-1)."""
     tournament, joins = _open_for_registration(tournament)
     if not tournament.partnerships:
-        raise TournamentError("teams are for partnership tournaments")
+        raise TournamentError(_("teams are for partnership tournaments"))
     if len(players) != 2 or players[0].pk == players[1].pk:
-        raise TournamentError("a team is two different players")
+        raise TournamentError(_("a team is two different players"))
     check_entrants_can_play(tournament.game, players)
     check_not_paused(players)
     _check_not_entered(tournament, players)
@@ -464,11 +474,13 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     rounds = list(TournamentRound.objects.filter(tournament=tournament).order_by("index"))
     if tournament.status == TournamentStatus.CANCELLED:
-        raise TournamentError(f"{tournament} was cancelled: no round is seated any more")
+        raise TournamentError(_("%(tournament)s was cancelled: no round is seated any more") % {
+            "tournament": tournament})
     if tournament.status == TournamentStatus.FINISHED or len(rounds) >= tournament.rounds:
-        raise TournamentError(f"{tournament} has no round left to seat")
+        raise TournamentError(_("%(tournament)s has no round left to seat") % {"tournament": tournament})
     if rounds and rounds[-1].status != RoundStatus.CLOSED:
-        raise TournamentError(f"round {rounds[-1].index} of {tournament} is not over yet")
+        raise TournamentError(_("round %(number)s of %(tournament)s is not over yet") % {
+            "number": rounds[-1].index, "tournament": tournament})
     if any(r.stage for r in rounds):
         raise TournamentError(_("the final of %(tournament)s has begun: no qualifying round is seated any more")
                               % {"tournament": tournament})
@@ -490,7 +502,8 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
         if tournament.check_in_required:
             raise TournamentError(_("%(tournament)s needs at least %(n)d checked-in entrants to seat a table")
                                   % {"tournament": tournament, "n": shape.min_units})
-        raise TournamentError(f"{tournament} needs at least {shape.min_units} entrants to seat a table")
+        raise TournamentError(_("%(tournament)s needs at least %(count)s entrants to seat a table") % {
+            "tournament": tournament, "count": shape.min_units})
     plan = _plan_round(tournament, rounds, units, teams, max_players)
     rnd = TournamentRound.objects.create(tournament=tournament, index=plan.number, byes=list(plan.byes))
     stored = []

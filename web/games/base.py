@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy as _
 
 from engine.games import GameType, game_type
 
@@ -45,19 +46,39 @@ class GamePresenter:
 
     @property
     def title(self) -> str:
-        return self.kind.title
+        return _translated(self.kind.title)
 
     @property
     def score_label(self) -> str:
-        return self.kind.score_label
+        return _translated(self.kind.score_label)
 
     @property
     def tiebreak_label(self) -> str:
-        return self.kind.tiebreak_label
+        return _translated(self.kind.tiebreak_label)
 
     @property
     def bot_kinds(self) -> list[str]:
         return sorted(self.kind.bots)
+
+
+# The engine's words for its games (engine.games: titles, what a score and a tie-break count), which the engine
+# keeps in English (no Django there): their translations, found by the English word.
+ENGINE_WORDS = {
+    "Diamonds": _("Diamonds"),
+    "Diamoniak": _("Diamoniak"),
+    "The ring-card diamond race": _("The ring-card diamond race"),
+    "score": _("score"),
+    "vault": _("vault"),
+    "castle cards": _("castle cards"),
+    "diamond cards": _("diamond cards"),
+    "dollars": _("dollars"),
+    "set rings": _("set rings"),
+}
+
+
+def _translated(word: str) -> str:
+    """The engine's word in the reader's language (lazy: a form's choices are made once, shown in each request's)."""
+    return ENGINE_WORDS.get(word, word)
 
 
 def table_of_four(form_data: dict[str, Any]) -> dict[str, Any]:

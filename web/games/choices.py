@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext as _
 
 from engine.games import by_format
 
@@ -111,15 +112,16 @@ def replay_by_turns(record: dict[str, Any], *, build_table: Callable[[dict[str, 
         lines = [line for e in game.events[since:] if (line := describe(e, names))]
         return Frame(title, lines, build_table(public_view(kind.view(game, 0).to_dict()), names))
 
-    yield partial(frame, "The start", 0)
+    yield partial(frame, _("The start"), 0)
     seen = len(game.events)
     turn, turn_seat = game.turn, game.seat
     for choice in record.get("choices") or []:
         game.apply(choice["seat"], kind.parse_decision(choice))
         if game.turn == turn and not game.over:
             continue
-        title = f"Turn {turn + 1}: {names[turn_seat]}"
-        yield partial(frame, title + (" — the game ends" if game.over else ""), seen)
+        where = {"turn": turn + 1, "name": names[turn_seat]}
+        title = _("Turn %(turn)s: %(name)s — the game ends") if game.over else _("Turn %(turn)s: %(name)s")
+        yield partial(frame, title % where, seen)
         seen = len(game.events)
         turn, turn_seat = game.turn, game.seat
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy
 
 from .base import GamePresenter, number_or_text
 from .diamonds_replay import replay_steps
@@ -37,6 +38,8 @@ def bot_table_ruleset(form_data: dict[str, Any]) -> dict[str, Any]:
 DIAMONDS = GamePresenter(
     name="diamonds", table_template="web/games/diamonds_table.html",
     replay_template="web/games/diamonds_replay.html", build_table=build_table, decision_json=decision_json,
-    replay_steps=replay_steps, replay_step="trick", default_bot="greedy", bot_table_ruleset=bot_table_ruleset,
-    blurb="The trick-taking game where the crystals in your vault count double.",
+    replay_steps=replay_steps,
+    replay_step=gettext_lazy("trick"), default_bot="greedy", bot_table_ruleset=bot_table_ruleset,
+    blurb=gettext_lazy("The trick-taking game where the crystals in your vault count "
+                       "double."),
 )

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from engine import card_str, from_record
 
 from .diamonds_table import action_line
@@ -52,22 +55,28 @@ def replay_steps(record: dict[str, Any]) -> Iterator[Callable[[], Frame]]:
 
     for r, rnd in enumerate(record["rounds"]):
         dealt = {**rnd, "pass_count": None, "passes": None, "clubs_targets": [], "tricks": [], "actions": []}
-        yield partial(snap, f"Round {r + 1}: the deal ({names[rnd['dealer']]} deals)", dealt, r)
+        yield partial(snap, _("Round %(round)s: the deal (%(dealer)s deals)") % {"round": r + 1,
+                                                                              "dealer": names[rnd["dealer"]]}, dealt, r)
         if rnd.get("passes") is None:
             continue
         passed = {**rnd, "tricks": [], "actions": []}
         count = rnd["pass_count"]
-        yield partial(snap, f"Round {r + 1}: everyone passes {count} card{'s' if count > 1 else ''}", passed, r,
-                      passes=rnd["passes"])
+        title = ngettext("Round %(round)s: everyone passes %(count)s card",
+                         "Round %(round)s: everyone passes %(count)s cards", count) % {"round": r + 1, "count": count}
+        yield partial(snap, title, passed, r, passes=rnd["passes"])
         tricks = rnd["tricks"]
         for t, trick in enumerate(tricks):
             last = t == len(tricks) - 1
             upto = {**rnd, "tricks": tricks[:t + 1]}
             acts = [a for a in rnd["actions"] if a["trick"] == t or (last and a["trick"] is None)]
             winner = names[trick["winner"]] if trick["winner"] is not None else None
-            title = f"Round {r + 1}, trick {t + 1}" + (f": {winner} wins it" if winner else "")
-            if last and winner:
-                title += ", and the round ends"
+            where = {"round": r + 1, "trick": t + 1, "winner": winner}
+            if not winner:
+                title = _("Round %(round)s, trick %(trick)s") % where
+            elif last:
+                title = _("Round %(round)s, trick %(trick)s: %(winner)s wins it, and the round ends") % where
+            else:
+                title = _("Round %(round)s, trick %(trick)s: %(winner)s wins it") % where
             yield partial(snap, title, upto, r,
                           trick=[{"name": names[p["seat"]], "card": p["card"]} for p in trick["plays"]],
                           winner=winner, actions=acts, round_over=last and winner is not None)

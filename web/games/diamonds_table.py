@@ -9,11 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from ..cards import face, suit_name
 
-CAUSES = {"offsuit": "an off-suit card", "trick": "winning the trick", "majority": "the most cards at the round's end",
-          "no_trick": "winning no trick"}
-ACTION_WORDS = {"D": "supply → vault", "H": "supply → showroom", "S": "showroom → vault", "C": "a crystal taken"}
+CAUSES = {"offsuit": gettext_lazy("an off-suit card"), "trick": gettext_lazy("winning the trick"),
+          "majority": gettext_lazy("the most cards at the round's end"), "no_trick": gettext_lazy("winning no trick")}
+ACTION_WORDS = {"D": gettext_lazy("supply → vault"), "H": gettext_lazy("supply → showroom"),
+                "S": gettext_lazy("showroom → vault"), "C": gettext_lazy("a crystal taken")}
 
 
 @dataclass
@@ -89,7 +93,7 @@ def build_table(state: dict[str, Any], names: list[str]) -> Table:
     _actions(table, state, names)
     if over:
         table.result = _result(state, names)
-        table.prompt = "The game is over."
+        table.prompt = _("The game is over.")
     elif me is not None:
         _my_decision(table, state, names)
     else:
@@ -122,11 +126,13 @@ def _trick(table: Table, state: dict[str, Any], names: list[str]) -> None:
 
 def action_line(a: dict, names: list[str]) -> str:
     """One Suit Action in words: who, which suit, why, and what moved."""
-    what = ACTION_WORDS[a["suit"]]
+    what = str(ACTION_WORDS[a["suit"]])
     if a["suit"] == "C" and a["target"] is not None:
-        what = f"a crystal from {names[a['target']]}'s showroom"
-    moved = "" if a["moved"] else " (nothing moved)"
-    return f"{names[a['seat']]}: {suit_name(a['suit'])} action for {CAUSES.get(a['cause'], a['cause'])} — {what}{moved}"
+        what = _("a crystal from %(name)s's showroom") % {"name": names[a["target"]]}
+    moved = "" if a["moved"] else _(" (nothing moved)")
+    return _("%(name)s: %(suit)s action for %(cause)s — %(what)s%(moved)s") % {
+        "name": names[a["seat"]], "suit": suit_name(a["suit"]), "cause": CAUSES.get(a["cause"], a["cause"]),
+        "what": what, "moved": moved}
 
 
 def _actions(table: Table, state: dict[str, Any], names: list[str]) -> None:
@@ -149,13 +155,13 @@ def _result(state: dict[str, Any], names: list[str]) -> list[dict]:
 def _waiting(pending: dict, names: list[str]) -> str:
     if not pending:
         return ""
-    who = ", ".join(names[s] for s in pending["seats"])
+    who = {"who": ", ".join(names[s] for s in pending["seats"])}
     return {
-        "pass_count": f"Waiting for the dealer, {who}, to choose how many cards to pass.",
-        "pass_cards": f"Waiting for {who} to choose the cards to pass.",
-        "play": f"Waiting for {who} to play.",
-        "clubs_target": f"Waiting for {who} to choose whose showroom clubs rob.",
-    }.get(pending["kind"], f"Waiting for {who}.")
+        "pass_count": _("Waiting for the dealer, %(who)s, to choose how many cards to pass.") % who,
+        "pass_cards": _("Waiting for %(who)s to choose the cards to pass.") % who,
+        "play": _("Waiting for %(who)s to play.") % who,
+        "clubs_target": _("Waiting for %(who)s to choose whose showroom clubs rob.") % who,
+    }.get(pending["kind"], _("Waiting for %(who)s.") % who)
 
 
 def _my_decision(table: Table, state: dict[str, Any], names: list[str]) -> None:
@@ -166,41 +172,43 @@ def _my_decision(table: Table, state: dict[str, Any], names: list[str]) -> None:
     mine = state.get("my_turn")
     n = len(names)
     waiting = _waiting(pending, names)
-    table.hand = [HandCard(c, False, waiting or "not your turn") for c in hand]
+    table.hand = [HandCard(c, False, waiting or _("not your turn")) for c in hand]
     if not mine:
         table.prompt = waiting
         if kind == "pass_cards" and state.get("passed"):
-            table.prompt = f"You have passed your cards. {waiting}"
+            table.prompt = _("You have passed your cards. %(waiting)s") % {"waiting": waiting}
         return
     table.decision = kind
     if kind == "pass_count":
         table.options = list(legal)
-        table.prompt = "You are the dealer: choose how many cards everyone passes (R-PASS-1)."
-        table.hand = [HandCard(c, False, "first choose how many cards to pass") for c in hand]
+        table.prompt = _("You are the dealer: choose how many cards everyone passes (R-PASS-1).")
+        table.hand = [HandCard(c, False, _("first choose how many cards to pass")) for c in hand]
     elif kind == "pass_cards":
         count = pending["count"]
         if state["ruleset"].get("partnerships"):
             to = names[(state["seat"] + n // 2) % n]
         else:
             to = names[(state["seat"] + 1) % n]
-        table.prompt = f"Choose {count} card{'s' if count > 1 else ''} to pass to {to} (R-PASS-2)."
+        table.prompt = ngettext("Choose %(count)s card to pass to %(to)s (R-PASS-2).",
+                                "Choose %(count)s cards to pass to %(to)s (R-PASS-2).", count) % {
+            "count": count, "to": to}
         table.options = [count]
         table.hand = [HandCard(c, True, "") for c in hand]
     elif kind == "play":
         allowed = set(legal)
         led = table.led if table.trick and not table.trick_done else None
         if led is None:
-            table.prompt = "Your lead: play any card (R-LEAD-1)."
+            table.prompt = _("Your lead: play any card (R-LEAD-1).")
             reason = ""
         elif all(face(c).suit == led for c in allowed) and len(allowed) < len(hand):
-            table.prompt = f"You must follow {suit_name(led)} (R-FOLLOW-1)."
-            reason = f"you must follow {suit_name(led)}"
+            table.prompt = _("You must follow %(suit)s (R-FOLLOW-1).") % {"suit": suit_name(led)}
+            reason = _("you must follow %(suit)s") % {"suit": suit_name(led)}
         else:
-            table.prompt = (f"You have no {suit_name(led)}: play any card; an off-suit card earns its Suit Action "
-                            "(R-OFFSUIT-1).")
+            table.prompt = _("You have no %(suit)s: play any card; an off-suit card earns its Suit Action "
+                             "(R-OFFSUIT-1).") % {"suit": suit_name(led)}
             reason = ""
         table.hand = [HandCard(c, c in allowed, "" if c in allowed else reason) for c in hand]
     elif kind == "clubs_target":
-        table.prompt = "Clubs action: choose whose showroom you take a crystal from (R-ACT-C)."
+        table.prompt = _("Clubs action: choose whose showroom you take a crystal from (R-ACT-C).")
         table.options = [{"seat": s, "name": names[s], "showroom": table.seats[s].showroom} for s in legal]
-        table.hand = [HandCard(c, False, "first choose the clubs target") for c in hand]
+        table.hand = [HandCard(c, False, _("first choose the clubs target")) for c in hand]

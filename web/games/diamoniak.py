@@ -15,6 +15,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from engine.diamoniak.rules import CASTLE_SIZE, FAIRY_CARDS, PRICE, SELLER, WITCH_CARDS, WITCH_TOLL
 
 from .base import GamePresenter, table_of_four
@@ -32,6 +35,23 @@ from .choices import (
     waiting_for,
 )
 
+# The engine's card kinds and castle colours (engine.diamoniak.rules: card names "red-3", "witch-2") in the reader's
+# language; the French are the rulebook's cartes « château », « diamant », « sorcière », « fée ».
+WORDS = {"red": gettext_lazy("red"), "blue": gettext_lazy("blue"), "green": gettext_lazy("green"),
+         "yellow": gettext_lazy("yellow"), "diamond": gettext_lazy("diamond"), "witch": gettext_lazy("witch"),
+         "fairy": gettext_lazy("fairy")}
+
+
+def word(engine_word: str) -> str:
+    return str(WORDS.get(engine_word, engine_word))
+
+
+def card_label(name: str) -> str:
+    """A card as a reader sees it: "red-3" in English, "rouge-3" in French."""
+    head, _dash, number = name.rpartition("-")
+    return f"{word(head)}-{number}" if head else name
+
+
 LOG_LENGTH = 12  # events shown on the live table, newest first (the replay has them all)
 
 
@@ -40,6 +60,10 @@ class CardChip:
     name: str  # the engine's card name: "red-3", "diamond-7", "witch-2", "fairy-1"
     kind: str  # "castle", "diamond", "witch" or "fairy"
     colour: str  # a castle card's colour, else ""
+
+    @property
+    def label(self) -> str:
+        return card_label(self.name)
 
 
 def chip(name: str) -> CardChip:
@@ -64,6 +88,10 @@ class CastleSeat:
     @property
     def castle_size(self) -> int:
         return len(self.castle)
+
+    @property
+    def colour_name(self) -> str:
+        return word(self.colour) if self.colour else ""
 
 
 @dataclass
@@ -121,7 +149,7 @@ def build_table(state: dict[str, Any], names: list[str]) -> DiamoniakTable:
     if over:
         table.result = result_rows(state, names, "castle", "diamonds")
         table.ending = ending(state["result"], names)
-        table.prompt = "The game is over. " + table.ending
+        table.prompt = _("The game is over.") + " " + table.ending
     elif me is not None and state.get("my_turn"):
         table.decision = state["pending"]["kind"]
         table.prompt = my_prompt(state, me)
@@ -136,21 +164,32 @@ def my_prompt(state: dict[str, Any], me: CastleSeat) -> str:
     kinds = {d["kind"] for d in state["legal"]}
     if pending["kind"] == "turn":
         if "pass" in kinds:
-            return ("Both the draw pile and the discard pile are empty: buy a castle card, or pass (K-DECK-1)."
-                    if "buy" in kinds else "Both the draw pile and the discard pile are empty: you pass (K-DECK-1).")
+            return (_("Both the draw pile and the discard pile are empty: buy a castle card, or pass (K-DECK-1).")
+                    if "buy" in kinds else
+                    _("Both the draw pile and the discard pile are empty: you pass (K-DECK-1)."))
         if "buy" in kinds:
-            to = "the seller" if state["ruleset"]["buy_pays"] == SELLER else "the discard pile"
-            return (f"Your turn: draw a card (K-TURN-1), or buy a {me.colour} castle card from another player's side "
-                    f"pile for {PRICE} diamond cards, paid to {to} (K-BUY-1).")
-        return "Your turn: draw a card (K-TURN-1)."
+            if state["ruleset"]["buy_pays"] == SELLER:
+                text = _("Your turn: draw a card (K-TURN-1), or buy a %(colour)s castle card from another player's "
+                         "side pile for %(price)s diamond cards, paid to the seller (K-BUY-1).")
+            else:
+                text = _("Your turn: draw a card (K-TURN-1), or buy a %(colour)s castle card from another player's "
+                         "side pile for %(price)s diamond cards, paid to the discard pile (K-BUY-1).")
+            return text % {"colour": me.colour_name, "price": PRICE}
+        return _("Your turn: draw a card (K-TURN-1).")
     if pending["kind"] == "draw_more":
         if "draw" not in kinds:
-            return "Nothing is left to draw: stop (K-DECK-1)."
-        return "Draw again, or stop and keep what you have (K-TURN-1). A witch would end your turn."
+            return _("Nothing is left to draw: stop (K-DECK-1).")
+        return _("Draw again, or stop and keep what you have (K-TURN-1). A witch would end your turn.")
     due = pending["count"]
-    fairy = " — or use a fairy to discard the witch and the fairy and keep everything" if "fairy" in kinds else ""
-    return (f"A witch! Discard {due} more card{'s' if due != 1 else ''} from your castle or side pile{fairy} "
-            "(K-WITCH-1).")
+    if "fairy" in kinds:
+        text = ngettext("A witch! Discard %(count)s more card from your castle or side pile — or use a fairy to "
+                        "discard the witch and the fairy and keep everything (K-WITCH-1).",
+                        "A witch! Discard %(count)s more cards from your castle or side pile — or use a fairy to "
+                        "discard the witch and the fairy and keep everything (K-WITCH-1).", due)
+    else:
+        text = ngettext("A witch! Discard %(count)s more card from your castle or side pile (K-WITCH-1).",
+                        "A witch! Discard %(count)s more cards from your castle or side pile (K-WITCH-1).", due)
+    return text % {"count": due}
 
 
 def buttons(state: dict[str, Any], me: CastleSeat, names: list[str]) -> list[DecisionButton]:
@@ -160,67 +199,74 @@ def buttons(state: dict[str, Any], me: CastleSeat, names: list[str]) -> list[Dec
     for d in state["legal"]:
         kind = d["kind"]
         if kind == "draw":
-            out.append(decision_button("Draw again" if again else "Draw a card", d))
+            out.append(decision_button(_("Draw again") if again else _("Draw a card"), d))
         elif kind == "stop":
-            out.append(decision_button("Stop: end my turn", d))
+            out.append(decision_button(_("Stop: end my turn"), d))
         elif kind == "pass":
-            out.append(decision_button("Pass", d))
+            out.append(decision_button(_("Pass"), d))
         elif kind == "buy":
-            out.append(decision_button(f"{d['card']} from {names[d['seller']]}", d,
-                                       f"Buy for {PRICE} diamond cards"))  # the prompt says who is paid
+            out.append(decision_button(_("%(card)s from %(seller)s") % {"card": card_label(d["card"]),
+                                                                        "seller": names[d["seller"]]}, d,
+                                       _("Buy for %(price)s diamond cards") % {"price": PRICE}))  # who is paid: prompt
         elif kind == "fairy":
-            out.append(decision_button("Use a fairy: keep everything", d, "Pay the witch"))
+            out.append(decision_button(_("Use a fairy: keep everything"), d, _("Pay the witch")))
         elif kind == "discard":
-            where = "castle" if d["card"] in in_castle else "side pile"
-            out.append(decision_button(f"Discard {d['card']} ({where})", d, "Pay the witch"))
+            label = (_("Discard %(card)s (castle)") if d["card"] in in_castle else _("Discard %(card)s (side pile)"))
+            out.append(decision_button(label % {"card": card_label(d["card"])}, d, _("Pay the witch")))
     return out
 
 
 def waiting_prompt(state: dict[str, Any], names: list[str]) -> str:
-    who = waiting_for(state, names)
+    who = {"who": waiting_for(state, names)}
     kind = (state.get("pending") or {}).get("kind")
     return {
-        "turn": f"Waiting for {who} to draw or buy.",
-        "draw_more": f"Waiting for {who} to draw again or stop.",
-        "witch": f"{who} drew a witch and is choosing what to discard.",
-    }.get(kind, f"Waiting for {who}.")
+        "turn": _("Waiting for %(who)s to draw or buy.") % who,
+        "draw_more": _("Waiting for %(who)s to draw again or stop.") % who,
+        "witch": _("%(who)s drew a witch and is choosing what to discard.") % who,
+    }.get(kind, _("Waiting for %(who)s.") % who)
 
 
 def ending(result: dict[str, Any], names: list[str]) -> str:
-    winners = " and ".join(names[s] for s in result["winners"])
+    winners = {"winners": _(" and ").join(names[s] for s in result["winners"]), "size": CASTLE_SIZE}
     if result["reason"] == "castle":
-        return f"{winners} completed a castle of {CASTLE_SIZE} and won at once (K-WIN-1)."
-    return (f"No castle was completed within the turn limit: places go by castle size, then diamond cards "
-            f"(K-WIN-1); {winners} won.")
+        return _("%(winners)s completed a castle of %(size)s and won at once (K-WIN-1).") % winners
+    return _("No castle was completed within the turn limit: places go by castle size, then diamond cards "
+             "(K-WIN-1); %(winners)s won.") % winners
 
 
 def describe(event: dict[str, Any], names: list[str]) -> str | None:
     """One event of the game in words (the events are public: every drawn card is shown, K-TURN-1)."""
-    who = names[event["seat"]]
     kind = event["event"]
+    if kind == "reshuffle":
+        return _("The discard pile (%(count)s cards) is shuffled into a new draw pile (K-DECK-1).") % {
+            "count": event["cards"]}
+    if kind == "end":
+        return _("The game ends.")
+    words = {"who": names[event["seat"]], "card": card_label(event["card"]) if "card" in event else ""}
     if kind == "draw":
         if event["to"] == "discard":
-            return f"{who} draws {event['card']}: a witch! It goes to the discard pile."
-        return f"{who} draws {event['card']} → {'castle' if event['to'] == 'castle' else 'side pile'}."
+            return _("%(who)s draws %(card)s: a witch! It goes to the discard pile.") % words
+        if event["to"] == "castle":
+            return _("%(who)s draws %(card)s → castle.") % words
+        return _("%(who)s draws %(card)s → side pile.") % words
     if kind == "colour":
-        return f"{who} now builds the {event['colour']} castle (K-CASTLE-1)."
+        return _("%(who)s now builds the %(colour)s castle (K-CASTLE-1).") % {**words, "colour": word(event["colour"])}
     if kind == "discard":
-        return f"{who} discards {event['card']} from the {'castle' if event['source'] == 'castle' else 'side pile'}."
+        if event["source"] == "castle":
+            return _("%(who)s discards %(card)s from the castle.") % words
+        return _("%(who)s discards %(card)s from the side pile.") % words
     if kind == "fairy":
-        return f"{who} uses {event['card']}: the witch takes nothing else."
+        return _("%(who)s uses %(card)s: the witch takes nothing else.") % words
     if kind == "buy":
-        seller = names[event["seller"]]
+        words.update(seller=names[event["seller"]], paid=", ".join(card_label(c) for c in event["paid"]))
         # records made before the correction have no `paid_to`: their payment went to the discard pile
-        to = seller if event.get("paid_to") == SELLER else "the discard pile"
-        return f"{who} buys {event['card']} from {seller}, paying {', '.join(event['paid'])} to {to} (K-BUY-1)."
+        if event.get("paid_to") == SELLER:
+            return _("%(who)s buys %(card)s from %(seller)s, paying %(paid)s to %(seller)s (K-BUY-1).") % words
+        return _("%(who)s buys %(card)s from %(seller)s, paying %(paid)s to the discard pile (K-BUY-1).") % words
     if kind == "stop":
-        return f"{who} stops."
+        return _("%(who)s stops.") % words
     if kind == "pass":
-        return f"{who} passes: nothing is left to draw (K-DECK-1)."
-    if kind == "reshuffle":
-        return f"The discard pile ({event['cards']} cards) is shuffled into a new draw pile (K-DECK-1)."
-    if kind == "end":
-        return "The game ends."
+        return _("%(who)s passes: nothing is left to draw (K-DECK-1).") % words
     return None
 
 
@@ -231,6 +277,8 @@ def replay_steps(record: dict[str, Any]) -> Iterator[Callable[[], Frame]]:
 DIAMONIAK = GamePresenter(
     name="diamoniak", table_template="web/games/diamoniak_table.html",
     replay_template="web/games/diamoniak_replay.html", build_table=build_table, decision_json=decision_from_post,
-    replay_steps=replay_steps, replay_step="turn", default_bot="heuristic", bot_table_ruleset=table_of_four,
-    blurb="Draw cards to build a castle of six in your colour; witches take three of your cards, fairies save them.",
+    replay_steps=replay_steps,
+    replay_step=gettext_lazy("turn"), default_bot="heuristic", bot_table_ruleset=table_of_four,
+    blurb=gettext_lazy("Draw cards to build a castle of six in your colour; witches take "
+                       "three of your cards, fairies save them."),
 )

@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from .base import GamePresenter, table_of_four
 from .choices import (
     ButtonGroup,
@@ -33,10 +37,15 @@ LOG_LENGTH = 12
 BOARD_COLUMNS = 7  # the 42 positions (G-SETUP-1) in 6 rows of 7
 # A position's state in the view -> what the page calls it (words and a symbol, never colour alone)
 CELL_WORDS = {"unknown": ("untried", "◇"), "fixed": ("fixed", "■"), "empty": ("taken", "·"), "loose": ("loose", "◆")}
+# ... and those words in the reader's language (the state itself stays English: it is the cell's CSS class)
+CELL_LABELS = {"untried": gettext_lazy("untried"), "fixed": gettext_lazy("fixed"), "taken": gettext_lazy("taken"),
+               "loose": gettext_lazy("loose")}
 
 
 def money(dollars: int) -> str:
-    return f"-${-dollars:,}" if dollars < 0 else f"${dollars:,}"
+    """Dollars the reader's way: "$4,000" in English, "4 000 $" in French."""
+    amount = formats.number_format(abs(dollars), force_grouping=True)
+    return (_("-$%(amount)s") if dollars < 0 else _("$%(amount)s")) % {"amount": amount}
 
 
 def ring_value(card: str) -> int:
@@ -53,8 +62,16 @@ class BoardCell:
     underneath: str = ""  # in a finished game's replay only: what an untried position turned out to be
 
     @property
+    def state_label(self) -> str:
+        return str(CELL_LABELS.get(self.state, self.state))
+
+    @property
+    def underneath_label(self) -> str:
+        return str(CELL_LABELS.get(self.underneath, self.underneath))
+
+    @property
     def label(self) -> str:
-        return f"position {self.position}: {self.state}"
+        return _("position %(position)s: %(state)s") % {"position": self.position, "state": self.state_label}
 
 
 @dataclass
@@ -65,7 +82,9 @@ class Ring:
 
     @property
     def label(self) -> str:
-        return f"{money(self.value)} ring, {'set with a diamond' if self.set else 'empty'}"
+        if self.set:
+            return _("%(value)s ring, set with a diamond") % {"value": money(self.value)}
+        return _("%(value)s ring, empty") % {"value": money(self.value)}
 
 
 @dataclass
@@ -114,8 +133,9 @@ def build_table(state: dict[str, Any], names: list[str]) -> RingTable:
     board = []
     for p, seen in enumerate(state["board"]):
         word, symbol = CELL_WORDS[seen]
-        button = (decision_button(f"Try position {p}" + (" (known fixed: a wasted try)" if seen == "fixed" else ""),
-                                  tries[p]) if p in tries else None)
+        label = _("Try position %(position)s (known fixed: a wasted try)") if seen == "fixed" else _(
+            "Try position %(position)s")
+        button = decision_button(label % {"position": p}, tries[p]) if p in tries else None
         board.append(BoardCell(p, word, symbol, button))
     me = seats[viewer] if viewer is not None else None
     table = RingTable(
@@ -127,12 +147,14 @@ def build_table(state: dict[str, Any], names: list[str]) -> RingTable:
     if over:
         table.result = result_rows(state, names, "totals", "set_rings")
         table.ending = ending(state["result"], names)
-        table.prompt = "The game is over. " + table.ending
+        table.prompt = _("The game is over.") + " " + table.ending
     elif mine:
         table.decision = state["pending"]["kind"]
         table.prompt = my_prompt(state)
-        table.groups = grouped([decision_button(f"Steal the {money(d['value'])} diamond from {names[d['victim']]}",
-                                                d, "Steal") for d in state["legal"] if d["kind"] == "steal"])
+        table.groups = grouped([decision_button(
+            _("Steal the %(value)s diamond from %(victim)s") % {"value": money(d["value"]),
+                                                                 "victim": names[d["victim"]]},
+            d, _("Steal")) for d in state["legal"] if d["kind"] == "steal"])
     else:
         table.prompt = waiting_prompt(state, names)
     return table
@@ -141,10 +163,11 @@ def build_table(state: dict[str, Any], names: list[str]) -> RingTable:
 def my_prompt(state: dict[str, Any]) -> str:
     card = state["card"]
     if state["pending"]["kind"] == "try":
-        return (f"You drew {card}, a {money(ring_value(card))} ring: try one position still holding a diamond "
-                "(G-RING-1). A loose diamond goes on your ring; a fixed one stays, and your ring stays empty.")
-    return (f"You drew {card}: take a diamond from another player's set ring onto your empty ring of the same "
-            "value (G-STEAL-1). The player you rob plays next.")
+        return _("You drew %(card)s, a %(value)s ring: try one position still holding a diamond (G-RING-1). A "
+                 "loose diamond goes on your ring; a fixed one stays, and your ring stays empty.") % {
+            "card": card, "value": money(ring_value(card))}
+    return _("You drew %(card)s: take a diamond from another player's set ring onto your empty ring of the same "
+             "value (G-STEAL-1). The player you rob plays next.") % {"card": card}
 
 
 def waiting_prompt(state: dict[str, Any], names: list[str]) -> str:
@@ -152,38 +175,41 @@ def waiting_prompt(state: dict[str, Any], names: list[str]) -> str:
     kind = (state.get("pending") or {}).get("kind")
     card = state.get("card")
     if kind == "try" and card:
-        return f"Waiting for {who} to try a position with {card}, a {money(ring_value(card))} ring."
+        return _("Waiting for %(who)s to try a position with %(card)s, a %(value)s ring.") % {
+            "who": who, "card": card, "value": money(ring_value(card))}
     if kind == "steal":
-        return f"{who} drew {card} and is choosing whom to rob."
-    return f"Waiting for {who}."
+        return _("%(who)s drew %(card)s and is choosing whom to rob.") % {"who": who, "card": card}
+    return _("Waiting for %(who)s.") % {"who": who}
 
 
 def ending(result: dict[str, Any], names: list[str]) -> str:
-    why = {"deck": "The deck is used up", "board": "No loose diamond is left on the board"}.get(result["reason"],
-                                                                                                "The game ends")
-    winners = " and ".join(names[s] for s in result["winners"])
-    return f"{why} (G-END-1): {winners} won, by dollars, then set rings (G-SCORE-1)."
+    why = {"deck": _("The deck is used up"), "board": _("No loose diamond is left on the board")}.get(
+        result["reason"], _("The game ends"))
+    winners = _(" and ").join(names[s] for s in result["winners"])
+    return _("%(why)s (G-END-1): %(winners)s won, by dollars, then set rings (G-SCORE-1).") % {
+        "why": why, "winners": winners}
 
 
 def describe(event: dict[str, Any], names: list[str]) -> str | None:
     """One event in words. Every drawn card is shown to all (G-TURN-1), and a try's outcome is seen by all."""
-    who = names[event["seat"]]
     kind = event["event"]
+    if kind == "end":
+        return {"deck": _("The deck is used up: the game ends (G-END-1)."),
+                "board": _("No loose diamond is left: the game ends (G-END-1).")}.get(event["reason"],
+                                                                                      _("The game ends."))
+    words = {**event, "who": names[event["seat"]]}
     if kind == "draw":
-        return f"{who} draws {event['card']}."
+        return _("%(who)s draws %(card)s.") % words
     if kind == "set_aside":
-        return f"{event['card']} is set aside: no steal is possible, so {who} draws again (G-STEAL-1)."
+        return _("%(card)s is set aside: no steal is possible, so %(who)s draws again (G-STEAL-1).") % words
     if kind == "try":
         if event["outcome"] == "loose":
-            return f"{who} tries position {event['position']}: loose! The diamond goes on {event['ring']}."
-        return f"{who} tries position {event['position']}: fixed. It stays, and {event['ring']} stays empty."
+            return _("%(who)s tries position %(position)s: loose! The diamond goes on %(ring)s.") % words
+        return _("%(who)s tries position %(position)s: fixed. It stays, and %(ring)s stays empty.") % words
     if kind == "steal":
-        victim = names[event["victim"]]
-        return (f"{who} steals the {money(event['value'])} diamond from {victim} ({event['taken_from']} → "
-                f"{event['set_on']}); {victim} plays next.")
-    if kind == "end":
-        return {"deck": "The deck is used up: the game ends (G-END-1).",
-                "board": "No loose diamond is left: the game ends (G-END-1)."}.get(event["reason"], "The game ends.")
+        words.update(victim=names[event["victim"]], money=money(event["value"]))
+        return _("%(who)s steals the %(money)s diamond from %(victim)s (%(taken_from)s → %(set_on)s); %(victim)s "
+                 "plays next.") % words
     return None
 
 
@@ -206,6 +232,8 @@ def _with_underneath(draw: Callable[[], Frame], final: list[BoardCell]) -> Frame
 RINGRACE = GamePresenter(
     name="ringrace", table_template="web/games/ringrace_table.html",
     replay_template="web/games/ringrace_replay.html", build_table=build_table, decision_json=decision_from_post,
-    replay_steps=replay_steps, replay_step="turn", default_bot="heuristic", bot_table_ruleset=table_of_four,
-    blurb="Draw ring cards and guess which of 42 diamonds are loose; steal cards rob a set ring of the same value.",
+    replay_steps=replay_steps,
+    replay_step=gettext_lazy("turn"), default_bot="heuristic", bot_table_ruleset=table_of_four,
+    blurb=gettext_lazy("Draw ring cards and guess which of 42 diamonds are loose; steal "
+                       "cards rob a set ring of the same value."),
 )

@@ -2,6 +2,7 @@
 
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from ..cards import face, suit_name, suit_symbol
 
@@ -38,7 +39,14 @@ def get(mapping, key):
         return None
 
 
+# The standings' metrics (league.standings.METRICS) as column headings, in the reader's language.
+METRIC_WORDS = {"points": _("points"), "score": _("score"), "tiebreak": _("tie-break"), "vault": _("vault"),
+                "wins": _("wins"), "average_points": _("average points"), "opponent_points": _("opponent points"),
+                "average_opponent_points": _("average opponent points"), "head_to_head": _("head to head"),
+                "duplicate": _("duplicate"), "games": _("games")}
+
+
 @register.filter
 def words(name: str) -> str:
-    """A metric's name as words: head_to_head -> head to head."""
-    return str(name).replace("_", " ")
+    """A metric's name as words: head_to_head -> head to head (translated when it is one of the known metrics)."""
+    return str(METRIC_WORDS.get(str(name), str(name).replace("_", " ")))

@@ -35,7 +35,8 @@
     updatePassButton();
     var status = view() && view().getAttribute("data-status");
     var badge = document.getElementById("match-status");
-    if (badge && status) { badge.textContent = status; badge.className = "status status-" + status; }
+    var label = view() && view().getAttribute("data-status-label");
+    if (badge && status) { badge.textContent = label || status; badge.className = "status status-" + status; }
   }
 
   function schedule() {
@@ -66,7 +67,9 @@
     var have = chosenCards().length;
     button.disabled = have !== want;
     var hint = root.querySelector("[data-pass-hint]");
-    if (hint) hint.textContent = "Chosen " + have + " of " + want + ".";
+    // The page's words, in its language (match.html's data-chosen: "Chosen {have} of {want}.").
+    var chosen = document.getElementById("table").getAttribute("data-chosen") || "Chosen {have} of {want}.";
+    if (hint) hint.textContent = chosen.replace("{have}", have).replace("{want}", want);
     // Once enough are chosen, the rest cannot be ticked (and say why).
     Array.prototype.forEach.call(root.querySelectorAll('input[name="cards"]'), function (box) {
       box.disabled = !box.checked && have >= want;
@@ -92,7 +95,9 @@
                          credentials: "same-origin" })
       .then(function (r) { return r.json(); })
       .then(function (result) { if (!result.ok && error) error.textContent = result.detail; })
-      .catch(function () { if (error) error.textContent = "The decision could not be sent; try again."; })
+      .catch(function () {
+        if (error) error.textContent = document.getElementById("table").getAttribute("data-send-failed");
+      })
       .then(function () { busy = false; poll(); });
   });
 

@@ -23,7 +23,9 @@
   function show(n, remember) {
     step = n;
     Array.prototype.forEach.call(frames, function (f, k) { f.hidden = start + k + 1 !== n; });
-    counter.textContent = "Step " + n + " of " + total;
+    // The page's words, in its language (replay.html's data-step-of: "Step {step} of {total}").
+    var words = counter.getAttribute("data-step-of") || "Step {step} of {total}";
+    counter.textContent = words.replace("{step}", n).replace("{total}", total);
     Array.prototype.forEach.call(links, function (a) {
       var to = a.getAttribute("data-step");
       var stuck = (to === "first" || to === "prev") ? n === 1 : n === total;
