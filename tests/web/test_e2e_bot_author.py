@@ -43,7 +43,7 @@ def test_an_author_creates_a_bot_enters_it_and_sees_its_first_match(chromium, si
     page.on("pageerror", lambda e: errors.append(str(e)))
 
     page.goto(server.url + "/accounts/login/?next=/")
-    page.fill("input[name=username]", "author")
+    page.fill("input[name=login]", "author")
     page.fill("input[name=password]", PASSWORD)
     page.click("main button[type=submit], main input[type=submit]")
     page.get_by_role("link", name="My bots").click()

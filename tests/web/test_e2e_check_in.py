@@ -20,7 +20,7 @@ def test_the_organiser_checks_players_in_on_a_phone(chromium, site_server, eveni
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url + f"/accounts/login/?next=/tournaments/{t.pk}/")
-    page.fill("#id_username", "olive")
+    page.fill("#id_login", "olive")
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit].primary")
     page.wait_for_url(f"**/tournaments/{t.pk}/")

@@ -24,7 +24,7 @@ def sign_in(browser, server, name: str, next_path: str):
     page = context.new_page()
     page.set_default_timeout(15000)
     page.goto(f"{server.url}/accounts/login/?next={next_path}")
-    page.fill("#id_username", name)
+    page.fill("#id_login", name)
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit].primary")
     page.wait_for_url(f"**{next_path}")

@@ -30,7 +30,7 @@ def test_the_badge_counts_new_notifications_without_a_reload(chromium, site_serv
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url + "/accounts/login/?next=/")
-    page.fill("#id_username", "ann")
+    page.fill("#id_login", "ann")
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit].primary")
     page.wait_for_url(server.url + "/")

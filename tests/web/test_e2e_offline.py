@@ -22,7 +22,7 @@ def phone_signed_in(chromium, server, username: str):
     page = context.new_page()
     page.set_default_timeout(15000)
     page.goto(server.url + "/accounts/login/")
-    page.fill("#id_username", username)
+    page.fill("#id_login", username)
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit].primary")
     page.wait_for_url(server.url + "/")
