@@ -48,7 +48,9 @@ def test_the_public_pages_read_in_french_for_a_french_browser(client, site):
 
 def test_sign_in_and_404_in_french(client, site):
     sign_in = page(client, reverse("web:login"), **FR)
-    assert "Se connecter" in sign_in and "Nom d'utilisateur" in sign_in and "Mot de passe" in sign_in
+    # django-allauth's sign-in page, in its own French and ours (the site's navigation).
+    assert "Connexion" in sign_in and "Mot de passe oublié" in sign_in and "Identifiant" in sign_in
+    assert "Forgot your password" not in sign_in and "Remember me" not in sign_in
     response = client.get(reverse("web:club", args=[999999]), **FR)
     assert response.status_code == 404
     html = response.content.decode()
@@ -65,7 +67,7 @@ def test_a_live_table_in_french_names_the_cards_and_the_seats_in_french(client, 
     assert not re.search(r"\d+ of (diamonds|hearts|spades|clubs)", html)
     form = page(client, reverse("web:play-bots"), **FR)
     assert "S&#x27;asseoir et jouer" in form or "S'asseoir et jouer" in form
-    assert "le Voleur (deuxième édition)" in form and "Manches (Diamonds)" in form
+    assert "le Voleur (deuxième édition)" in form and "Durée (Diamonds)" in form
 
 
 def test_a_refused_decision_on_the_page_reads_in_french_naming_its_rule(client, site,
