@@ -6,10 +6,11 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 
 from league.models import Match, MatchRound
 from league.services.decisions import DecisionRefused, StaleMove, advance_match, submit_decision
+from tests.races import race, skip_unless_postgres
 
 from .conftest import live_match
 
@@ -18,30 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _postgres_only():
-    if connection.vendor != "postgresql":
-        pytest.skip("threads need connections of their own: PostgreSQL (DATABASE_URL); in-memory SQLite shares one")
-
-
-def race(*calls):
-    """Run the calls at the same moment in threads; return what each returned or raised."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait()
-            results[i] = call()
-        except Exception as e:  # noqa: BLE001 - the test inspects it
-            results[i] = e
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results
+    skip_unless_postgres()
 
 
 def test_two_identical_decisions_at_once_store_one(accounts):

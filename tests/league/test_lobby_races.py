@@ -4,44 +4,19 @@ table starts exactly one match, also when the host's start with bots races the l
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, connections
 
 from league.models import LobbySeat, LobbyStatus, LobbyTable, Match
 from league.services.lobby import LobbyRefused, create_table, join_table, start_with_bots
+from tests.races import race, skip_unless_postgres
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
 def _postgres_only():
-    if connection.vendor != "postgresql":
-        pytest.skip("threads need connections of their own: PostgreSQL (DATABASE_URL); in-memory SQLite shares one")
-
-
-def race(*calls):
-    """Run the calls at the same moment in threads; return what each returned or raised."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait()
-            results[i] = call()
-        except Exception as e:  # noqa: BLE001 - the test inspects it
-            results[i] = e
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results
+    skip_unless_postgres()
 
 
 @pytest.fixture
