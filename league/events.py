@@ -8,7 +8,7 @@ commits (nothing is announced for a change that rolled back). Listeners connect 
 Names (payloads are plain JSON-able values: ids and short strings):
 - "match.started"        match_id
 - "match.finished"       match_id
-- "turn.awaited"         match_id, user_ids (accounts that owe a decision now)
+- "turn.awaited"         match_id, user_ids (the people, not bots, who owe a decision now)
 - "round.seated"         tournament_id, round_number, match_ids
 - "tournament.finished"  tournament_id
 - "bot.paused"           player_id, reason

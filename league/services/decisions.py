@@ -482,8 +482,12 @@ def _store_step(match: Match, game: Game, marks, rows: list[MatchSeat], before, 
         emit("match.started", match_id=match.pk)
     newly_awaited = sorted({rows[s].player.user_id for s in awaited if not rows[s].awaiting} - {None})
     announce_turns(newly_awaited)
-    if newly_awaited:
-        emit("turn.awaited", match_id=match.pk, user_ids=newly_awaited)
+    # "Your turn" is for people: a bot's account reads no notification, and a bots-only match (the ladders' hot
+    # path) pays nothing for the event.
+    people_awaited = [u for u in newly_awaited
+                      if any(rows[s].player.user_id == u and not rows[s].player.bot_kind for s in awaited)]
+    if people_awaited:
+        emit("turn.awaited", match_id=match.pk, user_ids=people_awaited)
     for ms in rows:
         ms.awaiting = ms.seat in awaited
     pending = game.pending
