@@ -3,6 +3,7 @@ site, the API and the rules' refusals has a French translation Django reads."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -49,6 +50,10 @@ def test_the_checks_would_catch_a_missing_translation_and_a_stale_mo(tmp_path, m
 @pytest.mark.skipif(bool(translations.gettext_tools_missing()),
                     reason="makemessages needs the gettext tools (apt-get install gettext); CI's machine has them")
 def test_makemessages_finds_no_string_the_catalogue_lacks():
+    if os.environ.get("DATABASE_URL"):
+        # No database in it: it runs in the nothing-configured pass only. makemessages writes scratch files beside
+        # the templates, and CI runs its two passes at once in one checkout.
+        pytest.skip("the catalogue check runs with nothing configured (no DATABASE_URL)")
     new, gone = translations.catalogue_drift("fr")
     assert new == [], "run `python manage.py translations --update` and translate these"
     assert gone == [], "run `python manage.py translations --update` to drop these"
