@@ -226,6 +226,9 @@ class Game:
 
         self.rounds: list[RoundLog] = []
         self.events: list[Play | Action] = []
+        # Every decision in the order it was applied, as the newer games keep theirs: what the league stores
+        # (league.services.progress) and replays. A clubs target applied without asking (auto_clubs) is no choice.
+        self.choices: list[tuple[int, Decision]] = []
         self.move_number = 0
         self.result: Result | None = None
         self.phase = PASS_COUNT
@@ -335,6 +338,8 @@ class Game:
         if count > self.ruleset.hand_size:  # an overridden small hand: no one could pass that many
             raise IllegalDecision("R-PASS-1", f"hands of {self.ruleset.hand_size} card(s) cannot pass {count}")
         self.move_number += 1
+        if self._logging:
+            self.choices.append((seat, Decision(PASS_COUNT, count)))
         self.pass_count = count
         self._log.pass_count = count
         self.phase = PASS_CARDS
@@ -356,6 +361,8 @@ class Game:
             if c not in hand:
                 raise IllegalDecision("R-PASS-2", f"{_show(c)} is not in seat {seat}'s hand")
         self.move_number += 1
+        if self._logging:
+            self.choices.append((seat, Decision(PASS_CARDS, tuple(cards))))
         self._passes[seat] = cards
         if all(p is not None for p in self._passes):
             self._exchange()
@@ -385,6 +392,7 @@ class Game:
         self._plays.append(play)  # the current trick's plays
         if self._logging:
             self.events.append(play)
+            self.choices.append((seat, Decision.play(c)))
         pos += 1
         self._pos = pos
         if led < 0:
@@ -403,6 +411,8 @@ class Game:
             raise IllegalDecision("R-ACT-C", f"seat {self._clubs_chooser} chooses this clubs target, not seat {seat}")
         self._check_clubs_target(self._clubs_actor, target)
         self.move_number += 1
+        if self._logging:
+            self.choices.append((seat, Decision(CLUBS_TARGET, target)))
         self._finish_clubs(target)
         self._resume()
 
@@ -652,12 +662,14 @@ class Game:
         if g._logging:
             g.rounds = [_copy_round(r) for r in self.rounds]
             g.events = list(self.events)
+            g.choices = list(self.choices)
             g._log = g.rounds[-1]
             in_log = bool(self._log.tricks) and self._trick is self._log.tricks[-1]
             g._trick = g._log.tricks[-1] if in_log else Trick(self._trick.leader)
         else:
             g.rounds = []
             g.events = []
+            g.choices = []
             g._log = RoundLog(self.dealer, [])
             g._trick = Trick(self._trick.leader)
             g._trick.plays = list(self._plays)
