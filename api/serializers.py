@@ -23,7 +23,6 @@ from league.models import (
     RoundStatus,
     Tournament,
     TournamentRound,
-    Trick,
 )
 from league.selectors.live import deal_revealed
 
@@ -165,10 +164,14 @@ class DeadlineSerializer(serializers.Serializer):
                   "and the bot plays it to the end. Unchanged when left out.")
 
 
-class TrickSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Trick
-        fields = ["round", "index", "leader", "plays", "winner"]
+class TrickSerializer(serializers.Serializer):
+    """One trick of a Diamonds match, as its record derives it (league.selectors.records.match_tricks)."""
+
+    round = serializers.IntegerField(min_value=0, max_value=32767)
+    index = serializers.IntegerField(min_value=0, max_value=32767, help_text="The trick's index within its round.")
+    leader = serializers.IntegerField(min_value=0, max_value=32767)
+    plays = serializers.JSONField(help_text='Every play in order: [{"seat": 3, "card": "H9"}, ...].')
+    winner = serializers.IntegerField(min_value=0, max_value=32767, allow_null=True, required=False)
 
 
 class DecisionRequestSerializer(serializers.Serializer):

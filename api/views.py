@@ -31,7 +31,6 @@ from league.models import (
     Tournament,
     TournamentFormat,
     TournamentRound,
-    Trick,
 )
 from league.models.player import EXTERNAL_BOT
 from league.permissions import (
@@ -46,6 +45,7 @@ from league.permissions import (
     refusal_to_take_part,
 )
 from league.selectors.live import public_record, seats_of_user
+from league.selectors.records import match_tricks
 from league.selectors.standings_cache import cached_tournament_standings
 from league.services import create_bot_player, create_club, create_match, create_person_player
 from league.services.bot_pausing import NotPaused, resume_bot
@@ -442,7 +442,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                                     "state/") % {"match": match.pk, "game": match.game}, "no_tricks", 404)
         if not seats_of_user(match, request.user):
             refuse_spectator_of_shared_deal(match)
-        page = self.paginate_queryset(Trick.objects.filter(match=match).order_by("round", "index"))
+        page = self.paginate_queryset(match_tricks(match))
         return self.get_paginated_response(TrickSerializer(page, many=True).data)
 
     @extend_schema(

@@ -257,6 +257,13 @@ DIAMONDS_TURNS_RECHECK_SECONDS = float(os.environ.get("DIAMONDS_TURNS_RECHECK_SE
 # Live play keeps this many rebuilt games per process (league.selectors.games.GAME_CACHE), so a decision need not
 # replay its whole match; 0 turns the cache off (the load benchmark compares both).
 DIAMONDS_GAME_CACHE_SIZE = int(os.environ.get("DIAMONDS_GAME_CACHE_SIZE", "256"))
+# Finished matches' records, derived by replaying their stored choices, kept per process (league.selectors.records),
+# so the most read ones are not replayed on every read; 0 turns the cache off.
+DIAMONDS_RECORD_CACHE_SIZE = int(os.environ.get("DIAMONDS_RECORD_CACHE_SIZE", "512"))
+# A match of engine bots stores its play when it ends, and on the way at most this many seconds apart (a
+# checkpoint: a resumed match replays from there, and bots decide alike on the way back), rather than at every
+# trick or turn (league.services.play).
+DIAMONDS_BOT_CHECKPOINT_SECONDS = float(os.environ.get("DIAMONDS_BOT_CHECKPOINT_SECONDS", "2"))
 # A bot that misses a turn deadline (or forfeits) in this many finished matches in a row is paused until its owner
 # resumes it (league.services.bot_pausing).
 DIAMONDS_BOT_PAUSE_AFTER = int(os.environ.get("DIAMONDS_BOT_PAUSE_AFTER", "5"))

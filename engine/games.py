@@ -35,6 +35,7 @@ from . import diamoniak, ringrace
 from .bots import BOTS as DIAMONDS_BOTS
 from .bots import Bot
 from .bots import play_game as diamonds_play_game
+from .common.compact import INT, INTS, NONE, ChoiceCodec
 from .common.decision_bots import make_named_bot
 from .common.referee import ranked_places
 from .game import Decision as DiamondsDecision
@@ -73,6 +74,8 @@ class GameType:
     first_seat_keyword: str
     # Whether legal(seat) lists complete decisions (the newer games) or Diamonds' options of the pending kind.
     legal_is_complete: bool
+    # How the league stores a game's choices (engine.common.compact): never reorder its kinds.
+    codec: ChoiceCodec
 
     def make_ruleset(self, ruleset: Any) -> Any:
         """A new game's ruleset from a dict, an int (players) or a ruleset of this game (returned as is). What the
@@ -150,6 +153,8 @@ GAMES: dict[str, GameType] = {
         to_record=diamonds_to_record, from_record=diamonds_from_record, replay=diamonds_replay,
         bots=DIAMONDS_BOTS, play_game=diamonds_play_game, standing=_diamonds_standing,
         score_label="score", tiebreak_label="vault", first_seat_keyword="first_dealer", legal_is_complete=False,
+        codec=ChoiceCodec(DiamondsDecision, (("pass_count", INT), ("pass_cards", INTS), ("play", INT),
+                                             ("clubs_target", INT))),
     ),
     "diamoniak": GameType(
         name="diamoniak", title="Diamoniak", record_format=diamoniak.FORMAT, min_players=2, max_players=4,
@@ -158,6 +163,8 @@ GAMES: dict[str, GameType] = {
         bots=diamoniak.BOTS, play_game=diamoniak.play_game, standing=_diamoniak_standing,
         score_label="castle cards", tiebreak_label="diamond cards", first_seat_keyword="first_player",
         legal_is_complete=True,
+        codec=ChoiceCodec(diamoniak.Decision, (("draw", NONE), ("stop", NONE), ("buy", INTS), ("pass", NONE),
+                                               ("fairy", NONE), ("discard", INT))),
     ),
     "ringrace": GameType(
         name="ringrace", title="The ring-card diamond race", record_format=ringrace.FORMAT, min_players=2,
@@ -165,6 +172,7 @@ GAMES: dict[str, GameType] = {
         decision=ringrace.Decision, to_record=ringrace.to_record, from_record=ringrace.from_record,
         replay=ringrace.replay, bots=ringrace.BOTS, play_game=ringrace.play_game, standing=_ringrace_standing,
         score_label="dollars", tiebreak_label="set rings", first_seat_keyword="first_player", legal_is_complete=True,
+        codec=ChoiceCodec(ringrace.Decision, (("try", INT), ("steal", INTS))),
     ),
 }
 

@@ -1,4 +1,5 @@
-"""The admin: every league table listed, filtered and searchable; a match shows its seats, rounds and tricks."""
+"""The admin: every league table listed, filtered and searchable; a match shows its seats and how much play is
+stored (the play itself is read as the match's record and replay: league.selectors.records)."""
 
 from django.contrib import admin, messages
 
@@ -8,7 +9,8 @@ from . import (
     notifications_admin,  # noqa: F401  (registers notifications and webhooks)
     organiser_admin,  # noqa: F401  (registers club organisers and result corrections)
 )
-from .models import Club, Match, MatchRound, MatchSeat, OutboxMessage, Player, SuitAction, Trick
+from .models import Club, Match, MatchSeat, OutboxMessage, Player
+from .selectors.games import StoredPlayError, stored_choices
 from .selectors.live import deal_revealed
 from .services.cancellation import NotCancellable, cancel_match
 
@@ -36,22 +38,6 @@ class MatchSeatInline(admin.TabularInline):
               "forfeited_at_move"]
 
 
-class MatchRoundInline(admin.TabularInline):
-    model = MatchRound
-    extra = 0
-    fields = ["index", "dealer", "pass_count", "passes", "clubs_targets"]
-    readonly_fields = fields
-    can_delete = False
-
-
-class TrickInline(admin.TabularInline):
-    model = Trick
-    extra = 0
-    fields = ["round", "index", "leader", "plays", "winner"]
-    readonly_fields = fields
-    can_delete = False
-
-
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     # The seed and nonce stay hidden here too until the deal is revealed (staff may also sit at tables); they are
@@ -60,14 +46,24 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ["status", "game", "club", "created_at"]
     search_fields = ["match_seats__player__name", "claimed_by"]
     exclude = ["seed", "nonce"]
-    readonly_fields = ["revealed_seed", "commitment", "seed_chosen", "created_at", "started_at", "updated_at",
-                       "finished_at"]
+    readonly_fields = ["revealed_seed", "commitment", "seed_chosen", "stored_play", "created_at", "started_at",
+                       "updated_at", "finished_at"]
 
     @admin.display(description="seed")
     def revealed_seed(self, match: Match) -> str:
         return match.seed if deal_revealed(match) else "(hidden until the deal is revealed)"
+
+    @admin.display(description="stored play")
+    def stored_play(self, match: Match) -> str:
+        """How much play is stored (the choices themselves are the record's, shown by the match's pages)."""
+        try:
+            count = len(stored_choices(match))
+        except StoredPlayError as e:
+            return str(e)
+        where = "in its moves" if match.status == "finished" else "in its steps"
+        return f"{count} choices, {len(bytes(match.moves or b''))} bytes {where}"
     date_hierarchy = "created_at"
-    inlines = [MatchSeatInline, MatchRoundInline, TrickInline]
+    inlines = [MatchSeatInline]
     actions = ["cancel"]
 
     @admin.action(description="Cancel the selected matches (their play stops; they never count)")
@@ -86,30 +82,6 @@ class MatchSeatAdmin(admin.ModelAdmin):
     list_filter = ["is_winner", "placement", "match__status"]
     search_fields = ["player__name"]
     raw_id_fields = ["match", "player"]
-
-
-@admin.register(MatchRound)
-class MatchRoundAdmin(admin.ModelAdmin):
-    list_display = ["match", "index", "dealer", "pass_count"]
-    list_filter = ["pass_count", "dealer"]
-    search_fields = ["match__id"]
-    raw_id_fields = ["match"]
-
-
-@admin.register(Trick)
-class TrickAdmin(admin.ModelAdmin):
-    list_display = ["match", "round", "index", "leader", "winner"]
-    list_filter = ["round", "winner"]
-    search_fields = ["match__id"]
-    raw_id_fields = ["match"]
-
-
-@admin.register(SuitAction)
-class SuitActionAdmin(admin.ModelAdmin):
-    list_display = ["match", "round", "sequence", "trick", "seat", "suit", "cause", "target", "moved"]
-    list_filter = ["suit", "cause", "moved"]
-    search_fields = ["match__id"]
-    raw_id_fields = ["match"]
 
 
 @admin.register(OutboxMessage)

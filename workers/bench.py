@@ -6,8 +6,9 @@
 
 Creates a scratch database beside DATABASE_URL's (`<name>_bench`, dropped afterwards unless --keep), starts
 `celery -A workers worker` processes on a queue of their own, sends one `run_match` per match and waits until
-all are finished. `--game` benches another game of engine.games (Diamonds by default; its matches are stored as
-tricks, the newer games' as choices, MatchChoice rows). Prints matches and trick (or choice) rows per second, the
+all are finished. `--game` benches another game of engine.games (Diamonds by default). Every game's play is stored
+as its ordered choices, compactly encoded (league.services.progress): a finished match is its row and its seats'.
+Prints matches and decisions per second, the
 bytes one stored match takes (growth of the league tables with their indexes, and the sum of the row sizes), and
 what a million matches would take.
 """
@@ -28,8 +29,7 @@ from pathlib import Path
 from config.scratch_database import create_scratch_database, drop_scratch_database
 
 ROOT = Path(__file__).resolve().parent.parent
-TABLES = ["league_match", "league_matchseat", "league_matchround", "league_trick", "league_suitaction",
-          "league_matchchoice"]
+TABLES = ["league_match", "league_matchseat", "league_matchstep"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,8 +88,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
     from django.db import connection
+    from django.db.models import Sum
 
-    from league.models import Match, MatchChoice, MatchStatus, Player, Trick
+    from league.models import Match, MatchStatus, Player
     from league.services import create_bot_player, create_match
     from workers.tasks import run_match
 
@@ -134,9 +135,7 @@ def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
     elapsed = time.perf_counter() - started
 
     failed = Match.objects.filter(pk__in=ids, status=MatchStatus.FAILED).count()
-    # What one stored step of play is: a trick for Diamonds, a choice for the newer games.
-    step_rows, step = ((Trick, "trick") if args.game == "diamonds" else (MatchChoice, "choice"))
-    tricks = step_rows.objects.filter(match_id__in=ids).count()
+    decisions = Match.objects.filter(pk__in=ids).aggregate(n=Sum("move_number"))["n"] or 0
     sizes_after = _table_sizes(connection)
     grown = {t: sizes_after[t] - sizes_before[t] for t in TABLES}
     per_match_total = sum(grown.values()) / args.matches
@@ -146,7 +145,7 @@ def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
     print(f"{args.matches} {args.game} matches of {args.players} {args.bot} bots, {args.workers} worker processes, "
           f"{elapsed:.2f} s ({failed} failed)")
     print(f"matches per second:     {args.matches / elapsed:8.1f}")
-    print(f"{step} rows per second: {tricks / elapsed:8.0f}   ({tricks / args.matches:.0f} {step}s a match)")
+    print(f"decisions per second:   {decisions / elapsed:8.0f}   ({decisions / args.matches:.0f} a match)")
     print(f"bytes per stored match: {per_match_total:8.0f}   tables with indexes (pg_total_relation_size growth)")
     print(f"                        {per_match_rows:8.0f}   row data alone (pg_column_size sums)")
     for t in TABLES:
@@ -166,13 +165,8 @@ def _row_bytes(connection, ids: list[int]) -> dict[str, int]:
         "league_match": "SELECT coalesce(sum(pg_column_size(m.*)), 0) FROM league_match m WHERE id = ANY(%s)",
         "league_matchseat": "SELECT coalesce(sum(pg_column_size(s.*)), 0) FROM league_matchseat s "
                             "WHERE match_id = ANY(%s)",
-        "league_matchround": "SELECT coalesce(sum(pg_column_size(r.*)), 0) FROM league_matchround r "
-                             "WHERE match_id = ANY(%s)",
-        "league_trick": "SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM league_trick t WHERE match_id = ANY(%s)",
-        "league_suitaction": "SELECT coalesce(sum(pg_column_size(a.*)), 0) FROM league_suitaction a "
-                             "WHERE match_id = ANY(%s)",
-        "league_matchchoice": "SELECT coalesce(sum(pg_column_size(c.*)), 0) FROM league_matchchoice c "
-                              "WHERE match_id = ANY(%s)",
+        "league_matchstep": "SELECT coalesce(sum(pg_column_size(c.*)), 0) FROM league_matchstep c "
+                            "WHERE match_id = ANY(%s)",
     }
     with connection.cursor() as cursor:
         return {t: _one(cursor, sql, [ids]) for t, sql in queries.items()}

@@ -10,9 +10,8 @@ from .league import League
 from .lobby_seat import LobbySeat
 from .lobby_table import LobbyStatus, LobbyTable
 from .match import DeadlineAction, Match, MatchStatus
-from .match_choice import MatchChoice
-from .match_round import MatchRound
 from .match_seat import MatchSeat
+from .match_step import MatchStep
 from .membership_request import MembershipRequest, RequestStatus
 from .notification import Notification, NotificationKind
 from .outbox import OutboxKind, OutboxMessage
@@ -23,20 +22,19 @@ from .rating_history import RatingHistory
 from .result_correction import ResultCorrection
 from .result_entry import EntryStatus, ResultEntry
 from .season import Season
-from .suit_action import SuitAction
 from .tournament import FinalRanking, LateEntryPoints, Tournament, TournamentFormat, TournamentStatus
 from .tournament_entry import TournamentEntry
 from .tournament_round import RoundStatus, TournamentRound
-from .trick import Trick
 from .webhook import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
     "LobbySeat", "LobbyStatus", "LobbyTable",
-    "Club", "ClubAdmin", "DeadlineAction", "Ladder", "LadderEntry", "League", "Match", "MatchChoice", "MatchRound",
-    "MatchSeat", "MatchStatus", "OutboxKind", "OutboxMessage", "Player", "Rating", "RatingHistory", "RatingModel",
+    "Club", "ClubAdmin", "DeadlineAction", "Ladder", "LadderEntry", "League", "Match",
+    "MatchSeat", "MatchStep", "MatchStatus", "OutboxKind", "OutboxMessage", "Player", "Rating", "RatingHistory",
+    "RatingModel",
     "ResultCorrection", "RoundStatus",
-    "EntryStatus", "ResultEntry", "Season", "SuitAction", "Tournament", "TournamentEntry", "TournamentFormat",
-    "TournamentRound", "TournamentStatus", "Trick",
+    "EntryStatus", "ResultEntry", "Season", "Tournament", "TournamentEntry", "TournamentFormat",
+    "TournamentRound", "TournamentStatus",
     "CheckIn", "FinalRanking", "LateEntryPoints",
     "DeliveryStatus", "Notification", "NotificationKind", "WebhookDelivery", "WebhookEndpoint",
     "Language", "Membership", "MembershipRequest", "Profile", "RequestStatus",

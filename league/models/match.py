@@ -1,8 +1,9 @@
 """A match: one game at one table, from its parameters (ruleset, seed, seats) to its stored result.
 
-The play itself lives in MatchRound, Trick and SuitAction rows for Diamonds, in MatchChoice rows for the other games
-(league.selectors.games); `move_number` is the engine's count of decisions
-applied so far, so a client (or a resumed worker) can tell which state the stored rows describe.
+Its play is stored as the game's ordered choices, compactly encoded (engine.common.compact): in MatchStep rows while
+it is in play, in `moves` once it has ended. Everything else (deals, tricks, Suit Actions, events, the record) is
+derived from them by replay (league.selectors.games, league.selectors.records). `move_number` is the engine's count
+of decisions applied so far, so a client (or a resumed worker) can tell which state the stored play describes.
 """
 
 from django.db import models
@@ -47,10 +48,18 @@ class Match(models.Model):
     nonce = models.CharField(max_length=32, blank=True)
     commitment = models.CharField(max_length=64, blank=True, help_text="SHA-256 of nonce:seed, hex.")
     seats = models.JSONField(help_text="The seat names, in seat order, as they appear in the record.")
-    # The seat that acts first: Diamonds' first dealer; in the games stored as their choices (MatchChoice), the
+    # The seat that acts first: Diamonds' first dealer; in the newer games the
     # first player (engine.games GameType.first_seat_keyword; league.services.matches.create_match).
     first_dealer = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING)
+    # The play as its choices in order, compactly encoded: all of it once the match has ended (a few hundred
+    # bytes); while it is in play, the steps stored since (MatchStep) follow these (league.selectors.games).
+    moves = models.BinaryField(default=b"", blank=True, editable=False,
+                               help_text="The match's choices in order, compactly encoded (then its steps).")
+    # Hands given rather than dealt from the seed: the league deals every match from its seed, so this stays null
+    # (no bytes) but for a match moved from the older storage whose stored hands its seed does not deal.
+    deals = models.JSONField(null=True, blank=True, editable=False,
+                             help_text="Each round's hands when they were given, not dealt from the seed.")
     move_number = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True, help_text="The record's result: score, vault, showroom, winners.")
     error = models.TextField(blank=True, help_text="Why a failed match failed.")

@@ -1,13 +1,12 @@
 """Load a stored match back into an engine game by replaying its stored choices.
 
-This is how a resumed worker continues a match and how a person's decision is applied. How a match is stored
-depends on its game (`Match.game`, a name of engine.games):
-- Diamonds: rounds, tricks and Suit Actions rows hold the choices (deals, pass counts, passes, plays, clubs
-  targets); the engine re-derives everything else, and what it derives must agree with the stored rows (the API
-  serves them trick by trick). Its marks are `StoredMarks`.
-- every other game: its `MatchChoice` rows, the ordered decisions (as a choices record holds them), replayed
-  into a fresh game of that game. Its marks are `ChoiceMarks`: how many choices are stored.
-Alongside the game comes its marks, a note of how much of the game is already stored, so the writer
+This is how a resumed worker continues a match, how a person's decision is applied and how a record is derived
+(league.selectors.records). Every game is stored the same way: the game's ordered choices, compactly encoded
+(engine.common.compact): in `Match.moves`, followed while the match is in play by its MatchStep rows (the steps
+stored since); once it has ended, all of it is in `moves`.
+Replaying them into a fresh game of the match's ruleset, seed and seats re-derives everything else (the deals,
+tricks, Suit Actions, events and result), and the referee checks every stored choice again on the way.
+Alongside the game comes its marks (`ChoiceMarks`), a note of how many choices are already stored, so the writer
 (league.services.progress) stores only what is new.
 
 Replaying a whole match for every decision is the main cost of live play, so each process keeps the games it has
@@ -21,63 +20,26 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 
-from engine import CLUBS_TARGET, Game, IllegalDecision, Ruleset, parse_card, parse_cards
+from engine import IllegalDecision
+from engine.common.compact import EncodingError
 from engine.games import game_type
 
-from ..models import Match, MatchChoice, MatchRound, MatchStatus, SuitAction, Trick
-
-# The games stored as rounds, tricks and Suit Actions (the API's trick-by-trick reads); every other game of
-# engine.games is stored as its ordered choices (MatchChoice).
-TRICK_STORED_GAMES = frozenset({"diamonds"})
-
-
-def stored_as_choices(game_name: str) -> bool:
-    """Whether a match of `game_name` is stored as MatchChoice rows (not as Diamonds' rounds and tricks)."""
-    return game_name not in TRICK_STORED_GAMES
+from ..models import Match, MatchStatus, MatchStep
 
 
 class StoredPlayError(Exception):
-    """The stored rows of a match cannot be replayed, or disagree with what the rules derive from them."""
-
-
-@dataclass
-class RoundMark:
-    """How much of one round is stored."""
-
-    pass_count: int | None = None
-    passes: list | None = None
-    clubs_targets: int = 0
-    tricks: int = 0  # trick rows stored
-    last_plays: int = 0  # plays in the last stored trick row
-    last_has_winner: bool = False
-    actions: int = 0  # SuitAction rows stored
-
-
-@dataclass
-class StoredMarks:
-    """How much of a match is stored: one RoundMark per stored round."""
-
-    rounds: list[RoundMark] = field(default_factory=list)
-
-    def copy(self) -> StoredMarks:
-        """An independent copy (what copy.deepcopy gives, at a fraction of its cost: GAME_CACHE copies marks on
-        every decision). A round's passes are lists of card names per seat, or None."""
-        return StoredMarks([
-            RoundMark(m.pass_count, None if m.passes is None else [None if p is None else list(p) for p in m.passes],
-                      m.clubs_targets, m.tricks, m.last_plays, m.last_has_winner, m.actions)
-            for m in self.rounds
-        ])
+    """The stored play of a match cannot be read or replayed (a choice the rules refuse, a missing step)."""
 
 
 @dataclass
 class ChoiceMarks:
-    """How much of a match stored as its choices is stored: the number of MatchChoice rows."""
+    """How much of a match's play is stored: the number of its choices (in `moves` and its steps)."""
 
     choices: int = 0
 
@@ -106,7 +68,7 @@ class GameCache:
     def _tag(match: Match) -> tuple:
         return (match.seed, match.created_at)
 
-    def get(self, match: Match) -> tuple[Any, StoredMarks | ChoiceMarks] | None:
+    def get(self, match: Match) -> tuple[Any, ChoiceMarks] | None:
         """A clone of the game the running match's row points at, with its marks, or None."""
         if match.status != MatchStatus.RUNNING or not self.size:
             return None
@@ -119,7 +81,7 @@ class GameCache:
         _, game, marks = entry
         return game.clone(), marks.copy()
 
-    def put(self, match: Match, game: Any, marks: StoredMarks | ChoiceMarks) -> None:
+    def put(self, match: Match, game: Any, marks: ChoiceMarks) -> None:
         """Keep a snapshot of `game` (as stored: `marks` must describe all of it) for the match at its move."""
         size = self.size
         if not size or game.over:
@@ -139,9 +101,9 @@ class GameCache:
 GAME_CACHE = GameCache()
 
 
-def load_match_game(match: Match, *, cached: bool = False) -> tuple[Any, StoredMarks | ChoiceMarks]:
-    """The match's game (of its `game`) as its stored rows leave it, and the marks of what is stored (StoredMarks for
-    Diamonds, ChoiceMarks for the others). Raises StoredPlayError.
+def load_match_game(match: Match, *, cached: bool = False) -> tuple[Any, ChoiceMarks]:
+    """The match's game (of its `game`) as its stored play leaves it, and the marks of what is stored. Raises
+    StoredPlayError.
 
     With `cached`, `match` must be the row as read under the caller's lock or in its snapshot: the game comes from
     GAME_CACHE when it is there. Once the caller's transaction commits (at once outside one), the game is kept in
@@ -150,8 +112,6 @@ def load_match_game(match: Match, *, cached: bool = False) -> tuple[Any, StoredM
     hit = GAME_CACHE.get(match) if cached else None
     if hit is not None:
         game, marks = hit
-    elif stored_as_choices(match.game):
-        game, marks = _rebuild_from_choices(match)
     else:
         game, marks = _rebuild(match)
     if cached:
@@ -167,109 +127,49 @@ def load_match_game(match: Match, *, cached: bool = False) -> tuple[Any, StoredM
     return game, marks
 
 
-def _rebuild(match: Match) -> tuple[Game, StoredMarks]:
-    """Read the match's rows and replay them (what load_match_game does without the cache)."""
-    if match.status == MatchStatus.PENDING:
-        # Nothing is stored before a match leaves `pending` (services mark it running first): no rows to read.
-        return replay_stored(match, [], {}), StoredMarks()
-    rounds = list(MatchRound.objects.filter(match=match).order_by("index"))
-    tricks: dict[int, list[Trick]] = {}
-    for t in Trick.objects.filter(match=match).order_by("round", "index"):
-        tricks.setdefault(t.round, []).append(t)
-    action_counts: dict[int, int] = {}
-    for r in SuitAction.objects.filter(match=match).values_list("round", flat=True):
-        action_counts[r] = action_counts.get(r, 0) + 1
-    game = replay_stored(match, rounds, tricks)
-    marks = StoredMarks()
-    for r in rounds:
-        stored_tricks = tricks.get(r.index, [])
-        log = game.rounds[r.index]
-        if action_counts.get(r.index, 0) != len(log.actions):
-            raise StoredPlayError(
-                f"match {match.pk} round {r.index}: {action_counts.get(r.index, 0)} Suit Actions stored, "
-                f"the rules derive {len(log.actions)}"
-            )
-        for t in stored_tricks:
-            if t.winner is not None and t.winner != log.tricks[t.index].winner:
-                raise StoredPlayError(f"match {match.pk} round {r.index} trick {t.index}: stored winner disagrees")
-        last = stored_tricks[-1] if stored_tricks else None
-        marks.rounds.append(RoundMark(
-            pass_count=r.pass_count,
-            passes=r.passes,
-            clubs_targets=len(r.clubs_targets),
-            tricks=len(stored_tricks),
-            last_plays=len(last.plays) if last else 0,
-            last_has_winner=last is not None and last.winner is not None,
-            actions=len(log.actions),
-        ))
-    return game, marks
-
-
-def _rebuild_from_choices(match: Match) -> tuple[Any, ChoiceMarks]:
-    """Replay the match's MatchChoice rows, in order, into a fresh game of its kind (a choices record's replay:
-    the referee checks every choice again, so a row the rules refuse is caught here)."""
+def new_match_game(match: Match) -> Any:
+    """A fresh game of the match's kind, ruleset, seed, seats and first seat (and its given deals, if any): the game
+    before its first choice. Raises StoredPlayError when the stored parameters do not make a game."""
     try:
         kind = game_type(match.game)
         # a stored ruleset: a field added by a later rule correction reads as the rule the match was made under
-        game = kind.new_game(kind.stored_ruleset(match.ruleset), match.seed, match.seats,
-                             first_seat=match.first_dealer)
+        ruleset = kind.stored_ruleset(match.ruleset)
+        if match.deals:
+            return kind.game(ruleset, match.seed, match.seats, deals=match.deals,
+                             **{kind.first_seat_keyword: match.first_dealer})
+        return kind.new_game(ruleset, match.seed, match.seats, first_seat=match.first_dealer)
     except (IllegalDecision, ValueError, TypeError) as e:
         raise StoredPlayError(f"match {match.pk}: cannot set up its {match.game} game: {e}") from None
+
+
+def stored_choices(match: Match) -> list[tuple[int, Any]]:
+    """The match's stored choices, (seat, decision) in order: `moves`, then its steps (a finished match has only
+    `moves`; nothing is stored before a match leaves `pending`). Raises StoredPlayError."""
     if match.status == MatchStatus.PENDING:
-        return game, ChoiceMarks()  # nothing is stored before a match leaves `pending`
-    rows = MatchChoice.objects.filter(match=match).order_by("index").values_list("index", "seat", "decision")
-    count = 0
-    for index, seat, decision in rows:
-        if index != count:
-            raise StoredPlayError(f"match {match.pk}: choice {count} is missing (the next stored is {index})")
+        return []
+    codec = game_type(match.game).codec
+    try:
+        choices = codec.decode(match.moves)
+        if match.status != MatchStatus.FINISHED:
+            for first, blob in MatchStep.objects.filter(match=match).order_by("first").values_list("first",
+                                                                                                   "choices"):
+                if first != len(choices):
+                    raise StoredPlayError(f"match {match.pk}: choice {len(choices)} is missing (the next stored "
+                                          f"step starts at {first})")
+                choices.extend(codec.decode(blob))
+    except EncodingError as e:
+        raise StoredPlayError(f"match {match.pk}: its stored play does not read: {e}") from None
+    return choices
+
+
+def _rebuild(match: Match) -> tuple[Any, ChoiceMarks]:
+    """Replay the match's stored choices, in order, into a fresh game of its kind (what load_match_game does without
+    the cache): the referee checks every choice again, so a stored choice the rules refuse is caught here."""
+    game = new_match_game(match)
+    choices = stored_choices(match)
+    for index, (seat, decision) in enumerate(choices):
         try:
-            game.apply(seat, kind.parse_decision(decision))
+            game.apply(seat, decision)
         except (IllegalDecision, ValueError, KeyError, TypeError) as e:
             raise StoredPlayError(f"match {match.pk} choice {index}: stored choice refused: {e}") from None
-        count += 1
-    return game, ChoiceMarks(count)
-
-
-def replay_stored(match: Match, rounds: list[MatchRound], tricks: dict[int, list[Trick]]) -> Game:
-    """Feed the stored choices to a fresh game, in the order they were made.
-
-    The game keeps `auto_clubs` on, as in live play, so a clubs target with one option is applied without a
-    decision exactly as it was live, and `move_number` comes out as it was live: bots are seeded from it.
-    """
-    try:
-        game = Game(
-            Ruleset.from_dict(match.ruleset), match.seed, match.seats,
-            deals=[r.hands for r in rounds], first_dealer=match.first_dealer,
-        )
-    except (IllegalDecision, ValueError) as e:
-        raise StoredPlayError(f"match {match.pk}: cannot set up its game: {e}") from None
-    for r in rounds:
-        index = r.index
-        if game.round != index:
-            raise StoredPlayError(f"match {match.pk}: round {index} is stored but the game is in round {game.round}")
-        targets = r.clubs_targets or []
-
-        try:
-            if r.pass_count is None:
-                break
-            game.choose_pass_count(game.dealer, r.pass_count)
-            for seat, cards in enumerate(r.passes or []):
-                if cards is not None:
-                    game.pass_cards(seat, parse_cards(cards))
-            for t in tricks.get(index, []):
-                for play in t.plays:
-                    _settle_clubs(game, index, targets)
-                    game.play(play["seat"], parse_card(play["card"]))
-            _settle_clubs(game, index, targets)
-        except (IllegalDecision, ValueError, KeyError, TypeError) as e:
-            raise StoredPlayError(f"match {match.pk} round {index}: stored choice refused: {e}") from None
-    return game
-
-
-def _settle_clubs(game: Game, index: int, targets: list) -> None:
-    """Answer pending clubs targets of round `index` from its stored list; stop where the stored choices end."""
-    while game.pending is not None and game.pending.kind == CLUBS_TARGET and game.round == index:
-        k = len(game.rounds[index].clubs_targets)
-        if k >= len(targets):
-            return
-        game.choose_clubs_target(game.pending.seats[0], targets[k])
+    return game, ChoiceMarks(len(choices))

@@ -31,7 +31,7 @@ from ..aio import let_thread_go, run_sync
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, TournamentFormat
 from ..models.match import IN_PLAY
 from .comparisons import twin_in_play as comparison_twin_in_play
-from .games import GAME_CACHE, StoredPlayError, load_match_game, stored_as_choices
+from .games import GAME_CACHE, StoredPlayError, load_match_game
 from .records import match_record, with_attestation
 
 log = logging.getLogger(__name__)
@@ -226,7 +226,7 @@ def public_record(match: Match) -> dict[str, Any]:
         return record
     if deal_revealed(match):  # a failed match: its seed is out, so its hands would be too
         return record
-    if stored_as_choices(match.game):
+    if match.game != "diamonds":  # a choices record: every seat saw the choices and events
         partial = {name: record[name] for name in PUBLIC_CHOICES_RECORD_FIELDS if name in record}
         partial.update({name: record[name] for name in ("commitment",) if name in record})
         return {**partial, "seed": None, "complete": False}

@@ -1,22 +1,30 @@
-"""Export a stored match as its game's record: `diamonds-record/1` built from its rows alone, or, for a game
-stored as its choices, the game's own format (`GameType.to_record` of the game replayed from its MatchChoice rows).
+"""Export a stored match as its game's record (`diamonds-record/1`, or the newer games' own formats), derived by
+replaying its stored choices (league.selectors.games).
 
-`engine.games.by_format(record["format"]).from_record(match_record(match))` replays it and must agree with every
-stored row. An unfinished Diamonds match's record lists the tricks that have at least one play, and passes only
-once all seats have passed (as the engine's own record does). These are the whole records, seed included, as the engine
-exports them (with_attestation adds the commitment and reveal): only league.selectors.live.public_record decides
-what of them anyone may see.
+`engine.games.by_format(record["format"]).from_record(match_record(match))` replays it. An unfinished Diamonds
+match's record lists the tricks that have at least one play, and passes only once all seats have passed (as the
+engine's own record does). A Diamonds record's result is the match's stored one, which an organiser may have
+corrected (league.services.corrections). These are the whole records, seed included, as the engine exports them
+(with_attestation adds the commitment and reveal): only league.selectors.live.public_record decides what of them
+anyone may see.
+
+Finished play never changes, so each process keeps the records of the finished matches it has derived in a small
+LRU (`RECORD_CACHE`), as JSON text: a hit is parsed afresh, so every caller gets a record of its own to change.
 """
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
 from typing import Any
 
-from engine import FORMAT, Ruleset
+from django.conf import settings
+
 from engine.games import game_type
 
-from ..models import Match, MatchRound, SuitAction, Trick
-from .games import load_match_game, stored_as_choices
+from ..models import Match, MatchStatus
+from .games import load_match_game
 
 
 def with_attestation(match: Match, record: dict[str, Any]) -> dict[str, Any]:
@@ -28,42 +36,66 @@ def with_attestation(match: Match, record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
+class RecordCache:
+    """Finished matches' derived records by match id, as JSON text (the match's seed and creation time tag an
+    entry, so a reused id never finds another match's record)."""
+
+    def __init__(self, size: int | None = None):
+        self._size = size
+        self._entries: OrderedDict[int, tuple[tuple, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def size(self) -> int:
+        return self._size if self._size is not None else settings.DIAMONDS_RECORD_CACHE_SIZE
+
+    def get(self, match: Match) -> dict[str, Any] | None:
+        with self._lock:
+            entry = self._entries.get(match.pk)
+            if entry is None or entry[0] != (match.seed, match.created_at, match.move_number):
+                return None
+            self._entries.move_to_end(match.pk)
+        return json.loads(entry[1])
+
+    def put(self, match: Match, record: dict[str, Any]) -> None:
+        if not self.size:
+            return
+        with self._lock:
+            self._entries[match.pk] = ((match.seed, match.created_at, match.move_number), json.dumps(record))
+            self._entries.move_to_end(match.pk)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+RECORD_CACHE = RecordCache()
+
+
 def match_record(match: Match) -> dict[str, Any]:
-    if stored_as_choices(match.game):
+    """The match's whole record, derived from its stored play."""
+    finished = match.status == MatchStatus.FINISHED
+    record = RECORD_CACHE.get(match) if finished else None
+    if record is None:
         game, _ = load_match_game(match)
-        return game_type(match.game).to_record(game)
-    ruleset = Ruleset.from_dict(match.ruleset)
-    rounds: list[dict[str, Any]] = []
-    for r in MatchRound.objects.filter(match=match).order_by("index"):
-        passes = r.passes
-        if passes is not None and any(p is None for p in passes):
-            passes = None  # some seat has yet to choose: the exchange has not happened
-        rounds.append({
-            "dealer": r.dealer,
-            "hands": r.hands,
-            "pass_count": r.pass_count,
-            "passes": passes,
-            "clubs_targets": list(r.clubs_targets),
-            "tricks": [],
-            "actions": [],
-        })
-    for t in Trick.objects.filter(match=match).order_by("round", "index"):
-        rounds[t.round]["tricks"].append({"leader": t.leader, "plays": t.plays, "winner": t.winner})
-    fields = ("round", "seat", "suit", "cause", "trick", "target", "moved")
-    for a in SuitAction.objects.filter(match=match).order_by("round", "sequence").values_list(*fields):
-        r, seat, suit, cause, trick, target, moved = a
-        rounds[r]["actions"].append(
-            {"seat": seat, "suit": suit, "cause": cause, "trick": trick, "target": target, "moved": moved}
-        )
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "ruleset": ruleset.to_dict(),
-        "seed": match.seed,
-        "seats": list(match.seats),
-        "teams": [list(t) for t in ruleset.teams] if ruleset.partnerships else None,
-        "first_dealer": match.first_dealer,
-        "rounds": rounds,
-    }
-    if match.result is not None:
-        record["result"] = match.result
+        record = game_type(match.game).to_record(game)
+        if match.game == "diamonds":
+            for r in record["rounds"]:
+                r["tricks"] = [t for t in r["tricks"] if t["plays"]]  # a trick just led to has nothing in it yet
+        if finished:
+            RECORD_CACHE.put(match, record)
+    if match.game == "diamonds":
+        # The stored result: the game's own, or an organiser's correction of it; none before the match finishes.
+        record.pop("result", None)
+        if match.result is not None:
+            record["result"] = match.result
     return record
+
+
+def match_tricks(match: Match) -> list[dict[str, Any]]:
+    """A Diamonds match's tricks so far, in order, each with its round and index: those with at least one play (every
+    card played is seen by the whole table)."""
+    return [{"round": r, "index": i, "leader": t["leader"], "plays": t["plays"], "winner": t["winner"]}
+            for r, rnd in enumerate(match_record(match)["rounds"]) for i, t in enumerate(rnd["tricks"])]

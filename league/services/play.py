@@ -7,11 +7,12 @@ Playing bots is safe to repeat and to resume, which is what lets a Celery task b
 after its worker was killed:
 - one process at a time plays a match: it must hold the match's claim (league.services.locks); a second one
   is turned away ("busy") and a finished match is left alone ("already_finished");
-- play is stored a step at a time, each step in its own transaction, so a kill loses at most the step in
-  progress, and the next run resumes from the stored rows. A Diamonds step is a trick (its natural unit, and
-  what the tuned store writes in one statement). In the games stored as their choices a step is a turn: a
-  Diamoniak turn is a few draws, a ring race turn one try or steal, so a turn is small enough to lose and big
-  enough that bot play is not one commit per decision; `max_tricks` and `tricks_written` count turns there;
+- play is stored as it goes, each store in its own transaction (league.services.progress): when the match ends,
+  and on the way at checkpoints at least DIAMONDS_BOT_CHECKPOINT_SECONDS apart, taken between two steps (a
+  Diamonds trick, a turn of the newer games: a Diamoniak turn is a few draws, a ring race turn one try or steal).
+  A kill loses at most the play since the last checkpoint, and the next run resumes from what is stored; a
+  match of quick bots is one write, as it ends. `max_tricks` stops after that many steps (stored then), and
+  `tricks_written` counts the steps played;
 - a bot is built afresh for each decision, seeded from the match seed, the seat and the engine's move number,
   so its choice depends only on the match state: a resumed run makes exactly the choices an uninterrupted one
   would have made, and finishes with the same result.
@@ -22,10 +23,12 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
+from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
@@ -35,7 +38,7 @@ from engine.games import game_type
 from ..events import emit
 from ..models import Match, MatchSeat, MatchStatus
 from ..models.match import IN_PLAY
-from ..selectors.games import StoredPlayError, load_match_game, stored_as_choices
+from ..selectors.games import StoredPlayError, load_match_game
 from .locks import Claim, match_claim
 from .progress import store_progress
 from .stopping import PlayStopped, StopWatch
@@ -84,6 +87,11 @@ def _at_trick_boundary(game: Game) -> bool:
     return trick is not None and not trick.plays
 
 
+def _tricks_done(game: Game) -> int:
+    """The tricks a Diamonds game has completed (what `max_tricks` and `tricks_written` count)."""
+    return sum(1 for r in game.rounds for t in r.tricks if t.winner is not None)
+
+
 def _at_turn_end(game, turn_at_last_store: int) -> bool:
     """For a game stored as its choices: whether a turn has ended since the last store (or the game is over)."""
     return game.over or game.turn != turn_at_last_store
@@ -125,31 +133,40 @@ def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOu
         return _stopped(match, PlayStopped(match_id, None), 0)
 
     kind = game_type(match.game)
-    by_turns = stored_as_choices(match.game)
-    turn_stored = getattr(game, "turn", 0)
+    by_turns = match.game != "diamonds"
+    turn_seen = getattr(game, "turn", 0)
+    tricks_before = 0 if by_turns else _tricks_done(game)
     written = 0
     watch = StopWatch(match_id)
+    every = settings.DIAMONDS_BOT_CHECKPOINT_SECONDS
+    checkpoint_at = time.monotonic() + every
     try:
         with _relaxed_commits():
             while not game.over:
                 for seat in game.pending.seats:
                     watch.check()  # cancelled meanwhile? (cheap: see league.services.stopping)
-                    bot_kind, settings = bots[seat]
-                    bot = kind.make_bot(bot_kind, seed=bot_seed(match, seat, game.move_number), **settings)
+                    bot_kind, settings_ = bots[seat]
+                    bot = kind.make_bot(bot_kind, seed=bot_seed(match, seat, game.move_number), **settings_)
                     game.apply(seat, bot.decide(kind.view(game, seat)))
                 if by_turns:
-                    if not _at_turn_end(game, turn_stored):
+                    if not _at_turn_end(game, turn_seen):
                         continue
-                    store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
-                    turn_stored = game.turn
+                    turn_seen = game.turn
                     written += 1
                 elif _at_trick_boundary(game):
-                    written += store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
+                    written = _tricks_done(game) - tricks_before
                 else:
                     continue
-                watch.stored()
-                if max_tricks is not None and written >= max_tricks and not game.over:
+                if game.over:
+                    break
+                pause = max_tricks is not None and written >= max_tricks
+                if pause or time.monotonic() >= checkpoint_at:
+                    store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
+                    watch.stored()
+                    checkpoint_at = time.monotonic() + every
+                if pause:
                     return PlayOutcome(match_id, "paused", written, game.move_number)
+            store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
     except PlayStopped as e:
         return _stopped(match, e, written)
     except (IllegalDecision, ValueError, TypeError) as e:

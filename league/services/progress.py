@@ -1,20 +1,21 @@
-"""Store what an engine game has done since the last store: new rounds, tricks, Suit Actions, the result.
+"""Store what an engine game has done since the last store: its new choices, and once it ends, its result.
 
-A match of a game stored as its choices (not Diamonds: league.selectors.games.stored_as_choices) is handed to
-league.services.choices_store; what follows is the Diamonds store, tuned for bot play. A seat's `tiebreak` is
-Diamonds' vault (its team's with partnerships).
+Every game is stored the same way (league.selectors.games): its ordered choices, compactly encoded
+(engine.common.compact). A match in play appends a MatchStep row per store (the choices made since the last one,
+which `ChoiceMarks` counts, so nothing is read back or written twice; the unique (match, first) constraint would
+refuse a second copy anyway): a person's decision is one small row, never a rewrite of what is stored. When the
+game ends the match row gets its whole play (`moves`), its result and its status, its steps are deleted and every
+seat gets its score, tie-break, placement and winner flag, all in one step: a finished match is one row and its
+seats'.
 
-Each call is one atomic step: a trick with its plays and the Suit Actions it caused, or one person's decision.
-What is already stored is known from `StoredMarks` (league.selectors.games), so nothing is read back and nothing
-is written twice; the unique constraints on (match, round, trick) and (match, round, sequence) would refuse a
-second copy anyway.
+Each call is one atomic step. On PostgreSQL it is a single statement (data-modifying CTEs joined to the match row's
+conditional update), so a decision costs one round trip; that holds inside a caller's transaction too (a person's
+decision, under the match's row lock): one statement is atomic on its own and needs no savepoint, and an error in it
+fails the caller's transaction as a whole, which is what the caller rolls back anyway. Elsewhere (SQLite) the ORM
+writes the same rows in a transaction (a savepoint inside the caller's).
 
-On PostgreSQL a step is a single statement: its new and changed rows travel as JSON documents unpacked by
-`jsonb_to_recordset` in data-modifying CTEs, so a trick (or one person's play, which rewrites the unfinished trick's
-row) costs one round trip to the server and next to no Python. That holds inside a caller's transaction too (a
-person's decision, under the match's row lock): one statement is atomic on its own and needs no savepoint, and an
-error in it fails the caller's transaction as a whole, which is what the caller rolls back anyway. Elsewhere
-(SQLite) the ORM writes the same rows in a transaction (a savepoint inside the caller's).
+A seat's `tiebreak` is the game's (engine.games: Diamonds' vault, its team's with partnerships). A seat that
+forfeited (league.services.decisions) is placed last, its team with it; the result JSON stays the game's own.
 """
 
 from __future__ import annotations
@@ -22,221 +23,166 @@ from __future__ import annotations
 import json
 from collections.abc import Collection
 from contextlib import nullcontext
+from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Case, Value, When
 from django.utils import timezone
 
-from engine import PASS_CARDS, SUITS, Game, card_str
+from engine.common.referee import result_json
+from engine.games import game_type
 
 from ..events import emit
-from ..models import Match, MatchRound, MatchSeat, MatchStatus, SuitAction, Trick
+from ..models import Match, MatchSeat, MatchStatus, MatchStep
 from ..models.match import IN_PLAY
-from ..selectors.games import ChoiceMarks, RoundMark, StoredMarks, stored_as_choices
+from ..selectors.games import ChoiceMarks
 from ..standings import forfeit_places
-from .choices_store import set_awaiting, store_choices
 from .stopping import PlayStopped, status_of
 
 
-def _cards(cards) -> list[str]:
-    return [card_str(c) for c in cards]
-
-
-def _plays(trick) -> list[dict]:
-    return [{"seat": p.seat, "card": card_str(p.card)} for p in trick.plays]
-
-
-def _passes(game: Game, index: int) -> list | None:
-    """The round's passes as stored: every seat's cards after the exchange; before it, who has chosen what."""
-    log = game.rounds[index]
-    if log.passes is not None:
-        return [_cards(p) for p in log.passes]
-    pending = game.pending
-    if index == game.round and pending is not None and pending.kind == PASS_CARDS:
-        chosen = [game.passed_by(s) for s in range(game.n)]
-        if any(c is not None for c in chosen):
-            return [None if c is None else _cards(c) for c in chosen]
-    return None
-
-
-def store_progress(*, match: Match, game: Game, marks: StoredMarks | ChoiceMarks, extra: dict | None = None,
+def store_progress(*, match: Match, game: Any, marks: ChoiceMarks, extra: dict | None = None,
                    forfeited: Collection[int] = (), awaiting: Collection[int] | None = None) -> int:
-    """Write everything `game` holds beyond `marks` (and update `marks`), atomically. Returns the number of tricks
-    completed by this write (for a game stored as its choices: the number of choices written). `extra` adds fields
-    to the match row's update (a lease renewal). `forfeited` are the seats that forfeited
-    (league.services.decisions): when the game ends their teams are placed last. With `awaiting`, the seats'
-    `awaiting` flags are set in the same write (true for exactly those seats), so live play's step is still one
-    statement on PostgreSQL. A step is written only while the match is in play: once it was cancelled or failed
+    """Write the choices `game` holds beyond `marks` (and move `marks` on), the match row's move number and `extra`
+    fields (a lease renewal, a deadline), and once the game is over its whole play, result and seats' results,
+    atomically. With `awaiting`, the seats' `awaiting` flags are set in the same write (true for exactly those
+    seats). Returns the number of choices written. Only while the match is in play: once it was cancelled or failed
     this raises PlayStopped having written nothing (league.services.stopping), and `marks` must be thrown away."""
-    if stored_as_choices(match.game):
-        return store_choices(match=match, game=game, marks=marks, extra=extra, forfeited=forfeited,
-                             awaiting=awaiting)
-    new_rounds: list[dict] = []
-    round_updates: list[dict] = []
-    new_tricks: list[dict] = []
-    trick_updates: list[dict] = []
-    new_actions: list[dict] = []
-    completed = 0
-    # Rounds before the last stored one were complete when a later round was stored: they cannot change.
-    for index in range(max(len(marks.rounds) - 1, 0), len(game.rounds)):
-        log = game.rounds[index]
-        passes = _passes(game, index)
-        targets = list(log.clubs_targets)
-        if index == len(marks.rounds):
-            mark = RoundMark()
-            marks.rounds.append(mark)
-            new_rounds.append({"index": index, "dealer": log.dealer, "hands": [_cards(h) for h in log.hands],
-                               "pass_count": log.pass_count, "passes": passes, "clubs_targets": targets})
-        else:
-            mark = marks.rounds[index]
-            if (log.pass_count, passes, len(targets)) != (mark.pass_count, mark.passes, mark.clubs_targets):
-                round_updates.append(
-                    {"index": index, "pass_count": log.pass_count, "passes": passes, "clubs_targets": targets}
-                )
-        mark.pass_count, mark.passes, mark.clubs_targets = log.pass_count, passes, len(targets)
-
-        tricks = log.tricks
-        if mark.tricks:
-            last = tricks[mark.tricks - 1]
-            if len(last.plays) != mark.last_plays or (last.winner is not None) != mark.last_has_winner:
-                # Only a trick stored unfinished (a person's play at a time) is ever written again.
-                trick_updates.append({"round": index, "index": mark.tricks - 1, "plays": _plays(last),
-                                      "winner": last.winner})
-                completed += last.winner is not None
-                mark.last_plays, mark.last_has_winner = len(last.plays), last.winner is not None
-        for j in range(mark.tricks, len(tricks)):
-            t = tricks[j]
-            if not t.plays:
-                break  # a trick just begun has nothing to store yet (it is always the last)
-            new_tricks.append({"round": index, "index": j, "leader": t.leader, "plays": _plays(t),
-                               "winner": t.winner})
-            completed += t.winner is not None
-            mark.tricks, mark.last_plays, mark.last_has_winner = j + 1, len(t.plays), t.winner is not None
-
-        actions = log.actions
-        for k in range(mark.actions, len(actions)):
-            a = actions[k]
-            new_actions.append({"round": index, "sequence": k, "trick": a.trick, "seat": a.seat,
-                                "suit": SUITS[a.suit], "cause": a.cause, "target": a.target, "moved": a.moved})
-        mark.actions = len(actions)
-
+    kind = game_type(match.game)
+    new = game.choices[marks.choices:]
     now = timezone.now()
     fields = {"move_number": game.move_number, "updated_at": now, **(extra or {})}
+    step = None
     seats = None
+    clear_steps = False
     if game.result is not None:
-        fields.update(status=MatchStatus.FINISHED, result=game.result._asdict(), finished_at=now)
-        seats = _seat_results(game, forfeited)
+        fields.update(status=MatchStatus.FINISHED, result=_result_of(match.game, game), finished_at=now,
+                      moves=kind.codec.encode(game.choices))
+        seats = seat_results_of(match.game, game, forfeited)
+        clear_steps = marks.choices > 0  # a match played in one go has no steps to delete
+    elif new:
+        step = {"first": marks.choices, "choices": kind.codec.encode(new)}
     flags = None if awaiting is None else sorted(awaiting)
     if connection.vendor == "postgresql":
-        _write_in_one_statement(match.pk, new_rounds, round_updates, new_tricks, trick_updates, new_actions, seats,
-                                fields, flags)
+        _write_in_one_statement(match.pk, step, clear_steps, seats, fields, flags)
     else:
-        _write_with_orm(match, new_rounds, round_updates, new_tricks, trick_updates, new_actions, seats, fields,
-                        flags)
+        _write_with_orm(match.pk, step, clear_steps, seats, fields, flags)
     if game.result is not None:  # once: the status filter of the write lets only one writer finish the match
         emit("match.finished", match_id=match.pk)
+    marks.choices = len(game.choices)
+    # The caller's row now describes what is stored (load_match_game's cache hook reads these).
     for name, value in fields.items():
         setattr(match, name, value)
-    return completed
+    return len(new)
 
 
-def _seat_results(game: Game, forfeited: Collection[int] = ()) -> list[dict]:
+def _result_of(game_name: str, game: Any) -> dict:
+    """The record's "result" of a finished game, as the match row keeps it."""
+    if game_name == "diamonds":
+        return {k: list(v) for k, v in game.result._asdict().items()}
+    return result_json(game.result)
+
+
+def seat_results_of(game_name: str, game: Any, forfeited: Collection[int] = ()) -> dict[int, dict]:
+    """Per seat of a finished game: the MatchSeat fields its result sets.
+
+    Diamonds: competition ranking by (score, vault), the order R-WIN-1 decides by, per team (a seat's score, vault
+    and showroom are its team's); tied teams share a placement. The newer games: the engine's places (which for
+    Diamoniak put the first complete castle first whatever the others hold), each seat its own competitor. Either
+    way a seat that forfeited goes last (its team with it), and those who played on keep their order."""
+    if game_name == "diamonds":
+        return _diamonds_seat_results(game, forfeited)
+    standing = game_type(game_name).standing(game)
+    lost = set(forfeited)
+    # forfeit_places ranks by "greater is better" keys: the engine's place, negated, keeps its order and its ties.
+    keys = [(-place, 0) for place in standing["places"]]
+    placement = forfeit_places(keys, [s in lost for s in range(game.n)]) if lost else list(standing["places"])
+    return {
+        s: {"score": standing["score"][s], "tiebreak": standing["tiebreak"][s], "placement": placement[s],
+            "is_winner": placement[s] == 1 if lost else s in standing["winners"]}
+        for s in range(game.n)
+    }
+
+
+def _diamonds_seat_results(game: Any, forfeited: Collection[int]) -> dict[int, dict]:
     result = game.result
     teams = len(result.score)
-    # Competition ranking by (score, vault), the order R-WIN-1 decides by: tied teams share a placement. A team
-    # with a forfeited seat goes last; the record's result (and its winners) stays the game's own.
     key = [(result.score[t], result.vault[t]) for t in range(teams)]
     lost = {game.team_of(s) for s in forfeited}
     placement = forfeit_places(key, [t in lost for t in range(teams)])
-    out = []
+    out = {}
     for seat in range(game.n):
         t = game.team_of(seat)
         winner = t in result.winners if not lost else placement[t] == 1
-        out.append({"seat": seat, "team": t, "score": result.score[t], "tiebreak": result.vault[t],
-                    "showroom": result.showroom[t], "placement": placement[t], "is_winner": winner})
+        out[seat] = {"team": t, "score": result.score[t], "tiebreak": result.vault[t],
+                     "showroom": result.showroom[t], "placement": placement[t], "is_winner": winner}
     return out
 
 
+def set_awaiting(match_id: int, awaiting: Collection[int]) -> None:
+    """Flag exactly the `awaiting` seats of the match as awaited in the caller's transaction."""
+    MatchSeat.objects.filter(match_id=match_id).update(
+        awaiting=Case(When(seat__in=sorted(awaiting), then=Value(True)), default=Value(False))
+    )
+
+
 @transaction.atomic
-def _write_with_orm(match, new_rounds, round_updates, new_tricks, trick_updates, new_actions, seats, fields,
-                    awaiting=None):
+def _write_with_orm(match_id: int, step: dict | None, clear_steps: bool, seats: dict[int, dict] | None,
+                    fields: dict, awaiting: list[int] | None) -> None:
     # The match row first: its status decides whether anything is written, and every writer locks it first.
-    if not Match.objects.filter(pk=match.pk, status__in=IN_PLAY).update(**fields):
-        raise PlayStopped(match.pk, status_of(match.pk))
-    for u in round_updates:
-        MatchRound.objects.filter(match=match, index=u["index"]).update(
-            pass_count=u["pass_count"], passes=u["passes"], clubs_targets=u["clubs_targets"]
-        )
-    for u in trick_updates:
-        Trick.objects.filter(match=match, round=u["round"], index=u["index"]).update(
-            plays=u["plays"], winner=u["winner"]
-        )
-    if new_rounds:
-        MatchRound.objects.bulk_create(MatchRound(match=match, **r) for r in new_rounds)
-    if new_tricks:
-        Trick.objects.bulk_create(Trick(match=match, **t) for t in new_tricks)
-    if new_actions:
-        SuitAction.objects.bulk_create(SuitAction(match=match, **a) for a in new_actions)
+    if not Match.objects.filter(pk=match_id, status__in=IN_PLAY).update(**fields):
+        raise PlayStopped(match_id, status_of(match_id))
+    if step is not None:
+        MatchStep.objects.create(match_id=match_id, **step)
+    if clear_steps:
+        MatchStep.objects.filter(match_id=match_id).delete()
     if seats:
-        by_seat = {s["seat"]: s for s in seats}
-        rows = list(MatchSeat.objects.filter(match=match))
+        rows = list(MatchSeat.objects.filter(match_id=match_id))
         for row in rows:
-            for name, value in by_seat[row.seat].items():
+            for name, value in seats[row.seat].items():
                 setattr(row, name, value)
-        MatchSeat.objects.bulk_update(rows, ["team", "score", "tiebreak", "showroom", "placement", "is_winner"])
+        MatchSeat.objects.bulk_update(rows, list(next(iter(seats.values()))))
     if awaiting is not None:
-        set_awaiting(match.pk, awaiting)
+        set_awaiting(match_id, awaiting)
 
 
-# The parts of the one-statement write. Each unpacks a JSON array of objects into rows, joined with `live`: the match
-# row's update, which returns the match only while it is in play, so a stopped match gets no row at all.
-_SQL_NEW_ROUNDS = f"""INSERT INTO {MatchRound._meta.db_table}
-    (match_id, "index", dealer, hands, pass_count, passes, clubs_targets)
-    SELECT %(match)s, x."index", x.dealer, x.hands, x.pass_count, x.passes, x.clubs_targets
-    FROM live, jsonb_to_recordset(%(rounds)s::jsonb)
-    AS x("index" int, dealer int, hands jsonb, pass_count int, passes jsonb, clubs_targets jsonb)"""
-_SQL_ROUND_UPDATES = f"""UPDATE {MatchRound._meta.db_table} AS r
-    SET pass_count = x.pass_count, passes = x.passes, clubs_targets = x.clubs_targets
-    FROM live, jsonb_to_recordset(%(round_updates)s::jsonb)
-    AS x("index" int, pass_count int, passes jsonb, clubs_targets jsonb)
-    WHERE r.match_id = %(match)s AND r."index" = x."index" """
-_SQL_NEW_TRICKS = f"""INSERT INTO {Trick._meta.db_table} (match_id, round, "index", leader, plays, winner)
-    SELECT %(match)s, x.round, x."index", x.leader, x.plays, x.winner
-    FROM live, jsonb_to_recordset(%(tricks)s::jsonb)
-    AS x(round int, "index" int, leader int, plays jsonb, winner int)"""
-_SQL_TRICK_UPDATES = f"""UPDATE {Trick._meta.db_table} AS t SET plays = x.plays, winner = x.winner
-    FROM live, jsonb_to_recordset(%(trick_updates)s::jsonb) AS x(round int, "index" int, plays jsonb, winner int)
-    WHERE t.match_id = %(match)s AND t.round = x.round AND t."index" = x."index" """
-_SQL_NEW_ACTIONS = f"""INSERT INTO {SuitAction._meta.db_table}
-    (match_id, round, sequence, trick, seat, suit, cause, target, moved)
-    SELECT %(match)s, x.round, x.sequence, x.trick, x.seat, x.suit, x.cause, x.target, x.moved
-    FROM live, jsonb_to_recordset(%(actions)s::jsonb) AS x(round int, sequence int, trick int, seat int, suit text,
-                                                    cause text, target int, moved int)"""
-_SQL_SEATS = f"""UPDATE {MatchSeat._meta.db_table} AS s
-    SET team = x.team, score = x.score, tiebreak = x.tiebreak, showroom = x.showroom, placement = x.placement,
-        is_winner = x.is_winner
-    FROM live, jsonb_to_recordset(%(seats)s::jsonb) AS x(seat int, team int, score int, tiebreak int, showroom int,
-                                                  placement int, is_winner boolean)
-    WHERE s.match_id = %(match)s AND s.seat = x.seat"""
+# The parts of the one-statement write, each joined with `live`: the match row's update, which returns the match
+# only while it is in play, so a stopped match gets no row at all.
+_SQL_STEP = f"""INSERT INTO {MatchStep._meta.db_table} (match_id, "first", choices)
+    SELECT id, %(first)s, %(choices)s FROM live"""
+_SQL_CLEAR_STEPS = f"""DELETE FROM {MatchStep._meta.db_table}
+    WHERE match_id = %(match)s AND EXISTS (SELECT 1 FROM live)"""
 # Only the rows whose flag changes are written (most steps change one or two seats, or none).
 _SQL_AWAITING = f"""UPDATE {MatchSeat._meta.db_table} AS s SET awaiting = %(awaiting)s::jsonb @> to_jsonb(s.seat)
     WHERE s.match_id = %(match)s AND s.awaiting IS DISTINCT FROM (%(awaiting)s::jsonb @> to_jsonb(s.seat))"""
+# The SQL types of the seat result columns, for unpacking them from JSON.
+_SEAT_TYPES = {"team": "int", "score": "int", "tiebreak": "int", "showroom": "int", "placement": "int",
+               "is_winner": "boolean"}
 _LIVE_STATUSES = ", ".join(f"'{status}'" for status in IN_PLAY)  # our own constants, not input
 
 
-def _write_in_one_statement(match_id, new_rounds, round_updates, new_tricks, trick_updates, new_actions, seats,
-                            fields, awaiting=None) -> None:
-    """The whole step as one PostgreSQL statement. No row is modified twice, as one statement requires: new and
-    updated rounds and tricks are different rows, and the seats' results (written once, as the game ends) and their
-    awaiting flags are then two statements."""
+def _sql_seats(columns: list[str]) -> str:
+    sets = ", ".join(f"{c} = x.{c}" for c in columns)
+    types = ", ".join(f"{c} {_SEAT_TYPES[c]}" for c in columns)
+    return (f"UPDATE {MatchSeat._meta.db_table} AS s SET {sets} "
+            f"FROM live, jsonb_to_recordset(%(seats)s::jsonb) AS x(seat int, {types}) "
+            f"WHERE s.match_id = %(match)s AND s.seat = x.seat")
+
+
+def _write_in_one_statement(match_id: int, step: dict | None, clear_steps: bool, seats: dict[int, dict] | None,
+                            fields: dict, awaiting: list[int] | None) -> None:
+    """The whole step as one PostgreSQL statement. No row is modified twice, as one statement requires: the seats'
+    results (written once, as the game ends) and their awaiting flags are then two statements."""
     params: dict = {"match": match_id}
     ctes = []
-    for sql, name, rows in ((_SQL_NEW_ROUNDS, "rounds", new_rounds), (_SQL_ROUND_UPDATES, "round_updates",
-                            round_updates), (_SQL_NEW_TRICKS, "tricks", new_tricks),
-                            (_SQL_TRICK_UPDATES, "trick_updates", trick_updates),
-                            (_SQL_NEW_ACTIONS, "actions", new_actions), (_SQL_SEATS, "seats", seats)):
-        if rows:
-            ctes.append(f"{name} AS ({sql})")
-            params[name] = json.dumps(rows)
+    if step is not None:
+        ctes.append(f"step AS ({_SQL_STEP})")
+        params.update(step)
+    if clear_steps:
+        ctes.append(f"cleared AS ({_SQL_CLEAR_STEPS})")
+    if seats:
+        columns = list(next(iter(seats.values())))
+        ctes.append(f"seats AS ({_sql_seats(columns)})")
+        params["seats"] = json.dumps([{"seat": s, **values} for s, values in seats.items()])
     flags_apart = awaiting is not None and bool(seats)
     if awaiting is not None and not flags_apart:
         ctes.append(f"awaiting AS ({_SQL_AWAITING} AND EXISTS (SELECT 1 FROM live))")

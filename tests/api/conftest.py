@@ -12,7 +12,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from api.tokens import issue_token
-from league.models import Match, MatchRound, MatchSeat, SuitAction, Trick
+from league.models import Match, MatchSeat, MatchStep
 from league.services import create_bot_player, create_club, create_match, create_person_player
 from league.services.decisions import advance_match
 from league.services.players import add_club_admin, create_external_bot
@@ -93,8 +93,6 @@ def snapshot(match: Match) -> dict:
     return {
         "match": (m.status, m.move_number, m.result, m.deadline_at, m.updated_at),
         "seats": list(MatchSeat.objects.filter(match=m).order_by("seat").values_list("seat", "awaiting", "score")),
-        "rounds": list(MatchRound.objects.filter(match=m).order_by("index").values_list("pass_count", "passes",
-                                                                                       "clubs_targets")),
-        "tricks": list(Trick.objects.filter(match=m).order_by("round", "index").values_list("plays", "winner")),
-        "actions": SuitAction.objects.filter(match=m).count(),
+        "play": (bytes(m.moves), [(first, bytes(choices)) for first, choices in MatchStep.objects.filter(match=m)
+                                  .order_by("first").values_list("first", "choices")]),
     }

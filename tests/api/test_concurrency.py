@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import connections
 
-from league.models import Match, MatchRound
+from league.models import Match
 from league.services.decisions import DecisionRefused, StaleMove, advance_match, submit_decision
 from tests.races import race, skip_unless_postgres
 
@@ -54,7 +54,7 @@ def test_two_people_pass_at_the_same_moment_as_a_worker_advances(accounts):
     results = race(pass_for("ann"), pass_for("bob"), lambda: advance_match(match_id=match.pk))
     assert not any(isinstance(r, DecisionRefused | Exception) for r in results), results
     advance_match(match_id=match.pk)
-    rnd = MatchRound.objects.get(match=match, index=0)
+    rnd = match_game(Match.objects.get(pk=match.pk)).rounds[0]
     assert rnd.passes is not None and all(p is not None for p in rnd.passes)  # the exchange happened
     assert match_game(Match.objects.get(pk=match.pk)).pending.kind in ("play", "clubs_target")
 

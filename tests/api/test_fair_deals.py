@@ -19,7 +19,8 @@ from django.test import Client
 from engine import Ruleset
 from engine.cards import card_str
 from engine.game import seeded_hands
-from league.models import Match, MatchRound, MatchStatus, TournamentRound
+from league.models import Match, MatchStatus, TournamentRound
+from league.selectors import match_record
 from league.services import create_bot_player
 from league.services.tournaments import create_tournament, register_players, start_tournament
 
@@ -119,7 +120,7 @@ def _attack(accounts, t, live: Match) -> None:
     matches = list(Match.objects.filter(tournament_round__tournament=t))
     texts = _public_texts(accounts, t, matches)
     ruleset = Ruleset.from_dict(live.ruleset)
-    live_hands = MatchRound.objects.get(match=live, index=0).hands
+    live_hands = match_record(live)["rounds"][0]["hands"]
     candidates = _candidates(texts)
     assert f"{t.seed}/round-1/table-1" in candidates  # the old attack's guess is among those tried
     assert len(candidates) > 1000

@@ -12,7 +12,7 @@ import pytest
 
 from engine.diamoniak import card_name
 from engine.games import by_format, game_type
-from league.models import Match, MatchChoice, MatchSeat, MatchStatus
+from league.models import Match, MatchSeat, MatchStatus, MatchStep
 from league.selectors.live import match_game
 
 from .support import play_out
@@ -43,7 +43,8 @@ def stored(match: Match) -> tuple:
     """Everything stored about the match's play, to check that a refused request changed nothing."""
     m = Match.objects.get(pk=match.pk)
     return ((m.status, m.move_number, m.result, m.updated_at),
-            list(MatchChoice.objects.filter(match=m).order_by("index").values_list("seat", "decision")),
+            bytes(m.moves), [bytes(c) for c in MatchStep.objects.filter(match=m).order_by("first")
+                             .values_list("choices", flat=True)],
             list(MatchSeat.objects.filter(match=m).order_by("seat").values_list("awaiting", "score")))
 
 

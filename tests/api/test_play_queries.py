@@ -2,7 +2,8 @@
 
 A decision is the load benchmark's hot path (api/bench.py): every statement is a round trip and, through the ORM,
 CPU. On PostgreSQL a POST decisions/ is: the token and its account (1), BEGIN, the match row locked (1), its seats
-(1), the step with its awaited-seat flags as one statement (league.services.progress), COMMIT: 6. A legal/ read is
+(1), the step (one small row appended) with its awaited-seat flags as one statement (league.services.progress),
+COMMIT: 6. A legal/ read is
 the token (1) and the caller's seats with their match (1), its game coming from the process's GAME_CACHE. The last
 decision of a match (its seats' results) and ones that hand engine bots their turns do more, and are not played
 here: the four seats are external bots'.
@@ -16,7 +17,7 @@ import pytest
 from django.db import connection
 
 from api.tokens import issue_token
-from league.models import Match, MatchSeat, Trick
+from league.models import Match, MatchSeat, MatchStep
 from league.services import create_match
 from league.services.decisions import advance_match
 from league.services.players import create_external_bot
@@ -54,6 +55,6 @@ def test_a_decision_and_a_legal_read_cost_a_fixed_handful_of_statements(django_a
     # What was written in those few statements is all there: the match's move number, the tricks, the flags.
     stored = Match.objects.get(pk=match.pk)
     assert stored.move_number == response.json()["move_number"]
-    assert Trick.objects.filter(match=stored).exists()
+    assert MatchStep.objects.filter(match=stored).count() == stored.move_number  # one small row a decision
     awaited = set(MatchSeat.objects.filter(match=stored, awaiting=True).values_list("seat", flat=True))
     assert awaited == set(pending["seats"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import Game, Ruleset, SeatView, to_record
 from engine.bots import make_bot
-from league.models import Match, Player
+from league.models import Match, MatchStep, Player
 from league.services import create_bot_player, create_match
 from league.services.play import bot_seed
 
@@ -27,6 +27,28 @@ VARIANTS = {
     "6p-choose": {"players": 6, "clubs": "choose"},
     "6p-partners": {"players": 6, "partnerships": True},
 }
+
+
+def stored_play(match_id: int) -> tuple:
+    """Everything stored of a match's play, as bytes: its row's moves and its steps (first choice, choices)."""
+    moves = bytes(Match.objects.get(pk=match_id).moves)
+    steps = MatchStep.objects.filter(match_id=match_id).order_by("first").values_list("first", "choices")
+    return moves, [(first, bytes(choices)) for first, choices in steps]
+
+
+def stored_tricks(match_id: int) -> int:
+    """The completed tricks of a Diamonds match's stored play (derived by replaying it)."""
+    from league.selectors import load_match_game
+
+    game, _ = load_match_game(Match.objects.get(pk=match_id))
+    return sum(1 for r in game.rounds for t in r.tricks if t.winner is not None)
+
+
+def stored_choice_count(match_id: int) -> int:
+    """How many choices of a match are stored (in its moves and its steps)."""
+    from league.selectors.games import stored_choices
+
+    return len(stored_choices(Match.objects.get(pk=match_id)))
 
 
 def bot_players(count: int = 6, kind: str = "random") -> list[Player]:

@@ -13,21 +13,21 @@ import pytest
 from django.db import transaction
 
 from engine import SeatView
-from league.models import Match, MatchRound, SuitAction, Trick
+from league.models import Match
 from league.selectors.games import GAME_CACHE, _rebuild, load_match_game
 from league.selectors.live import legal_decisions, match_game
 from league.services import create_match
 from league.services.decisions import IllegalMove, NotYourSeat, StaleMove, advance_match, submit_decision
 from league.services.players import create_external_bot
 
+from .matches_support import stored_play
+
 pytestmark = pytest.mark.django_db
 
 
 def stored(match_id: int):
-    return (Match.objects.get(pk=match_id).move_number,
-            list(MatchRound.objects.filter(match_id=match_id).order_by("index").values_list("pass_count", "passes")),
-            list(Trick.objects.filter(match_id=match_id).order_by("round", "index").values_list("plays", flat=True)),
-            SuitAction.objects.filter(match_id=match_id).count())
+    """The move number and everything stored of the match's play."""
+    return Match.objects.get(pk=match_id).move_number, stored_play(match_id)
 
 
 def same_game(a, b) -> bool:

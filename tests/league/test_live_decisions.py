@@ -7,18 +7,18 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from engine import Decision
-from league.models import Match, MatchRound, SuitAction, Trick
+from league.models import Match
 from league.services import create_bot_player, create_match, create_person_player
 from league.services.decisions import _advance, _plan, advance_match, submit_decision
+
+from .matches_support import stored_play
 
 pytestmark = pytest.mark.django_db
 
 
 def stored(match: Match):
-    return (Match.objects.get(pk=match.pk).move_number,
-            list(MatchRound.objects.filter(match=match).order_by("index").values_list("pass_count", "passes")),
-            list(Trick.objects.filter(match=match).order_by("round", "index").values_list("plays", flat=True)),
-            SuitAction.objects.filter(match=match).count())
+    """The move number and everything stored of the match's play."""
+    return Match.objects.get(pk=match.pk).move_number, stored_play(match.pk)
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
-"""Matches of the games stored as their choices (Diamoniak, the ring race; OTHER-GAMES.md K- and G- rules): bot
-play stored a turn at a time and resumed from the MatchChoice rows to exactly the uninterrupted game, the finished
+"""Matches of the newer games (Diamoniak, the ring race; OTHER-GAMES.md K- and G- rules): bot play stored (at
+checkpoints and as it ends) and resumed from its stored choices to exactly the uninterrupted game, the finished
 seats' score/tie-break/placement from engine.games' standing (forfeits last), records that replay with no
 disagreement, creation checks (players, the game's bots), the live-game cache, and what is refused.
 
@@ -17,16 +17,18 @@ from django.db import transaction
 from engine import InvalidRuleset
 from engine.common.referee import result_json
 from engine.games import by_format, game_type
-from league.models import Match, MatchChoice, MatchSeat, MatchStatus, Player
-from league.selectors.games import GAME_CACHE, ChoiceMarks, StoredPlayError, _rebuild_from_choices, load_match_game
+from league.models import Match, MatchSeat, MatchStatus, MatchStep, Player
+from league.selectors.games import GAME_CACHE, ChoiceMarks, StoredPlayError, _rebuild, load_match_game
 from league.selectors.live import legal_decisions, match_game, public_record
 from league.selectors.records import match_record
 from league.services import create_bot_player, create_match, play_bot_match
-from league.services.choices_store import seat_results_of
 from league.services.corrections import NotCorrectable, correct_result
 from league.services.decisions import IllegalMove, MalformedDecision, StaleMove, advance_match, submit_decision
 from league.services.play import bot_seed
 from league.services.players import create_external_bot
+from league.services.progress import seat_results_of
+
+from .matches_support import stored_choice_count
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +65,8 @@ def test_a_bot_match_is_stored_as_its_choices_and_finishes_as_the_engine_would(g
     match.refresh_from_db()
     record = match_record(match)
     assert record == reference_record(match) and record["format"] == f"{game}-record/1"
-    assert MatchChoice.objects.filter(match=match).count() == len(record["choices"]) == match.move_number
+    assert stored_choice_count(match.pk) == len(record["choices"]) == match.move_number
+    assert not MatchStep.objects.filter(match=match).exists()  # all of it in the match row
     assert match.status == MatchStatus.FINISHED and match.result == record["result"]
 
 
@@ -75,7 +78,7 @@ def test_a_paused_match_resumes_from_its_choices_to_the_uninterrupted_result(gam
     assert first.status == "paused" and first.tricks_written == pause_after
     match.refresh_from_db()
     assert match.status == MatchStatus.RUNNING and match.result is None
-    assert MatchChoice.objects.filter(match=match).count() == match.move_number == first.move_number
+    assert stored_choice_count(match.pk) == match.move_number == first.move_number
     second = play_bot_match(match_id=match.pk)
     assert second.status == "finished"
     match.refresh_from_db()
@@ -178,9 +181,9 @@ def test_K_BUY_1_a_match_stored_before_the_correction_replays_under_its_rule():
     match = create_match(players=bots(["heuristic"] * 3), ruleset=3, seed=old["seed"],
                          first_dealer=old["first_player"], game="diamoniak")
     assert match.ruleset["buy_pays"] == "seller"  # a new match stores the corrected rule explicitly
-    MatchChoice.objects.bulk_create(MatchChoice(match=match, index=i, seat=c["seat"], decision=c)
-                                    for i, c in enumerate(old["choices"]))
-    Match.objects.filter(pk=match.pk).update(ruleset=old["ruleset"], status=MatchStatus.FINISHED,
+    kind = game_type("diamoniak")
+    moves = kind.codec.encode((c["seat"], kind.parse_decision(c)) for c in old["choices"])
+    Match.objects.filter(pk=match.pk).update(ruleset=old["ruleset"], status=MatchStatus.FINISHED, moves=moves,
                                              move_number=len(old["choices"]), result=old["result"])
     match.refresh_from_db()
     game, _ = load_match_game(match)
@@ -252,16 +255,24 @@ def test_K_SETUP_1_G_SETUP_1_league_records_replay_with_a_drawn_or_a_given_first
 def test_a_stored_choice_the_rules_refuse_fails_the_load():
     """K-TURN-1: a drawing player draws at least once before stopping, so a stored opening stop is refused."""
     match = bot_match("diamoniak", 2, seed="tampered")
-    play_bot_match(match_id=match.pk, max_tricks=2)
+    play_bot_match(match_id=match.pk, max_tricks=1)
+    play_bot_match(match_id=match.pk, max_tricks=1)  # two stored steps
     match.refresh_from_db()
-    first = MatchChoice.objects.get(match=match, index=0).decision
-    MatchChoice.objects.filter(match=match, index=0).update(decision={"kind": "stop"})
+    codec = game_type("diamoniak").codec
+    first, second = MatchStep.objects.filter(match=match).order_by("first")
+    choices = codec.decode(first.choices)
+    MatchStep.objects.filter(pk=first.pk).update(
+        choices=codec.encode([(choices[0][0], game_type("diamoniak").parse_decision({"kind": "stop"})),
+                              *choices[1:]]))
     with pytest.raises(StoredPlayError, match="choice 0: stored choice refused: K-TURN-1"):
-        _rebuild_from_choices(match)
-    MatchChoice.objects.filter(match=match, index=0).update(decision=first)
-    MatchChoice.objects.filter(match=match, index=1).delete()
-    with pytest.raises(StoredPlayError, match="choice 1 is missing"):
-        _rebuild_from_choices(match)
+        _rebuild(match)
+    MatchStep.objects.filter(pk=first.pk).delete()
+    with pytest.raises(StoredPlayError, match=f"choice 0 is missing \\(the next stored step starts at {second.first}"):
+        _rebuild(match)
+    MatchStep.objects.filter(pk=second.pk).update(choices=b"\x07\x01")
+    MatchStep.objects.create(match=match, first=0, choices=first.choices)
+    with pytest.raises(StoredPlayError, match="does not read: unknown encoding version 7"):
+        _rebuild(match)
 
 
 def test_corrections_are_refused_for_the_choices_games():
@@ -292,7 +303,7 @@ def test_live_play_with_external_bots_and_the_game_cache(game, django_capture_on
         legal = legal_decisions(game_now, seat)
         assert legal["decisions"] == [d.to_json() for d in game_now.legal(seat)] and legal["pass_cards"] is None
         if not refused_once and game_now.pending.kind in ("turn", "try"):
-            before = (match.move_number, MatchChoice.objects.filter(match=match).count())
+            before = (match.move_number, stored_choice_count(match.pk))
             decision, rule = illegal[game]
             with pytest.raises(IllegalMove) as refusal:
                 submit_decision(match=match, player=players[seat], move_number=match.move_number,
@@ -305,7 +316,7 @@ def test_live_play_with_external_bots_and_the_game_cache(game, django_capture_on
                 submit_decision(match=match, player=players[seat], move_number=match.move_number,
                                 decision_json={"kind": "play", "card": "H7"}, seat=seat)
             match.refresh_from_db()
-            assert (match.move_number, MatchChoice.objects.filter(match=match).count()) == before
+            assert (match.move_number, stored_choice_count(match.pk)) == before
             refused_once = True
         with django_capture_on_commit_callbacks(execute=True):
             submit_decision(match=match, player=players[seat], move_number=legal["move_number"],
@@ -315,7 +326,7 @@ def test_live_play_with_external_bots_and_the_game_cache(game, django_capture_on
             cached = GAME_CACHE.get(match)
             assert cached is not None and isinstance(cached[1], ChoiceMarks)
             with transaction.atomic():
-                rebuilt, marks = _rebuild_from_choices(match)
+                rebuilt, marks = _rebuild(match)
             assert game_type(game).to_record(cached[0]) == game_type(game).to_record(rebuilt)
             assert cached[1] == marks
     assert refused_once
@@ -366,9 +377,10 @@ def test_an_overdue_decision_is_played_by_the_games_counterpart_of_the_fallback_
 
 
 @pytest.mark.parametrize("game", NEW_GAMES)
-def test_a_run_killed_mid_match_loses_only_the_unstored_turn_and_resumes_identically(game, monkeypatch):
+def test_a_run_killed_mid_match_loses_only_the_unstored_turn_and_resumes_identically(game, monkeypatch, settings):
     from league.services import play as play_module
 
+    settings.DIAMONDS_BOT_CHECKPOINT_SECONDS = 0  # a checkpoint after every turn
     match = bot_match(game, 3, seed=f"crash/{game}")
     real = play_module.store_progress
     calls = {"n": 0}
@@ -383,7 +395,7 @@ def test_a_run_killed_mid_match_loses_only_the_unstored_turn_and_resumes_identic
     with pytest.raises(RuntimeError):
         play_bot_match(match_id=match.pk)
     match.refresh_from_db()
-    stored_choices = MatchChoice.objects.filter(match=match).count()
+    stored_choices = stored_choice_count(match.pk)
     assert 0 < stored_choices == match.move_number and match.status == MatchStatus.RUNNING
     monkeypatch.setattr(play_module, "store_progress", real)
     assert play_bot_match(match_id=match.pk).status == "finished"

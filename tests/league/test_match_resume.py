@@ -12,14 +12,14 @@ from django.db import connection
 from django.utils import timezone
 
 from engine import PASS_CARDS, Decision, IllegalDecision, Ruleset, from_record, to_record
-from league.models import Match, MatchStatus, Trick
+from league.models import Match, MatchStatus
 from league.selectors import load_match_game, match_record, stalled_bot_match_ids
 from league.services import apply_decision, create_match, create_person_player, play_bot_match
 from league.services import play as play_module
 from league.services.locks import _lock_key
 from league.services.play import StaleMove
 
-from .matches_support import VARIANTS, bot_match, reference_record
+from .matches_support import VARIANTS, bot_match, reference_record, stored_tricks
 
 
 def _expected_tricks(match: Match) -> int:
@@ -34,7 +34,7 @@ def _expected_tricks(match: Match) -> int:
 def test_a_paused_match_resumes_to_the_uninterrupted_result(variant, pause_after):
     match = bot_match(VARIANTS[variant], seed=f"resume/{variant}/{pause_after}")
     first = play_bot_match(match_id=match.pk, max_tricks=pause_after)
-    assert first.status == "paused" and Trick.objects.filter(match=match).count() == pause_after
+    assert first.status == "paused" and stored_tricks(match.pk) == pause_after
     second = play_bot_match(match_id=match.pk)
     assert second.status == "finished"
     assert first.tricks_written + second.tricks_written == _expected_tricks(match)
@@ -54,7 +54,8 @@ def test_many_short_runs_make_the_same_game_as_one_long_one():
 
 
 @pytest.mark.django_db
-def test_a_run_killed_between_tricks_loses_only_the_unstored_trick(monkeypatch):
+def test_a_run_killed_between_tricks_loses_only_the_unstored_trick(monkeypatch, settings):
+    settings.DIAMONDS_BOT_CHECKPOINT_SECONDS = 0  # a checkpoint after every trick
     match = bot_match(VARIANTS["4p-choose"], seed="resume/crash")
     real = play_module.store_progress
     calls = {"n": 0}
@@ -68,7 +69,7 @@ def test_a_run_killed_between_tricks_loses_only_the_unstored_trick(monkeypatch):
     monkeypatch.setattr(play_module, "store_progress", dies_on_the_ninth_store)
     with pytest.raises(RuntimeError):
         play_bot_match(match_id=match.pk)
-    stored = Trick.objects.filter(match=match).count()
+    stored = stored_tricks(match.pk)
     assert 0 < stored < _expected_tricks(match)
     monkeypatch.setattr(play_module, "store_progress", real)
     outcome = play_bot_match(match_id=match.pk)
@@ -97,7 +98,7 @@ def test_running_twice_finishes_once():
     second = play_bot_match(match_id=match.pk)
     assert (first.status, second.status) == ("finished", "already_finished")
     assert second.tricks_written == 0
-    assert Trick.objects.filter(match=match).count() == _expected_tricks(match)
+    assert stored_tricks(match.pk) == _expected_tricks(match)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -118,7 +119,7 @@ def test_a_second_runner_is_turned_away_while_the_first_holds_the_match():
     try:
         outcome = play_bot_match(match_id=match.pk, worker="me")
         assert outcome.status == "busy" and outcome.tricks_written == 0
-        assert Trick.objects.filter(match=match).count() == 0
+        assert stored_tricks(match.pk) == 0
     finally:
         if other is not None:
             other.execute("SELECT pg_advisory_unlock(%s, %s)", _lock_key(match.pk))

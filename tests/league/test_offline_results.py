@@ -11,7 +11,6 @@ from league.models import (
     ClubAdmin,
     EntryStatus,
     Match,
-    MatchRound,
     MatchSeat,
     MatchStatus,
     OutboxMessage,
@@ -62,7 +61,7 @@ def test_an_offline_table_is_seated_but_nothing_is_dealt_or_played(club_night):
     match.refresh_from_db()
     assert match.offline and match.status == MatchStatus.PENDING and match.move_number == 0
     assert MatchSeat.objects.filter(match=match).count() == 4 and match.first_dealer in range(4)
-    assert not MatchRound.objects.filter(match=match).exists()
+    assert not match.moves and not match.steps.exists()
     assert not OutboxMessage.objects.filter(match_id=match.pk).exists()  # no worker is sent to it
     assert play_bot_match(match_id=match.pk).status == "offline"
 
@@ -253,7 +252,7 @@ def test_the_other_games_entered_results_are_stored_as_a_played_games(game, figu
     from engine.common.referee import result_json
     from engine.games import game_type
     from league.services import create_match
-    from league.services.choices_store import seat_results_of
+    from league.services.progress import seat_results_of
 
     kind = game_type(game)
     played = kind.new_game({"players": 3}, seed=f"offline-{game}")

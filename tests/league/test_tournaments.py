@@ -12,7 +12,6 @@ import pytest
 from league import scheduling
 from league.models import (
     Match,
-    MatchRound,
     MatchSeat,
     MatchStatus,
     RatingHistory,
@@ -21,6 +20,7 @@ from league.models import (
     TournamentStatus,
 )
 from league.scheduling import History
+from league.selectors import match_record
 from league.selectors.standings import tournament_standings
 from league.services.tournaments import (
     TournamentError,
@@ -135,8 +135,8 @@ def test_duplicate_tables_of_a_deal_group_hold_the_same_cards(run_on_commit):
     assert [tb["rotation"] for tb in tables] == [0, 1] and len({tb["deal_id"] for tb in tables}) == 1
     a, b = (Match.objects.get(pk=tb["match"]) for tb in tables)
     assert a.seed == b.seed and (b.first_dealer - a.first_dealer) % 4 == 3  # the dealer moves back by the rotation
-    hands_a = list(MatchRound.objects.filter(match=a).order_by("index").values_list("hands", flat=True))
-    hands_b = list(MatchRound.objects.filter(match=b).order_by("index").values_list("hands", flat=True))
+    hands_a = [r["hands"] for r in match_record(a)["rounds"]]
+    hands_b = [r["hands"] for r in match_record(b)["rounds"]]
     assert hands_a == hands_b and len(hands_a) == 4  # every round's deal, seat for seat
     # the player scheduled at seat s of the rotated table holds hand s - 1 (league.scheduling.duplicate)
     seats_b = list(b.match_seats.order_by("seat").values_list("player", flat=True))

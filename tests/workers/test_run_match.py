@@ -9,8 +9,9 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from league.models import Match, MatchStatus, OutboxKind, OutboxMessage, Trick
+from league.models import Match, MatchStatus, MatchStep, OutboxKind, OutboxMessage
 from league.selectors import match_record
+from league.selectors.records import match_tricks
 from league.services import play_bot_match
 from workers import app
 from workers.tasks import requeue_stalled_matches, run_match
@@ -26,7 +27,8 @@ def test_run_match_twice_gives_one_result():
     second = run_match.apply((match.pk,)).get()
     assert first["status"] == "finished" and first["tricks_written"] == 40
     assert second["status"] == "already_finished" and second["tricks_written"] == 0
-    assert Trick.objects.filter(match=match).count() == 40
+    assert len(match_tricks(Match.objects.get(pk=match.pk))) == 40
+    assert not MatchStep.objects.filter(match=match).exists()
     match.refresh_from_db()
     assert match_record(match) == reference_record(match)
 

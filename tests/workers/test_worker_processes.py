@@ -9,12 +9,12 @@ import signal
 import pytest
 from celery.result import AsyncResult
 
-from league.models import Match, MatchStatus, Player, Trick
+from league.models import Match, MatchStatus, Player
 from league.selectors import match_record
 from league.services import create_bot_player, create_match
 from workers.tasks import run_match
 
-from ..league.matches_support import reference_record
+from ..league.matches_support import reference_record, stored_tricks
 from .conftest import wait_for
 
 pytestmark = [pytest.mark.workers, pytest.mark.django_db(transaction=True)]
@@ -31,15 +31,20 @@ def long_match(seed: str) -> Match:
     return create_match(players=players, ruleset=LONG, seed=seed)
 
 
+# Workers here checkpoint after every trick (a long match of slow bots checkpoints every couple of seconds), so
+# the tests can act at a known point of stored play.
+EVERY_TRICK = {"DIAMONDS_BOT_CHECKPOINT_SECONDS": "0"}
+
+
 def _tricks(match: Match) -> int:
-    return Trick.objects.filter(match=match).count()
+    return stored_tricks(match.pk)
 
 
 def test_a_match_whose_worker_is_killed_is_finished_once_by_another(worker_pool):
     match = long_match(seed="killed-worker")
     expected = TRICKS
     # A short visibility timeout, so the surviving worker takes over the killed one's task quickly.
-    first = worker_pool.start("doomed", CELERY_VISIBILITY_TIMEOUT="2")
+    first = worker_pool.start("doomed", CELERY_VISIBILITY_TIMEOUT="2", **EVERY_TRICK)
     task = run_match.apply_async((match.pk,), queue=worker_pool.queue)
     wait_for(lambda: _tricks(match) >= 40, timeout=60, what="the first worker to store 40 tricks")
     worker_pool.kill(first)
@@ -48,7 +53,7 @@ def test_a_match_whose_worker_is_killed_is_finished_once_by_another(worker_pool)
     match.refresh_from_db()
     assert match.status == MatchStatus.RUNNING
 
-    worker_pool.start("successor", CELERY_VISIBILITY_TIMEOUT="2")
+    worker_pool.start("successor", CELERY_VISIBILITY_TIMEOUT="2", **EVERY_TRICK)
     outcome = AsyncResult(task.id).get(timeout=120)
     assert outcome["status"] == "finished"
     assert outcome["worker"].startswith("successor@")
@@ -61,8 +66,8 @@ def test_a_match_whose_worker_is_killed_is_finished_once_by_another(worker_pool)
 
 def test_two_workers_given_the_same_match_do_not_both_play_it(worker_pool):
     match = long_match(seed="two-workers")
-    worker_pool.start("one")
-    worker_pool.start("two")
+    worker_pool.start("one", **EVERY_TRICK)
+    worker_pool.start("two", **EVERY_TRICK)
     first = run_match.apply_async((match.pk,), queue=worker_pool.queue)
     wait_for(lambda: _tricks(match) > 0, timeout=60, what="a worker to start the match")
     second = run_match.apply_async((match.pk,), queue=worker_pool.queue)
@@ -81,7 +86,7 @@ def test_a_killed_pool_process_gives_its_match_back_to_the_worker(worker_pool):
     # Prefork: the worker's child process plays; killing it makes the worker reject the task back to the queue
     # (task_reject_on_worker_lost) and a fresh child resumes the match from its stored tricks.
     match = long_match(seed="killed-child")
-    worker = worker_pool.start("parent", pool="prefork")
+    worker = worker_pool.start("parent", pool="prefork", **EVERY_TRICK)
     run_match.apply_async((match.pk,), queue=worker_pool.queue)
     wait_for(lambda: _tricks(match) >= 40, timeout=60, what="the pool process to store 40 tricks")
     children = worker_pool.children(worker)
