@@ -242,6 +242,12 @@ class Migration(migrations.Migration):
             constraint=models.UniqueConstraint(fields=("match", "first"), name="match_step_unique"),
         ),
         migrations.RunPython(forwards, backwards, elidable=False),
+        migrations.AlterField(
+            model_name="matchseat",
+            name="match",
+            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE,
+                                    related_name="match_seats", to="league.match"),
+        ),
         migrations.DeleteModel(name="MatchChoice"),
         migrations.DeleteModel(name="MatchRound"),
         migrations.DeleteModel(name="SuitAction"),

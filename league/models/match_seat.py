@@ -10,7 +10,9 @@ from django.db import models
 
 
 class MatchSeat(models.Model):
-    match = models.ForeignKey("league.Match", on_delete=models.CASCADE, related_name="match_seats")
+    # The unique index below starts with match, so the foreign key needs no index of its own (a match's seats are
+    # a few of every stored match's bytes).
+    match = models.ForeignKey("league.Match", on_delete=models.CASCADE, related_name="match_seats", db_index=False)
     seat = models.PositiveSmallIntegerField()
     player = models.ForeignKey("league.Player", on_delete=models.PROTECT, related_name="match_seats")
     team = models.PositiveSmallIntegerField(help_text="The team index (the seat itself without partnerships).")

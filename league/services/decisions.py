@@ -287,8 +287,9 @@ class AdvanceOutcome:
 def advance_match(*, match_id: int) -> AdvanceOutcome:
     """Play the engine bots' pending decisions until the match waits for a person or an external bot (or ends).
 
-    A match of engine bots only is handed to play_bot_match, which stores it a trick at a time. Safe to call at any
-    time and more than once: with no engine bot pending it only refreshes the awaited seats and the deadline."""
+    A match of engine bots only is handed to play_bot_match, which stores it as it ends (or at checkpoints). Safe
+    to call at any time and more than once: with no engine bot pending it only refreshes the awaited seats and the
+    deadline."""
     rows = list(MatchSeat.objects.filter(match_id=match_id).select_related("player"))
     if rows and all(ms.player.is_engine_bot for ms in rows):
         outcome = play_bot_match(match_id=match_id)

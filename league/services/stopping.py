@@ -1,7 +1,7 @@
 """How a play loop learns that its match was stopped under it (cancelled by an organiser, or failed), and stops.
 
 Two guards, so a stopped match is never written to again and its loop does not play on:
-- every stored step is conditional: the stores (league.services.progress, choices_store) write a step only while
+- every stored step is conditional: the store (league.services.progress) writes a step only while
   the match is pending or running, in the same statement or transaction as the step, and raise PlayStopped
   otherwise, having written nothing. So nothing is stored after a cancel commits, and a cancelled match never turns
   "finished" because its last trick was in flight;
