@@ -101,3 +101,28 @@ def test_create_match_checks_the_ruleset_and_fills_it_in():
     assert match.seats == [p.name for p in players[:4]]
     assert match.status == MatchStatus.PENDING and match.game == "diamonds"
     assert Match.objects.get(pk=match.pk).first_dealer == match.first_dealer
+
+
+def test_a_finished_record_is_replayed_once_and_a_correction_still_shows(monkeypatch):
+    """league.selectors.records keeps finished matches' records (RECORD_CACHE): the second read replays nothing,
+    a caller changing its copy changes no later read, and a corrected result is read from the match row."""
+    from django.contrib.auth import get_user_model
+
+    from league.selectors import records
+    from league.services.corrections import correct_result
+
+    records.RECORD_CACHE.clear()
+    match = bot_match(VARIANTS["4p-thief"], seed="cached record")
+    play_bot_match(match_id=match.pk)
+    match.refresh_from_db()
+    replays = []
+    real = records.load_match_game
+    monkeypatch.setattr(records, "load_match_game", lambda m: replays.append(m.pk) or real(m))
+    first = match_record(match)
+    first["rounds"][0]["tricks"].clear()  # the caller's own copy
+    second = match_record(match)
+    assert replays == [match.pk] and second == reference_record(match)
+    staff = get_user_model().objects.create_user("corrector", is_staff=True)
+    correct_result(match=match, user=staff, reason="miscounted", vault=[1, 2, 3, 4], showroom=[0, 0, 0, 0])
+    match.refresh_from_db()
+    assert match_record(match)["result"]["vault"] == [1, 2, 3, 4] and replays == [match.pk]
