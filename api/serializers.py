@@ -164,9 +164,9 @@ class DeadlineSerializer(serializers.Serializer):
                   "and the bot plays it to the end. Unchanged when left out.")
 
 
+# One trick of a Diamonds match, as its record derives it (league.selectors.records.match_tricks); the fields and
+# their schema are those of the trick rows it replaced, so the API answers as it did.
 class TrickSerializer(serializers.Serializer):
-    """One trick of a Diamonds match, as its record derives it (league.selectors.records.match_tricks)."""
-
     round = serializers.IntegerField(min_value=0, max_value=32767)
     index = serializers.IntegerField(min_value=0, max_value=32767, help_text="The trick's index within its round.")
     leader = serializers.IntegerField(min_value=0, max_value=32767)
