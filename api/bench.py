@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=None,
                         help="live matches of 4 external bots to play out (default: one per client, at least 8)")
     parser.add_argument("--entrants", type=int, default=None,
-                        help="players in the standings' tournament (default 16; 64 with --finished-matches)")
+                        help="players in the standings' tournament (default 16; with --finished-matches 64, or "
+                             "more where a tournament's round limit needs more tables per round)")
     parser.add_argument("--finished-matches", type=int, default=0,
                         help="bulk-store this many finished matches in the standings' tournament")
     parser.add_argument("--accounts-per-match", type=int, choices=(1, 4), default=1,
@@ -110,7 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.matches is None:
         args.matches = max(8, args.clients)
     if args.entrants is None:
-        args.entrants = 64 if args.finished_matches else 16
+        # A tournament has at most MAX_TOURNAMENT_ROUNDS rounds, so more matches need more tables in each.
+        from league.limits import MAX_TOURNAMENT_ROUNDS
+
+        args.entrants = max(64, 4 * -(-args.finished_matches // MAX_TOURNAMENT_ROUNDS)) if args.finished_matches else 16
 
     # DEBUG off as deployed, so it needs a secret key of its own; plain HTTP on localhost, so no HTTPS redirect.
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="0", DJANGO_SSL_REDIRECT="0",
@@ -193,6 +197,7 @@ def _bulk_tournament(total: int, entrants: int, templates: int) -> int:
     from django.db import connection, transaction
     from django.utils import timezone
 
+    from league.limits import MAX_TOURNAMENT_ROUNDS
     from league.models import Match, MatchRound, MatchSeat, MatchStatus, SuitAction, TournamentRound, Trick
     from league.models.tournament import TournamentStatus
     from league.models.tournament_round import RoundStatus
@@ -202,6 +207,9 @@ def _bulk_tournament(total: int, entrants: int, templates: int) -> int:
 
     if entrants < 4 or entrants % 4:
         raise SystemExit("--entrants must be a multiple of 4 with --finished-matches")
+    if -(-total // (entrants // 4)) > MAX_TOURNAMENT_ROUNDS:
+        raise SystemExit(f"{total} matches at {entrants // 4} tables a round take more than a tournament's "
+                         f"{MAX_TOURNAMENT_ROUNDS} rounds: more --entrants (or leave it out)")
     table_bots = [create_bot_player(name=f"bench-template-{i}", kind="random") for i in range(4)]
     played = []
     for k in range(templates):
