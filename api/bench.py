@@ -19,7 +19,7 @@ threads on keep-alive connections:
   /api/v1/matches/{id}/record/, tricks/ as a plain GET gets it (the first page, of the default 50: all 40 tricks
   of a standard four-player game), a later page as a reader paging through would (`?page_size=10&page=N`, the
   last page: the deepest an OFFSET reaches; `--tricks-page-size`), and the website's replay page
-  /matches/{id}/replay/ (the API has no replay of its own). The
+  /matches/{id}/replay/ (the API has no replay of its own; `--no-replay-page` leaves it out). The
   match is a random one of all the finished matches stored, or, for `--repeat-share` of the reads, one of a few
   popular ones read again and again (`--popular`), as readers crowd round a final. Closed loop, by
   `--read-clients`; each kind's figures are printed apart.
@@ -78,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat-share", type=float, default=0.2,
                         help="share of the record reads that go to the few popular matches (the rest: any match)")
     parser.add_argument("--popular", type=int, default=5, help="how many popular matches the repeated reads share")
+    parser.add_argument("--replay-page", action=argparse.BooleanOptionalAction, default=True,
+                        help="read the website's replay page too (--no-replay-page: the API's reads alone, whose "
+                             "figures the page's heavier rendering then does not crowd)")
     parser.add_argument("--tricks-page-size", type=int, default=10,
                         help="page size of the later page of tricks/ read (its last page)")
     parser.add_argument("--matches", type=int, default=None,
@@ -373,15 +376,16 @@ def _record_phase(args, port: int, server_pid: int) -> list[str]:
     popular = rng.sample(finished, min(args.popular, len(finished)))
     picks = [rng.choice(popular) if rng.random() < args.repeat_share else rng.choice(finished)
              for _ in range(args.record_reads)]
-    kinds = {"record": [], "tricks": [], "tricks (later page)": [], "replay page": []}
+    kinds = {"record": [], "tricks": [], "tricks (later page)": [], **({"replay page": []} if args.replay_page else {})}
     errors: list[str] = []
     # Untimed, a few reads first, so that each server process has loaded its templates and code before the clock
     # starts (it cannot be picked: several reads reach most of them); these also check the answers whole.
     warm_up = {kind: [] for kind in kinds}
-    _read_play(port, finished[:1] * (2 * args.server_workers), page_size, warm_up, errors)
+    _read_play(port, finished[:1] * (2 * args.server_workers), page_size, args.replay_page, warm_up, errors)
     cpu = _CpuMeter(server_pid)
     started = time.perf_counter()
-    _threads(args.read_clients, lambda i: _read_play(port, picks[i::args.read_clients], page_size, kinds, errors))
+    _threads(args.read_clients, lambda i: _read_play(port, picks[i::args.read_clients], page_size, args.replay_page,
+                                                          kinds, errors))
     elapsed = time.perf_counter() - started
     counts = sorted(count for _, count in finished)
     print(f"record reads: {len(picks)} finished matches read ({len({pk for pk, _ in picks})} different of "
@@ -395,8 +399,8 @@ def _record_phase(args, port: int, server_pid: int) -> list[str]:
     return errors
 
 
-def _read_play(port: int, picks: list[tuple[int, int]], page_size: int, kinds: dict[str, list[float]],
-               errors: list[str]) -> None:
+def _read_play(port: int, picks: list[tuple[int, int]], page_size: int, replay_page: bool,
+               kinds: dict[str, list[float]], errors: list[str]) -> None:
     """Read each picked match's play as an anonymous reader would. The first match's answers are checked whole (the
     record complete, every trick there); the rest are only timed, so that parsing does not slow the client."""
     from api.pagination import Pagination
@@ -408,7 +412,7 @@ def _read_play(port: int, picks: list[tuple[int, int]], page_size: int, kinds: d
                 ("tricks", f"/api/v1/matches/{match_id}/tricks/", Pagination.page_size),
                 ("tricks (later page)", f"/api/v1/matches/{match_id}/tricks/?page_size={page_size}&page={last_page}",
                  page_size),
-                ("replay page", f"/matches/{match_id}/replay/", None)]
+                ("replay page", f"/matches/{match_id}/replay/", None)][:4 if replay_page else 3]
         for kind, url, size in urls:
             t0 = time.perf_counter()
             conn.request("GET", url, headers={"Accept": "text/html" if kind == "replay page" else "application/json"})
