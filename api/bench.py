@@ -22,7 +22,7 @@ threads on keep-alive connections:
   /matches/{id}/replay/ (the API has no replay of its own; `--no-replay-page` leaves it out). The
   match is a random one of all the finished matches stored, or, for `--repeat-share` of the reads, one of a few
   popular ones read again and again (`--popular`), as readers crowd round a final. Closed loop, by
-  `--read-clients`; each kind's figures are printed apart.
+  `--read-clients`, one kind after the other over the same matches, so each kind's figures are its own.
 Decisions are sent in a closed loop by default (each client sends its next request as soon as the last is
 answered: the most the server answers, with latency about clients / throughput), or with `--rate R` in an open
 loop: the clients pace their decisions (like bots that think between moves) so that together they offer R
@@ -376,33 +376,37 @@ def _record_phase(args, port: int, server_pid: int) -> list[str]:
     popular = rng.sample(finished, min(args.popular, len(finished)))
     picks = [rng.choice(popular) if rng.random() < args.repeat_share else rng.choice(finished)
              for _ in range(args.record_reads)]
-    kinds = {"record": [], "tricks": [], "tricks (later page)": [], **({"replay page": []} if args.replay_page else {})}
+    kinds = ["record", "tricks", "tricks (later page)", *(["replay page"] if args.replay_page else [])]
     errors: list[str] = []
     # Untimed, a few reads first, so that each server process has loaded its templates and code before the clock
     # starts (it cannot be picked: several reads reach most of them); these also check the answers whole.
     warm_up = {kind: [] for kind in kinds}
-    _read_play(port, finished[:1] * (2 * args.server_workers), page_size, args.replay_page, warm_up, errors)
-    cpu = _CpuMeter(server_pid)
-    started = time.perf_counter()
-    _threads(args.read_clients, lambda i: _read_play(port, picks[i::args.read_clients], page_size, args.replay_page,
-                                                          kinds, errors))
-    elapsed = time.perf_counter() - started
+    _read_play(port, finished[:1] * (2 * args.server_workers), page_size, warm_up, errors)
     counts = sorted(count for _, count in finished)
     print(f"record reads: {len(picks)} finished matches read ({len({pk for pk, _ in picks})} different of "
           f"{len(finished)} stored, of {counts[0]}-{counts[-1]} tricks; {args.repeat_share:.0%} of the reads among "
           f"{len(popular)} popular ones), {args.read_clients} clients, anonymous; later page: page_size={page_size}")
-    for kind, lat in kinds.items():
-        _report(f"  {kind:<19}", lat, elapsed, errors if kind == "record" else [])
-    total = sum(len(lat) for lat in kinds.values())
-    print(f"  {total} requests in {elapsed:.2f} s: {total / elapsed:.1f} requests/s in all")
-    cpu.report(total, elapsed)
+    # One kind at a time, over the same picks: each kind's requests/s is its own, and so is its CPU per request, the
+    # steadier figure on a shared machine (latency follows the neighbours' load).
+    for kind in kinds:
+        latencies: dict[str, list[float]] = {kind: []}
+        kind_errors: list[str] = []
+        cpu = _CpuMeter(server_pid)
+        started = time.perf_counter()
+        _threads(args.read_clients, lambda i, lat=latencies, errs=kind_errors: _read_play(
+            port, picks[i::args.read_clients], page_size, lat, errs))
+        elapsed = time.perf_counter() - started
+        _report(f"  {kind:<19}", latencies[kind], elapsed, kind_errors)
+        cpu.report(len(latencies[kind]), elapsed)
+        errors += kind_errors
     return errors
 
 
-def _read_play(port: int, picks: list[tuple[int, int]], page_size: int, replay_page: bool,
-               kinds: dict[str, list[float]], errors: list[str]) -> None:
-    """Read each picked match's play as an anonymous reader would. The first match's answers are checked whole (the
-    record complete, every trick there); the rest are only timed, so that parsing does not slow the client."""
+def _read_play(port: int, picks: list[tuple[int, int]], page_size: int, kinds: dict[str, list[float]],
+               errors: list[str]) -> None:
+    """Read each picked match's play as an anonymous reader would, the kinds of read in `kinds` (whose latencies
+    it appends to). The first match's answers are checked whole (the record complete, every trick there); the rest
+    are only timed, so that parsing does not slow the client."""
     from api.pagination import Pagination
 
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -412,8 +416,10 @@ def _read_play(port: int, picks: list[tuple[int, int]], page_size: int, replay_p
                 ("tricks", f"/api/v1/matches/{match_id}/tricks/", Pagination.page_size),
                 ("tricks (later page)", f"/api/v1/matches/{match_id}/tricks/?page_size={page_size}&page={last_page}",
                  page_size),
-                ("replay page", f"/matches/{match_id}/replay/", None)][:4 if replay_page else 3]
+                ("replay page", f"/matches/{match_id}/replay/", None)]
         for kind, url, size in urls:
+            if kind not in kinds:
+                continue
             t0 = time.perf_counter()
             conn.request("GET", url, headers={"Accept": "text/html" if kind == "replay page" else "application/json"})
             response = conn.getresponse()

@@ -31,11 +31,12 @@ def test_the_load_benchmark_plays_its_matches_over_http_and_reports_each_kind(lo
                  "--popular", "2", *loop)
     assert re.search(r"setup: standings tournament \d+ stored", out)
     assert re.search(r"standings reads.*: 12 requests", out)
-    # Six finished matches read, each by four requests (the answers of the first checked whole: an error would
-    # have failed the run), among the 24 stored and the 2 templates.
+    # Six finished matches read by each of four kinds of request (the answers about the first are checked whole: an
+    # error would have failed the run), among the 24 stored and the 2 templates; each kind with its server CPU.
     assert re.search(r"record reads: 6 finished matches read \(\d+ different of 26 stored, of 40-40 tricks", out), out
     for kind in ("record", "tricks", r"tricks \(later page\)", "replay page"):
-        assert re.search(rf"\n  {kind} *: 6 requests, .* p50 .* p95 .* p99 ", out), (kind, out)
+        figures = rf"\n  {kind} *: 6 requests, .* p50 .* p95 .* p99 .*\n  CPU per request: server"
+        assert re.search(figures, out), (kind, out)
     decisions = re.search(r"decisions \(POST\): (\d+) requests", out)
     # two whole 4-player matches: each lasts far more than a handful of decisions
     assert decisions and int(decisions.group(1)) > 20, out
