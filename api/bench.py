@@ -14,6 +14,15 @@ threads on keep-alive connections:
   it has none fresh: at the start, after a 409, or for a seat of another account). By default there is one match
   per client, whose four seats one bot account holds (`--accounts-per-match 4`: an account per seat, so most
   decisions need a legal/ read first).
+- `--record-reads` reads of finished matches' play, as anonymous readers (a finished match's record is public
+  once its deal is revealed, which league.selectors.live.public_record serves whole): for each, GET
+  /api/v1/matches/{id}/record/, tricks/ as a plain GET gets it (the first page, of the default 50: all 40 tricks
+  of a standard four-player game), a later page as a reader paging through would (`?page_size=10&page=N`, the
+  last page: the deepest an OFFSET reaches; `--tricks-page-size`), and the website's replay page
+  /matches/{id}/replay/ (the API has no replay of its own; `--no-replay-page` leaves it out). The
+  match is a random one of all the finished matches stored, or, for `--repeat-share` of the reads, one of a few
+  popular ones read again and again (`--popular`), as readers crowd round a final. Closed loop, by
+  `--read-clients`, one kind after the other over the same matches, so each kind's figures are its own.
 Decisions are sent in a closed loop by default (each client sends its next request as soon as the last is
 answered: the most the server answers, with latency about clients / throughput), or with `--rate R` in an open
 loop: the clients pace their decisions (like bots that think between moves) so that together they offer R
@@ -63,10 +72,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reads", type=int, default=400, help="standings requests")
     parser.add_argument("--read-clients", type=int, default=None,
                         help="concurrent standings readers (default: --clients)")
+    parser.add_argument("--record-reads", type=int, default=300,
+                        help="finished matches' play read (each: record/, tricks/ first and a later page, replay "
+                             "page)")
+    parser.add_argument("--repeat-share", type=float, default=0.2,
+                        help="share of the record reads that go to the few popular matches (the rest: any match)")
+    parser.add_argument("--popular", type=int, default=5, help="how many popular matches the repeated reads share")
+    parser.add_argument("--replay-page", action=argparse.BooleanOptionalAction, default=True,
+                        help="read the website's replay page too (--no-replay-page: the API's reads alone, whose "
+                             "figures the page's heavier rendering then does not crowd)")
+    parser.add_argument("--tricks-page-size", type=int, default=10,
+                        help="page size of the later page of tricks/ read (its last page)")
     parser.add_argument("--matches", type=int, default=None,
                         help="live matches of 4 external bots to play out (default: one per client, at least 8)")
     parser.add_argument("--entrants", type=int, default=None,
-                        help="players in the standings' tournament (default 16; 64 with --finished-matches)")
+                        help="players in the standings' tournament (default 16; with --finished-matches 64, or "
+                             "more where a tournament's round limit needs more tables per round)")
     parser.add_argument("--finished-matches", type=int, default=0,
                         help="bulk-store this many finished matches in the standings' tournament")
     parser.add_argument("--accounts-per-match", type=int, choices=(1, 4), default=1,
@@ -93,7 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.matches is None:
         args.matches = max(8, args.clients)
     if args.entrants is None:
-        args.entrants = 64 if args.finished_matches else 16
+        # A tournament has at most MAX_TOURNAMENT_ROUNDS rounds, so more matches need more tables in each.
+        from league.limits import MAX_TOURNAMENT_ROUNDS
+
+        args.entrants = max(64, 4 * -(-args.finished_matches // MAX_TOURNAMENT_ROUNDS)) if args.finished_matches else 16
 
     # DEBUG off as deployed, so it needs a secret key of its own; plain HTTP on localhost, so no HTTPS redirect.
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="0", DJANGO_SSL_REDIRECT="0",
@@ -176,6 +200,7 @@ def _bulk_tournament(total: int, entrants: int, templates: int) -> int:
     from django.db import connection, transaction
     from django.utils import timezone
 
+    from league.limits import MAX_TOURNAMENT_ROUNDS
     from league.models import Match, MatchRound, MatchSeat, MatchStatus, SuitAction, TournamentRound, Trick
     from league.models.tournament import TournamentStatus
     from league.models.tournament_round import RoundStatus
@@ -185,6 +210,9 @@ def _bulk_tournament(total: int, entrants: int, templates: int) -> int:
 
     if entrants < 4 or entrants % 4:
         raise SystemExit("--entrants must be a multiple of 4 with --finished-matches")
+    if -(-total // (entrants // 4)) > MAX_TOURNAMENT_ROUNDS:
+        raise SystemExit(f"{total} matches at {entrants // 4} tables a round take more than a tournament's "
+                         f"{MAX_TOURNAMENT_ROUNDS} rounds: more --entrants (or leave it out)")
     table_bots = [create_bot_player(name=f"bench-template-{i}", kind="random") for i in range(4)]
     played = []
     for k in range(templates):
@@ -292,6 +320,11 @@ def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]], serve
     _report(f"standings reads{offered} ({args.read_clients} clients{waits})", latencies, elapsed, errors)
     cpu.report(len(latencies), elapsed)
 
+    if args.record_reads:
+        errors = _record_phase(args, port, server_pid)
+        if errors:
+            return 1
+
     # Decisions: each client plays whole matches of four external bots.
     tokens = dict(bots)
     matches = []
@@ -323,6 +356,100 @@ def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]], serve
           f"{(len(post_lat) + len(legal_lat)) / elapsed:.1f} requests/s in all")
     cpu.report(len(post_lat) + len(legal_lat), elapsed)
     return 1 if errors else 0
+
+
+def _record_phase(args, port: int, server_pid: int) -> list[str]:
+    """Reads of finished matches' play (record/, tricks/ first and last page, replay page); their errors."""
+    from django.db.models import Count
+
+    from league.models import Match, MatchStatus
+
+    # Every finished match stored (the standings' tournament, and with --finished-matches its templates too), with
+    # its number of tricks, which says its last page of tricks/.
+    finished = list(Match.objects.filter(status=MatchStatus.FINISHED, game="diamonds", offline=False)
+                    .annotate(trick_count=Count("tricks")).order_by("pk").values_list("pk", "trick_count"))
+    if not finished:
+        print("record reads: no finished matches stored")
+        return []
+    page_size = args.tricks_page_size
+    rng = random.Random("record-reads")
+    popular = rng.sample(finished, min(args.popular, len(finished)))
+    picks = [rng.choice(popular) if rng.random() < args.repeat_share else rng.choice(finished)
+             for _ in range(args.record_reads)]
+    kinds = ["record", "tricks", "tricks (later page)", *(["replay page"] if args.replay_page else [])]
+    errors: list[str] = []
+    # Untimed, a few reads first, so that each server process has loaded its templates and code before the clock
+    # starts (it cannot be picked: several reads reach most of them); these also check the answers whole.
+    warm_up = {kind: [] for kind in kinds}
+    _read_play(port, finished[:1] * (2 * args.server_workers), page_size, warm_up, errors)
+    counts = sorted(count for _, count in finished)
+    print(f"record reads: {len(picks)} finished matches read ({len({pk for pk, _ in picks})} different of "
+          f"{len(finished)} stored, of {counts[0]}-{counts[-1]} tricks; {args.repeat_share:.0%} of the reads among "
+          f"{len(popular)} popular ones), {args.read_clients} clients, anonymous; later page: page_size={page_size}")
+    # One kind at a time, over the same picks: each kind's requests/s is its own, and so is its CPU per request, the
+    # steadier figure on a shared machine (latency follows the neighbours' load).
+    for kind in kinds:
+        latencies: dict[str, list[float]] = {kind: []}
+        kind_errors: list[str] = []
+        cpu = _CpuMeter(server_pid)
+        started = time.perf_counter()
+        _threads(args.read_clients, lambda i, lat=latencies, errs=kind_errors: _read_play(
+            port, picks[i::args.read_clients], page_size, lat, errs))
+        elapsed = time.perf_counter() - started
+        _report(f"  {kind:<19}", latencies[kind], elapsed, kind_errors)
+        cpu.report(len(latencies[kind]), elapsed)
+        errors += kind_errors
+    return errors
+
+
+def _read_play(port: int, picks: list[tuple[int, int]], page_size: int, kinds: dict[str, list[float]],
+               errors: list[str]) -> None:
+    """Read each picked match's play as an anonymous reader would, the kinds of read in `kinds` (whose latencies
+    it appends to). The first match's answers are checked whole (the record complete, every trick there); the rest
+    are only timed, so that parsing does not slow the client."""
+    from api.pagination import Pagination
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    for n, (match_id, trick_count) in enumerate(picks):
+        last_page = max(1, -(-trick_count // page_size))
+        urls = [("record", f"/api/v1/matches/{match_id}/record/", None),
+                ("tricks", f"/api/v1/matches/{match_id}/tricks/", Pagination.page_size),
+                ("tricks (later page)", f"/api/v1/matches/{match_id}/tricks/?page_size={page_size}&page={last_page}",
+                 page_size),
+                ("replay page", f"/matches/{match_id}/replay/", None)]
+        for kind, url, size in urls:
+            if kind not in kinds:
+                continue
+            t0 = time.perf_counter()
+            conn.request("GET", url, headers={"Accept": "text/html" if kind == "replay page" else "application/json"})
+            response = conn.getresponse()
+            body = response.read()
+            kinds[kind].append(time.perf_counter() - t0)
+            if response.status != 200:
+                errors.append(f"GET {url}: {response.status} {body[:200]!r}")
+                continue
+            if n == 0:
+                problem = _check_play_answer(kind, body, trick_count, url.endswith(f"page={last_page}"), size)
+                if problem:
+                    errors.append(f"GET {url}: {problem}")
+    conn.close()
+
+
+def _check_play_answer(kind: str, body: bytes, trick_count: int, last_page: bool, page_size: int | None) -> str | None:
+    """What is wrong with an answer about a finished match's play, if anything (for tricks/: a page of `page_size`,
+    the match's last page or its first)."""
+    if kind == "replay page":
+        return None if b"<html" in body.lower() else "not an HTML page"
+    answer = json.loads(body)
+    if kind == "record":
+        if answer.get("complete") is False or not answer.get("seed") or "result" not in answer:
+            return "the record of a finished match is not whole (no seed or result)"
+        recorded = sum(len(r["tricks"]) for r in answer["rounds"])
+        return None if recorded == trick_count else f"{recorded} tricks in the record, {trick_count} stored"
+    if answer.get("count") != trick_count:
+        return f"count {answer.get('count')}, {trick_count} tricks stored"
+    expected = (trick_count - 1) % page_size + 1 if last_page and trick_count else min(page_size, trick_count)
+    return None if len(answer["results"]) == expected else f"{len(answer['results'])} tricks, {expected} expected"
 
 
 def _paces(clients: int, started: float, interval: float | None) -> list[tuple[float, float] | None]:

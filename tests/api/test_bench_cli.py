@@ -1,6 +1,7 @@
 """The API's load benchmark runs end to end at a tiny scale (its figures are printed, never asserted): a scratch
-database (SQLite, or `<name>_apibench` beside DATABASE_URL's), a gunicorn server on loopback, standings reads and
-whole matches of external bots played over HTTP, in both the closed and the open loop."""
+database (SQLite, or `<name>_apibench` beside DATABASE_URL's), a gunicorn server on loopback, standings reads,
+reads of finished matches' play (record, tricks, replay page) and whole matches of external bots played over HTTP,
+in both the closed and the open loop."""
 
 from __future__ import annotations
 
@@ -26,9 +27,16 @@ def _bench(*args: str) -> str:
 @pytest.mark.parametrize("loop", [[], ["--read-rate", "40", "--rate", "60"]], ids=["closed", "open"])
 def test_the_load_benchmark_plays_its_matches_over_http_and_reports_each_kind(loop):
     out = _bench("--clients", "2", "--matches", "2", "--reads", "12", "--finished-matches", "24", "--entrants", "8",
-                 "--templates", "2", "--server-workers", "1", "--server-threads", "4", *loop)
+                 "--templates", "2", "--server-workers", "1", "--server-threads", "4", "--record-reads", "6",
+                 "--popular", "2", *loop)
     assert re.search(r"setup: standings tournament \d+ stored", out)
     assert re.search(r"standings reads.*: 12 requests", out)
+    # Six finished matches read by each of four kinds of request (the answers about the first are checked whole: an
+    # error would have failed the run), among the 24 stored and the 2 templates; each kind with its server CPU.
+    assert re.search(r"record reads: 6 finished matches read \(\d+ different of 26 stored, of 40-40 tricks", out), out
+    for kind in ("record", "tricks", r"tricks \(later page\)", "replay page"):
+        figures = rf"\n  {kind} *: 6 requests, .* p50 .* p95 .* p99 .*\n  CPU per request: server"
+        assert re.search(figures, out), (kind, out)
     decisions = re.search(r"decisions \(POST\): (\d+) requests", out)
     # two whole 4-player matches: each lasts far more than a handful of decisions
     assert decisions and int(decisions.group(1)) > 20, out
