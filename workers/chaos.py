@@ -142,6 +142,9 @@ class Chaos:
             DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost", DJANGO_SECRET_KEY="chaos-run-only-" + os.urandom(8).hex(),
             DIAMONDS_LADDER_TICK="3600", DIAMONDS_CACHE_URL=f"redis://127.0.0.1:{self.redis.port}/1",
             DIAMONDS_PLAY_QUEUE="play", PYTHONUNBUFFERED="1",
+            # Bots checkpoint after every trick (not every couple of seconds), so that faults strike matches with
+            # play stored part of the way: the hardest case for a resume. `--set` may put the default back.
+            DIAMONDS_BOT_CHECKPOINT_SECONDS="0",
             # The Procfile's commands (gunicorn, celery, python) are this interpreter's, as in an activated virtualenv.
             PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
         )

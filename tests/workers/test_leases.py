@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_playing_worker_renews_its_lease_with_every_stored_step(monkeypatch, settings):
+    settings.DIAMONDS_BOT_CHECKPOINT_SECONDS = 0  # a checkpoint after every trick, as slow bots would take them
     match = bot_match(VARIANTS["4p-thief"], seed="lease-renewed")
     seen = []
     real = play_module.store_progress
@@ -33,13 +34,27 @@ def test_a_playing_worker_renews_its_lease_with_every_stored_step(monkeypatch, s
 
     monkeypatch.setattr(play_module, "store_progress", watching)
     assert play_bot_match(match_id=match.pk, worker="w:1", max_tricks=5).status == "paused"
-    assert len(seen) >= 5  # a step per trick (and one at the first deal)
+    assert len(seen) >= 5  # a checkpoint per trick (and one at the first lead)
     for now, held, renewed in seen:
         assert held is not None and held > now  # the lease is live while the worker plays
         assert renewed >= now + timedelta(seconds=settings.DIAMONDS_LEASE_SECONDS - 1)
     assert [r for _, _, r in seen] == sorted(r for _, _, r in seen)
     match.refresh_from_db()
     assert match.claimed_by == "w:1" and match.lease_expires_at is None  # given back when it stopped
+
+
+def test_a_match_of_quick_bots_is_stored_once_as_it_ends(monkeypatch, settings):
+    """With checkpoints the default seconds apart, a match played in milliseconds is one write (its play, result and
+    seats), which is what lets the workers play many a second."""
+    match = bot_match(VARIANTS["4p-thief"], seed="stored-once")
+    stores = []
+    real = play_module.store_progress
+    monkeypatch.setattr(play_module, "store_progress", lambda **kwargs: stores.append(1) or real(**kwargs))
+    assert settings.DIAMONDS_BOT_CHECKPOINT_SECONDS >= 1
+    assert play_bot_match(match_id=match.pk).status == "finished"
+    assert len(stores) == 1
+    match.refresh_from_db()
+    assert match_record(match) == reference_record(match)
 
 
 def test_a_match_whose_worker_died_is_taken_over_and_ends_as_if_nothing_happened(monkeypatch):
