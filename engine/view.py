@@ -20,6 +20,20 @@ class SeatView(SeatViewBase):
 
     __slots__ = ()
 
+    def cards_to_play(self) -> list[Card] | None:
+        """`legal` (the same cards in the same order) when a card play is what this seat owes, else None.
+
+        The bots' hot path: one call tells both that a card is owed and which cards may be played.
+        """
+        g = self._game
+        if g.phase is not PLAY or g._order[g._pos] != self.seat:
+            return None
+        hand = g.hands[self.seat]
+        led = g._led
+        if led >= 0 and g._suit_count[self.seat][led]:
+            return [c for c in hand if c >> 4 == led]  # R-FOLLOW-1, as Game.legal
+        return hand[:]  # R-OFFSUIT-1 (or leading)
+
     # the table ----------------------------------------------------------------------------------------
     @property
     def ruleset(self):
