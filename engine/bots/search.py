@@ -234,7 +234,7 @@ def _heuristic_play(g: Game, seat: int, legal: list[Card], rng) -> Card:
         return legal[below(rng, len(legal))]
     led = trick[0].card >> 4
     if legal[0] >> 4 == led:  # following suit (legal cards are then all of the led suit, R-FOLLOW-1)
-        best = max(p.card for p in trick if p.card >> 4 == led)
+        best = max([p[3] for p in trick if p[3] >> 4 == led])  # p[3]: the card
         winners = [c for c in legal if c > best]
         last = len(trick) == len(g._order) - 1
         if winners and (last or rng.random() < 0.5):
@@ -243,4 +243,4 @@ def _heuristic_play(g: Game, seat: int, legal: list[Card], rng) -> Card:
     diamonds = [c for c in legal if c >> 4 == DIAMONDS]
     if diamonds:
         return min(diamonds)
-    return min(legal, key=lambda c: (c & 15, c))
+    return min([(c & 15) << 6 | c for c in legal]) & 63  # the lowest rank, then the lowest card (cards < 64)
