@@ -9,13 +9,26 @@ is playouts per second while it plays 4-player games against greedy bots.
 
 Times are the process's CPU time (`time.process_time`), so that a machine shared with other work still
 gives the figure for one core; on an idle machine it matches the wall clock.
+
+`--compare OLD_CHECKOUT` measures an older checkout of the project and this one back to back on the same
+machine, in turns (old, new, old, new...) so that a change in the machine's load touches both alike, and
+prints the best figure of each and their ratio. The figure the engine was sped up from (issue 19) is that of
+commit 3039b49, measured so:
+
+    git worktree add --detach /tmp/engine-before 3039b49
+    python -m engine.bench --compare /tmp/engine-before            # old and new, side by side
+    (cd /tmp/engine-before && python -m engine.bench)              # the old figures alone
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 from .bots import RandomBot, make_bot, play_game
 from .game import Game
@@ -69,13 +82,53 @@ def search_playouts_per_second(seconds: float, seed: str = "bench") -> tuple[flo
     return done / spent, done
 
 
+_FIGURE = re.compile(r"^(?P<label>[^:\n]+):\s+(?P<rate>[0-9.]+) (?P<unit>complete games/s|playouts/s)", re.M)
+
+
+def _figures(checkout: Path, args: list[str]) -> dict[str, float]:
+    """Run `python -m engine.bench ARGS` from `checkout` (its own engine package) and read its figures."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    out = subprocess.run([sys.executable, "-m", "engine.bench", *args], cwd=checkout, env=env,
+                         capture_output=True, text=True, check=True).stdout
+    return {m["label"].strip(): float(m["rate"]) for m in _FIGURE.finditer(out)}
+
+
+def compare(old: Path, args: list[str], turns: int) -> int:
+    """Old checkout and this one measured in turns; the best of each figure, and new / old."""
+    new = Path(__file__).resolve().parent.parent
+    if not (old / "engine" / "bench.py").is_file():
+        raise SystemExit(f"{old} is not a checkout of this project (no engine/bench.py)")
+    best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
+    for turn in range(turns):
+        for name, tree in (("old", old), ("new", new)):
+            for label, rate in _figures(tree, args).items():
+                best[name][label] = max(rate, best[name].get(label, 0.0))
+        print(f"turn {turn + 1}/{turns} done", file=sys.stderr)
+    print(f"Python {sys.version.split()[0]}, one process each; best of {turns} turns, old = {old}")
+    print(f"{'':42s} {'old':>9s} {'new':>9s}  new/old")
+    for label, new_rate in best["new"].items():
+        old_rate = best["old"].get(label)
+        unit = "playouts/s" if label.startswith("search") else "games/s"
+        if old_rate:
+            print(f"{label:42s} {old_rate:9.0f} {new_rate:9.0f}  {new_rate / old_rate:5.2f}x  {unit}")
+        else:
+            print(f"{label:42s} {'-':>9s} {new_rate:9.0f}         {unit}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--players", default="2,4,6", help="player counts for the random-bot games")
     parser.add_argument("--no-search", action="store_true", help="skip the search bot's playouts")
     parser.add_argument("--game", default="diamonds", help="diamonds, diamoniak or ringrace")
+    parser.add_argument("--compare", metavar="OLD_CHECKOUT", type=Path,
+                        help="measure an older checkout and this one in turns, and print both (see above)")
+    parser.add_argument("--turns", type=int, default=3, help="with --compare: measurements of each, in turns")
     args = parser.parse_args(argv)
+    if args.compare is not None:
+        passed = ["--seconds", str(args.seconds), "--players", args.players, "--game", args.game]
+        return compare(args.compare.resolve(), passed + (["--no-search"] if args.no_search else []), args.turns)
     print(f"Python {sys.version.split()[0]}, one process")
     if args.game != "diamonds":
         from .games import game_type

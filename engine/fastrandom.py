@@ -1,4 +1,4 @@
-"""Faster spellings of `random.Random.shuffle` and `randrange(n)` that draw exactly the same numbers.
+"""Faster spellings of `random.Random.shuffle`, `randrange(n)` and `sample` that draw exactly the same numbers.
 
 Deals and random bots are fixed by their seeds, so a faster shuffle must give the very same order. These
 functions inline the standard library's rejection sampling (`getrandbits` of the bit length, retried while
@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-_BITS = tuple(n.bit_length() for n in range(128))
+BITS = _BITS = tuple(n.bit_length() for n in range(128))  # bit lengths, for callers that inline `below`
 
 
 def _below(rng: random.Random, n: int) -> int:
@@ -24,17 +24,43 @@ def _below(rng: random.Random, n: int) -> int:
     return r
 
 
+def _shuffle_plan(length: int) -> tuple[tuple[int, int, int], ...]:
+    """(i, i + 1, bit length of i + 1) for each swap of a shuffle of `length` items, in the order drawn."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
+
+
+_PLANS = {length: _shuffle_plan(length) for length in range(129)}
+
+
 def _shuffle(rng: random.Random, x: list) -> None:
     """Like `rng.shuffle(x)`."""
     getrandbits = rng.getrandbits
-    bits = _BITS
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = bits[n] if n < 128 else n.bit_length()
+    plan = _PLANS.get(len(x)) or _shuffle_plan(len(x))
+    for i, n, k in plan:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+def _sample(rng: random.Random, population: list, k: int) -> list:
+    """Like `rng.sample(population, k)`: for the small draws of a card game (a population of at most 21, at
+    most 5 chosen) the standard library's pool method inlined; anything else goes to the standard library."""
+    n = len(population)
+    if n > 21 or not 0 <= k <= 5 or k > n:
+        return rng.sample(population, k)
+    getrandbits = rng.getrandbits
+    pool = list(population)
+    result = [None] * k
+    for i in range(k):
+        m = n - i
+        bits = _BITS[m]
+        j = getrandbits(bits)
+        while j >= m:
+            j = getrandbits(bits)
+        result[i] = pool[j]
+        pool[j] = pool[m - 1]  # the standard library moves the last unchosen item into the gap
+    return result
 
 
 def _agrees() -> bool:
@@ -48,12 +74,19 @@ def _agrees() -> bool:
         for n in (1, 2, 3, 5, 10, 16, 60, 200):
             if [_below(fast, n) for _ in range(20)] != [slow.randrange(n) for _ in range(20)]:
                 return False
+        for n, k in ((1, 1), (3, 2), (10, 1), (10, 3), (13, 5), (21, 4), (22, 3), (10, 0)):
+            population = list(range(100, 100 + n))
+            if [_sample(fast, population, k) for _ in range(5)] != [slow.sample(population, k) for _ in range(5)]:
+                return False
     return True
 
 
 below: Callable[[random.Random, int], int]
 shuffle: Callable[[random.Random, list], None]
-if _agrees():
-    below, shuffle = _below, _shuffle
+sample: Callable[[random.Random, list, int], list]
+# True when `below` is the inlined rejection sampling above (which a hot loop may inline again with BITS).
+draws_like_stdlib = _agrees()
+if draws_like_stdlib:
+    below, shuffle, sample = _below, _shuffle, _sample
 else:  # pragma: no cover - another Python's random draws differently: stay with the standard library
-    below, shuffle = random.Random.randrange, random.Random.shuffle
+    below, shuffle, sample = random.Random.randrange, random.Random.shuffle, random.Random.sample

@@ -104,9 +104,9 @@ class Decision:
 
     @staticmethod
     def play(c: Card) -> Decision:
-        d = _PLAY_DECISIONS.get(c)
+        d = PLAY_DECISIONS.get(c)
         if d is None:  # decisions are immutable, so one per card serves every game
-            d = _PLAY_DECISIONS[c] = Decision(PLAY, c)
+            d = PLAY_DECISIONS[c] = Decision(PLAY, c)
         return d
 
     @staticmethod
@@ -148,7 +148,9 @@ class Decision:
         raise ValueError(f"unknown decision kind {kind!r}: expected one of {', '.join(DECISION_KINDS)}")
 
 
-_PLAY_DECISIONS: dict[Card, Decision] = {}
+# Decisions are immutable, so one per card serves every game: built for the whole deck at import, so that the
+# hot paths (the referee's choices, the random bot) look one up with a plain subscript.
+PLAY_DECISIONS: dict[Card, Decision] = {c: Decision(PLAY, c) for c in deck(15)}
 
 
 class Result(NamedTuple):
@@ -172,6 +174,31 @@ def seeded_hands(ruleset: Ruleset, seed: str, round_index: int) -> list[list[Car
     itself holds, whatever was played before (each round reshuffles the whole deck). `diamonds verify` checks a
     revealed record's hands against it."""
     return _shuffled_hands(deck(ruleset.deck_ranks), seed, round_index, ruleset.players, ruleset.hand_size)
+
+
+_TABLES: dict[Ruleset, tuple] = {}
+
+
+def _tables(ruleset: Ruleset) -> tuple:
+    """What a game derives from its ruleset alone, built once per ruleset rather than once per game: each
+    seat's team, the deck, the Pending of a card play and of a pass count per seat (immutable and asked for on
+    every move), and the play order of a trick per leader."""
+    tables = _TABLES.get(ruleset)
+    if tables is None:
+        n = ruleset.players
+        team_of = [0] * n
+        for t, members in enumerate(ruleset.teams):
+            for s in members:
+                team_of[s] = t
+        orders = tuple(
+            (leader, 1 - leader, leader, 1 - leader) if n == 2 else tuple((leader + i) % n for i in range(n))
+            for leader in range(n)
+        )
+        tables = (tuple(team_of), tuple(deck(ruleset.deck_ranks)), tuple(Pending(PLAY, (s,)) for s in range(n)),
+                  tuple(Pending(PASS_COUNT, (s,)) for s in range(n)), orders)
+        if len(_TABLES) < 1000:  # rulesets come from requests: keep the cache bounded
+            _TABLES[ruleset] = tables
+    return tables
 
 
 class Game:
@@ -198,20 +225,10 @@ class Game:
         self.n = n
         self.auto_clubs = auto_clubs
         self._deals = [[parse_cards(h) if h and isinstance(h[0], str) else list(h) for h in rd] for rd in deals or []]
-        self._team_of = [0] * n
-        for t, members in enumerate(ruleset.teams):
-            for s in members:
-                self._team_of[s] = t
-        self._deck = deck(ruleset.deck_ranks)
+        team_of, self._deck, self._pending_play, self._pending_count, self._orders = _tables(ruleset)
+        self._team_of = list(team_of)
         self._tricks_per_round = ruleset.tricks_per_round
         self._logging = True
-        # Pending and the play orders are immutable and asked for on every move: build them once per game.
-        self._pending_play = tuple(Pending(PLAY, (s,)) for s in range(n))
-        self._pending_count = tuple(Pending(PASS_COUNT, (s,)) for s in range(n))
-        self._orders = tuple(
-            (leader, 1 - leader, leader, 1 - leader) if n == 2 else tuple((leader + i) % n for i in range(n))
-            for leader in range(n)
-        )
 
         teams = ruleset.team_count
         self.supply = SUPPLY_POINTS - STARTING_SHOWROOM * n  # R-SETUP-1
@@ -392,7 +409,7 @@ class Game:
         self._plays.append(play)  # the current trick's plays
         if self._logging:
             self.events.append(play)
-            self.choices.append((seat, Decision.play(c)))
+            self.choices.append((seat, PLAY_DECISIONS[c]))  # c is in the hand, so a card of the deck
         pos += 1
         self._pos = pos
         if led < 0:
@@ -495,10 +512,10 @@ class Game:
         self._order = self._orders[leader]
         self._pos = 0
         self._led = -1
-        self._trick = Trick(leader)
-        self._plays = self._trick.plays
+        self._trick = trick = Trick(leader)
+        self._plays = trick.plays
         if self._logging:
-            self._log.tricks.append(self._trick)
+            self._log.tricks.append(trick)
         self.phase = PLAY
 
     def _after_play(self) -> None:
@@ -511,20 +528,22 @@ class Game:
         led = self._led
         plays = self._plays
         best, winner = -1, -1
-        suits = [0, 0, 0, 0]
-        for _, _, seat, c in plays:  # R-TRICK-1
-            suits[c >> 4] += 1
+        for p in plays:  # R-TRICK-1
+            c = p[3]
             if c > best and c >> 4 == led:  # same suit: a higher card is a higher rank
-                best, winner = c, seat
+                best, winner = c, p[2]
         won = self._won[winner]
-        for suit in range(4):  # R-TRICK-2
-            won[suit] += suits[suit]
+        for p in plays:  # R-TRICK-2
+            won[p[3] >> 4] += 1
         self._tricks_won[winner] += 1
         self._trick.winner = winner
         self._after = _AFTER_TRICK
         if not self._act(winner, led, TRICK, self._trick_index):
             return
-        self._after_trick()
+        if self._trick_index + 1 == self._tricks_per_round:  # R-ROUND-1 (as _after_trick, one call less)
+            self._majority_actions()
+        else:
+            self._start_trick(winner)
 
     def _after_trick(self) -> None:
         if self._trick_index + 1 == self._tricks_per_round:  # R-ROUND-1
@@ -539,13 +558,16 @@ class Game:
         else:
             totals = self._won
         for suit in (DIAMONDS, HEARTS, SPADES, CLUBS):  # R-END-2
-            best = max(t[suit] for t in totals)
-            if best == 0:
+            best, leader = 0, -1  # the one team with the most cards of the suit; -1 for none or a tie
+            for i, t in enumerate(totals):
+                x = t[suit]
+                if x > best:
+                    best, leader = x, i
+                elif x == best and x:
+                    leader = -1
+            if leader < 0:
                 continue
-            leaders = [i for i, t in enumerate(totals) if t[suit] == best]
-            if len(leaders) != 1:
-                continue
-            seat = teams[leaders[0]][0]
+            seat = teams[leader][0]
             if suit == CLUBS:
                 self._after = _AFTER_MAJORITY
                 if not self._act(seat, suit, MAJORITY, None):

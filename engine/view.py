@@ -15,10 +15,25 @@ class SeatView(SeatViewBase):
     """A read-only window on a game for one seat. Fields are computed on demand (bots read only a few).
 
     The seat, the decision it owes (`pending`, `my_turn`, `legal`), `move_number`, `players` and `over` come
-    from `SeatViewBase`, which the other games' views share.
+    from `SeatViewBase`, which the other games' views share. `cards_to_play()` answers in one call what the
+    bots ask most (is a card owed, and which may be played), for the speed of playouts and benchmarks.
     """
 
     __slots__ = ()
+
+    def cards_to_play(self) -> list[Card] | None:
+        """`legal` (the same cards in the same order) when a card play is what this seat owes, else None.
+
+        The bots' hot path: one call tells both that a card is owed and which cards may be played.
+        """
+        g = self._game
+        if g.phase is not PLAY or g._order[g._pos] != self.seat:
+            return None
+        hand = g.hands[self.seat]
+        led = g._led
+        if led >= 0 and g._suit_count[self.seat][led]:
+            return [c for c in hand if c >> 4 == led]  # R-FOLLOW-1, as Game.legal
+        return hand[:]  # R-OFFSUIT-1 (or leading)
 
     # the table ----------------------------------------------------------------------------------------
     @property

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..game import Decision, Game
+from ..game import PLAY, Decision, Game
 from ..view import SeatView
 
 
@@ -27,8 +27,16 @@ def play_game(game: Game, bots: Sequence[Bot]) -> Game:
     """Let `bots[seat]` make every pending decision until the game is over."""
     views = [SeatView(game, s) for s in range(game.n)]
     deciders = [bot.decide for bot in bots]
-    apply = game.apply
+    apply, play = game.apply, game.play
     while True:
+        if game.phase is PLAY:  # the hot path: one seat owes a card; no Pending needed to know which
+            seat = game._order[game._pos]
+            decision = deciders[seat](views[seat])
+            if decision.kind is PLAY:  # what apply does with it, one call sooner
+                play(seat, decision.value)
+            else:
+                apply(seat, decision)
+            continue
         pending = game.pending
         if pending is None:
             return game

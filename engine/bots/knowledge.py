@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 
 from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, deck
-from ..fastrandom import below
+from ..fastrandom import BITS, below, draws_like_stdlib
 from ..game import Action
 from ..view import SeatView
 
@@ -112,8 +112,17 @@ def _try_deal(k: Knowledge, rng: random.Random, relax: bool) -> list[list[Card]]
         m = len(slots)
         if m < len(cards):
             return None
+        getrandbits = rng.getrandbits
         for j, c in enumerate(cards):  # a partial Fisher-Yates shuffle of the slots
-            r = j + below(rng, m - j)
+            left = m - j
+            if draws_like_stdlib and left < 128:  # below(rng, left) inlined: the same draw, one call less
+                bits = BITS[left]
+                r = getrandbits(bits)
+                while r >= left:
+                    r = getrandbits(bits)
+                r += j
+            else:
+                r = j + below(rng, left)
             s = slots[r]
             slots[r] = slots[j]
             if s < 0:

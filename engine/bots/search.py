@@ -174,11 +174,16 @@ class SearchBot(Bot):
 
 def _play_out(g: Game, rng, policy) -> None:
     """Play `g` to its end with a fast policy, going through the referee's own checks."""
+    play = g.play
+    hands, suit_count = g.hands, g._suit_count  # a playout never deals again (round-only ruleset)
     while True:
         phase = g.phase
-        if phase is PLAY:
-            seat = g.to_play
-            g.play(seat, policy(g, seat, g.legal(seat), rng))
+        if phase is PLAY:  # g.to_play and g.legal(seat) inlined: the policies only read the list
+            seat = g._order[g._pos]
+            hand = hands[seat]
+            led = g._led
+            legal = [c for c in hand if c >> 4 == led] if led >= 0 and suit_count[seat][led] else hand
+            play(seat, policy(g, seat, legal, rng))
         elif phase == CLUBS_TARGET:
             seat = g.pending.seats[0]
             options = g.legal(seat)
@@ -228,8 +233,8 @@ def _heuristic_play(g: Game, seat: int, legal: list[Card], rng) -> Card:
     if not trick or rng.random() < 0.15:
         return legal[below(rng, len(legal))]
     led = trick[0].card >> 4
-    if legal[0] >> 4 == led and all(c >> 4 == led for c in legal):  # following suit
-        best = max(p.card for p in trick if p.card >> 4 == led)
+    if legal[0] >> 4 == led:  # following suit (legal cards are then all of the led suit, R-FOLLOW-1)
+        best = max([p[3] for p in trick if p[3] >> 4 == led])  # p[3]: the card
         winners = [c for c in legal if c > best]
         last = len(trick) == len(g._order) - 1
         if winners and (last or rng.random() < 0.5):
@@ -238,4 +243,4 @@ def _heuristic_play(g: Game, seat: int, legal: list[Card], rng) -> Card:
     diamonds = [c for c in legal if c >> 4 == DIAMONDS]
     if diamonds:
         return min(diamonds)
-    return min(legal, key=lambda c: (c & 15, c))
+    return min([(c & 15) << 6 | c for c in legal]) & 63  # the lowest rank, then the lowest card (cards < 64)

@@ -1,5 +1,7 @@
 """The engine's benchmark entry point runs every game of engine.games (its figures are printed, never asserted)."""
 
+from pathlib import Path
+
 import pytest
 
 from engine import bench
@@ -17,3 +19,15 @@ def test_bench_measures_each_game_and_skips_player_counts_outside_its_range(caps
 def test_bench_refuses_an_unknown_game():
     with pytest.raises(ValueError, match="unknown game"):
         bench.main(["--seconds", "0.01", "--game", "chess"])
+
+
+def test_bench_compares_an_older_checkout_with_this_one(capsys, tmp_path):
+    this_checkout = Path(bench.__file__).resolve().parent.parent
+    args = ["--seconds", "0.05", "--players", "2", "--no-search", "--turns", "1"]
+    assert bench.main([*args, "--compare", str(this_checkout)]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("random bots, 2 players"))
+    old, new, ratio = line.split()[4:7]
+    assert float(old) > 0 and float(new) > 0 and ratio.endswith("x")
+    with pytest.raises(SystemExit, match="not a checkout"):
+        bench.main([*args, "--compare", str(tmp_path)])
