@@ -31,8 +31,8 @@ falls behind shows in the figures rather than slowing the offered load. `--read-
 standings readers.
 With `--finished-matches N` the standings are those of a tournament of N stored finished matches: `--templates`
 matches are played by engine bots through the ordinary storage path, and the N matches are bulk-inserted as copies
-of their rows (rounds, tricks, Suit Actions, seat results) at tournament tables of `--entrants` players, with
-INSERT ... SELECT, so setting up 10,000 matches takes seconds rather than the hours playing them would.
+of their rows (the match with its stored play, its seats' results) at tournament tables of `--entrants` players, so
+setting up 10,000 matches takes seconds rather than the hours playing them would.
 Prints requests per second and the p50/p95/p99 latency of each kind. (`--longpolls N`: the other benchmark, of
 waiting long-polls under the ASGI server: api/bench_longpolls.py.) Tasks run in the server process (no broker)
 and the rate limits are lifted for the run. Every request loop is bounded; nothing leaves the machine.
@@ -194,14 +194,14 @@ def _bulk_tournament(total: int, entrants: int, templates: int) -> int:
 
     Playing 10,000 matches would take hours, so `templates` real matches are played by engine bots and stored the
     ordinary way, and every tournament table is a copy of one of them: the match row, its seats' results (with the
-    table's players in the seats) and its rounds, tricks and Suit Actions, copied inside the database."""
+    table's players in the seats) and its stored play (`moves`: every trick and Suit Action is derived from it)."""
 
 
     from django.db import connection, transaction
     from django.utils import timezone
 
     from league.limits import MAX_TOURNAMENT_ROUNDS
-    from league.models import Match, MatchRound, MatchSeat, MatchStatus, SuitAction, TournamentRound, Trick
+    from league.models import Match, MatchSeat, MatchStatus, TournamentRound
     from league.models.tournament import TournamentStatus
     from league.models.tournament_round import RoundStatus
     from league.services import create_bot_player, create_match
@@ -252,38 +252,20 @@ def _bulk_tournament(total: int, entrants: int, templates: int) -> int:
                 matches.append(Match(
                     game=template.game, ruleset=template.ruleset, seed=template.seed, seats=[p.name for p in ps],
                     first_dealer=template.first_dealer, status=MatchStatus.FINISHED, move_number=template.move_number,
-                    result=template.result, tournament_round=rnd, table_number=j + 1, ratings_applied=True,
+                    result=template.result, moves=template.moves, tournament_round=rnd, table_number=j + 1,
+                    ratings_applied=True,
                     started_at=now, finished_at=now,
                 ))
                 sources.append(source)
                 seats_of.append(ps)
         matches = Match.objects.bulk_create(matches, batch_size=2000)
         seat_rows = []
-        copies: dict[int, list[int]] = {}
         for m, source, ps in zip(matches, sources, seats_of):
-            template, template_seats = played[source]
-            copies.setdefault(template.pk, []).append(m.pk)
+            _, template_seats = played[source]
             for ts, p in zip(template_seats, ps):
                 seat_rows.append(MatchSeat(match=m, seat=ts.seat, player=p,
                                            **{f: getattr(ts, f) for f in seat_fields}))
         MatchSeat.objects.bulk_create(seat_rows, batch_size=5000)
-        # The play rows are copied by the database itself: one INSERT ... SELECT per template, table and chunk.
-        q = connection.ops.quote_name
-        with connection.cursor() as cursor:
-            for model in (MatchRound, Trick, SuitAction):
-                columns = [f.column for f in model._meta.concrete_fields if f.name not in ("id", "match")]
-                listed = ", ".join(q(c) for c in columns)
-                picked = ", ".join(f"src.{q(c)}" for c in columns)
-                table = q(model._meta.db_table)
-                for template_id, ids in copies.items():
-                    for start in range(0, len(ids), 1000):
-                        chunk = ids[start:start + 1000]
-                        cursor.execute(
-                            f"INSERT INTO {table} ({q('match_id')}, {listed}) SELECT dst.{q('id')}, {picked} "
-                            f"FROM {table} src, {q(Match._meta.db_table)} dst "
-                            f"WHERE src.{q('match_id')} = %s AND dst.{q('id')} IN ({', '.join(['%s'] * len(chunk))})",
-                            [template_id, *chunk],
-                        )
         t.status, t.started_at, t.finished_at = TournamentStatus.FINISHED, now, now
         t.save(update_fields=["status", "started_at", "finished_at"])
     if connection.vendor == "postgresql":
@@ -360,14 +342,14 @@ def _run(args, port: int, tournament_id: int, bots: list[tuple[str, str]], serve
 
 def _record_phase(args, port: int, server_pid: int) -> list[str]:
     """Reads of finished matches' play (record/, tricks/ first and last page, replay page); their errors."""
-    from django.db.models import Count
-
+    from engine import Ruleset
     from league.models import Match, MatchStatus
 
     # Every finished match stored (the standings' tournament, and with --finished-matches its templates too), with
-    # its number of tricks, which says its last page of tricks/.
-    finished = list(Match.objects.filter(status=MatchStatus.FINISHED, game="diamonds", offline=False)
-                    .annotate(trick_count=Count("tricks")).order_by("pk").values_list("pk", "trick_count"))
+    # its number of tricks (a finished game plays them all), which says its last page of tricks/.
+    finished = [(pk, Ruleset.from_dict(ruleset).rounds * Ruleset.from_dict(ruleset).tricks_per_round)
+                for pk, ruleset in Match.objects.filter(status=MatchStatus.FINISHED, game="diamonds", offline=False)
+                .order_by("pk").values_list("pk", "ruleset")]
     if not finished:
         print("record reads: no finished matches stored")
         return []
