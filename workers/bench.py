@@ -8,8 +8,9 @@ Creates a scratch database beside DATABASE_URL's (`<name>_bench`, dropped afterw
 `celery -A workers worker` processes on a queue of their own, sends one `run_match` per match and waits until
 all are finished. `--game` benches another game of engine.games (Diamonds by default; its matches are stored as
 tricks, the newer games' as choices, MatchChoice rows). Prints matches and trick (or choice) rows per second, the
-bytes one stored match takes (growth of the league tables with their indexes, and the sum of the row sizes), and
-what a million matches would take.
+CPU one match costs (the workers' and their PostgreSQL backends', read from /proc: it holds on a machine busy with
+other work, where matches per second do not) and the transactions it commits, the bytes one stored match takes
+(growth of the league tables with their indexes, and the sum of the row sizes), and what a million matches would take.
 """
 
 from __future__ import annotations
