@@ -284,6 +284,11 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
+# Celery's Django fixup closes the worker's database connections around every task unless this is set (then only
+# every this many tasks): a new PostgreSQL backend per match cost more than the match's own queries. The workers
+# apply CONN_MAX_AGE and drop broken connections themselves before each task (workers/__init__.py), as Django does
+# per request.
+CELERY_DB_REUSE_MAX = 1000
 
 
 # ---- the cache: the write rate limits and the standings tables --------------------------------------------------

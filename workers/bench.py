@@ -8,9 +8,10 @@ Creates a scratch database beside DATABASE_URL's (`<name>_bench`, dropped afterw
 `celery -A workers worker` processes on a queue of their own, sends one `run_match` per match and waits until
 all are finished. `--game` benches another game of engine.games (Diamonds by default). Every game's play is stored
 as its ordered choices, compactly encoded (league.services.progress): a finished match is its row and its seats'.
-Prints matches and decisions per second, the
-bytes one stored match takes (growth of the league tables with their indexes, and the sum of the row sizes), and
-what a million matches would take.
+Prints matches and decisions per second, the CPU one match costs (the workers' and their PostgreSQL backends', read
+from /proc: it holds on a machine busy with other work, where matches per second do not) and the transactions it
+commits, the bytes one stored match takes (growth of the league tables with their indexes, and the sum of the row
+sizes), and what a million matches would take.
 """
 
 from __future__ import annotations
@@ -126,13 +127,25 @@ def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
             print("workers did not start; see " + ", ".join(map(str, logs)), file=sys.stderr)
             return 1
 
+    # CPU seconds spent by the workers and by their PostgreSQL backends, and transactions committed, over the run:
+    # figures that hold on a machine shared with other work, where the wall time does not.
+    worker_pids = [proc.pid for proc in procs]
+    cpu_before = _cpu_seconds(worker_pids), _cpu_seconds(_backend_pids(connection))
+    commits_before = _commits(connection)
     started = time.perf_counter()
     for match_id in ids:
-        run_match.apply_async((match_id,), queue=queue)
+        run_match.apply_async((match_id,), queue=queue, ignore_result=True)  # as the outbox relay sends them
     pending = Match.objects.filter(pk__in=ids).exclude(status__in=[MatchStatus.FINISHED, MatchStatus.FAILED])
+    polls = 1
     while pending.exists():
         time.sleep(0.05)
+        polls += 1
     elapsed = time.perf_counter() - started
+    worker_cpu = _cpu_seconds(worker_pids) - cpu_before[0]
+    # A backend's CPU counts from its start (the workers connect at their first task): the start-up is in the figure.
+    backend_cpu = _cpu_seconds(_backend_pids(connection)) - cpu_before[1]
+    time.sleep(1)  # the backends report their transactions to the statistics within a second of being idle
+    commits = _commits(connection) - commits_before - polls - 1  # not this process's polls and pid look-up
 
     failed = Match.objects.filter(pk__in=ids, status=MatchStatus.FAILED).count()
     decisions = Match.objects.filter(pk__in=ids).aggregate(n=Sum("move_number"))["n"] or 0
@@ -146,6 +159,11 @@ def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
           f"{elapsed:.2f} s ({failed} failed)")
     print(f"matches per second:     {args.matches / elapsed:8.1f}")
     print(f"decisions per second:   {decisions / elapsed:8.0f}   ({decisions / args.matches:.0f} a match)")
+    per_match_cpu = 1000 * (worker_cpu + backend_cpu) / args.matches
+    print(f"CPU per match:          {per_match_cpu:8.2f} ms   ({1000 * worker_cpu / args.matches:.2f} in the workers, "
+          f"{1000 * backend_cpu / args.matches:.2f} in their PostgreSQL backends; Redis not counted)")
+    print(f"  so on 2 idle cores:   {2000 / per_match_cpu:8.1f} matches/s at most")
+    print(f"transactions per match: {commits / args.matches:8.1f} (pg_stat_database: a statement outside BEGIN is one)")
     print(f"bytes per stored match: {per_match_total:8.0f}   tables with indexes (pg_total_relation_size growth)")
     print(f"                        {per_match_rows:8.0f}   row data alone (pg_column_size sums)")
     for t in TABLES:
@@ -153,6 +171,33 @@ def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
     print(f"a million matches:      {per_match_total * 1e6 / 1e9:8.1f} GB with indexes "
           f"({per_match_rows * 1e6 / 1e9:.1f} GB of row data)")
     return 1 if failed else 0
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time of these processes (Linux /proc; a process gone counts nothing)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime and stime, the 14th and 15th fields of the line
+    return total / ticks
+
+
+def _backend_pids(connection) -> list[int]:
+    """The PostgreSQL backends of the bench database but this process's own (the workers', once connected)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                       "AND pid <> pg_backend_pid()")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def _commits(connection) -> int:
+    with connection.cursor() as cursor:
+        return _one(cursor, "SELECT xact_commit + xact_rollback FROM pg_stat_database "
+                            "WHERE datname = current_database()", [])
 
 
 def _table_sizes(connection) -> dict[str, int]:

@@ -63,10 +63,11 @@ def queue_of(match_id: int) -> str:
 def send(message) -> None:
     """Hand one row to the broker (in eager mode: run its task here). Both kinds go to the play queue (or the
     comparisons queue), named when sending (not only in the routes fixed at start-up) so that a test run can have
-    its workers' queue to itself."""
+    its workers' queue to itself. No result is stored: nobody waits for a relayed task, whose effect is in the
+    database (its outbox row carried out), and storing one would cost the worker a Redis write per match."""
     _task_of(message.kind).apply_async((message.match_id,), {"message_id": message.pk},
                                        queue=queue_of(message.match_id), retry=True,
-                                       retry_policy=settings.DIAMONDS_SEND_RETRY_POLICY)
+                                       retry_policy=settings.DIAMONDS_SEND_RETRY_POLICY, ignore_result=True)
 
 
 def relay(*, limit: int = 200) -> RelayReport:

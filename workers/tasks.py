@@ -23,6 +23,7 @@ from league.services.ladders import ladder_tick as seat_ladders
 from league.services.lobby import expire_open_tables
 from league.services.notification_emails import send_due_emails
 from league.services.notifications import prune as prune_old_notifications
+from league.services.play import relaxed_commits
 from league.services.tournaments import catch_up_finished_matches, on_match_finished
 
 from . import app
@@ -53,19 +54,25 @@ def run_match(self, match_id: int, message_id: int | None = None) -> dict:
     """
     hostname = self.request.hostname or "eager"
     try:
-        outcome = play_bot_match(match_id=match_id, worker=f"{hostname}:{os.getpid()}")
+        # Relaxed commits for all of it, the follow-up and the carrying out too: each is redone if a database crash
+        # loses it, the carrying out last (league.services.play.relaxed_commits says why that is safe). Not for a
+        # table with people: the branch below.
+        with relaxed_commits():
+            outcome = play_bot_match(match_id=match_id, worker=f"{hostname}:{os.getpid()}")
+            if outcome.status in ("finished", "already_finished", "failed"):
+                # Ratings and the tournament round the match may close. Also on a repeated delivery: the previous
+                # run may have died between finishing the match and this call, and on_match_finished does nothing
+                # twice.
+                on_match_finished(match_id=match_id)
+            # busy: another worker plays it, and its own row is carried out by it
+            if outcome.status not in ("busy", "not_all_bots"):
+                outbox.carry_out(message_id=message_id)
         if outcome.status == "not_all_bots":
             # A table with people or external bots (a tournament's, say): its engine bots play up to the first
             # decision someone else owes, and the rest follows decision by decision (league.services.decisions).
             result = _advance(match_id)
             outbox.carry_out(message_id=message_id)
             return result
-        if outcome.status in ("finished", "already_finished", "failed"):
-            # Ratings and the tournament round the match may close. Also on a repeated delivery: the previous run
-            # may have died between finishing the match and this call, and on_match_finished does nothing twice.
-            on_match_finished(match_id=match_id)
-        if outcome.status != "busy":  # busy: another worker plays it, and its own row is carried out by it
-            outbox.carry_out(message_id=message_id)
     except LOST_DATABASE as e:
         raise _retry_on_a_fresh_connection(self, e) from e
     return outcome.as_dict()

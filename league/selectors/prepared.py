@@ -91,3 +91,53 @@ class PreparedQuery:
                 populator.populate(row, obj)
             out.append(obj)
         return out
+
+
+class PreparedValues:
+    """Like PreparedQuery, for a `values_list()` queryset (annotations included): calling it with real arguments
+    returns the tuples the queryset would, compiled once per process and database alias."""
+
+    def __init__(self, build: Callable[..., QuerySet], arity: int):
+        if arity > len(_MARKERS):
+            raise ValueError("too many arguments")
+        self._build = build
+        self._arity = arity
+        self._model = build(*_MARKERS[:arity]).model
+        self._compiled: dict[str, tuple] = {}
+        self._lock = threading.Lock()
+
+    def _compile(self, alias: str) -> tuple:
+        queryset = self._build(*_MARKERS[:self._arity]).using(alias)
+        compiler = queryset.query.get_compiler(using=alias)
+        sql, params = compiler.as_sql()
+        slots = [("arg", _MARKERS.index(v)) if v in _MARKERS else ("const", v) for v in params]
+        if sum(1 for kind, _ in slots if kind == "arg") < self._arity:
+            raise ValueError("an argument does not reach the SQL as a parameter of its own")
+        return sql, slots, compiler.get_converters([s[0] for s in compiler.select])
+
+    def __call__(self, *args) -> list[tuple]:
+        if any(a not in _ID_RANGE for a in args):
+            return []
+        alias = router.db_for_read(self._model)
+        connection = connections[alias]
+        compiled = self._compiled.get(alias)
+        if compiled is None:
+            compiled = self._compile(alias)
+            with self._lock:
+                self._compiled[alias] = compiled
+        sql, slots, converters = compiled
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [args[v] if kind == "arg" else v for kind, v in slots])
+            rows = cursor.fetchall()
+        if not converters:
+            return rows
+        out = []
+        for row in rows:
+            row = list(row)
+            for pos, (convs, expression) in converters.items():
+                value = row[pos]
+                for convert in convs:
+                    value = convert(value, expression, connection)
+                row[pos] = value
+            out.append(tuple(row))
+        return out

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import Match, MatchSeat, Notification, NotificationKind, Player, Tournament, TournamentEntry
+from ..selectors.prepared import PreparedQuery
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +65,19 @@ def notify(*, user_ids: Iterable[int], kind: str, text: str, link: str = "", mat
 
 # ---- who is concerned by a match ---------------------------------------------------------------------------------
 
+# Every finished match runs it (a bot match too, in the worker that played it): compiled once per process.
+_SEATS = PreparedQuery(lambda match_id: MatchSeat.objects.filter(match_id=match_id).select_related("player")
+                       .order_by("seat"), 1)
+
+
 def _seat_recipients(match_id: int) -> list[tuple[int, MatchSeat, bool]]:
     """(account, seat, as the owner of a bot) for every seat of the match that has someone to tell."""
+    return _recipients_at(_SEATS(match_id))
+
+
+def _recipients_at(seats: Iterable[MatchSeat]) -> list[tuple[int, MatchSeat, bool]]:
     out = []
-    for ms in MatchSeat.objects.filter(match_id=match_id).select_related("player").order_by("seat"):
+    for ms in seats:
         p = ms.player
         if not p.bot_kind and p.user_id is not None:
             out.append((p.user_id, ms, False))
@@ -97,14 +107,21 @@ def _on_turn_awaited(payload: dict) -> None:
 
 
 def _on_match_finished(payload: dict) -> None:
+    # The seats first (one query): most matches the workers finish are of bots nobody owns, with nobody to tell and
+    # no "your turn" to close, and then that is all this costs. A match gone has no seats either.
+    all_seats = _SEATS(payload["match_id"])
+    if any(not ms.player.bot_kind for ms in all_seats):
+        # A finished match's turn is nobody's any more: its unread "your turn" would only mislead. Only people are
+        # told of their turn (_on_turn_awaited), so a table of bots has none.
+        Notification.objects.filter(match_id=payload["match_id"], kind=NotificationKind.TURN,
+                                    read_at__isnull=True).update(read_at=timezone.now(), email_pending=False)
+    seats = _recipients_at(all_seats)
+    if not seats:
+        return
     match = Match.objects.filter(pk=payload["match_id"]).select_related("tournament_round__tournament").first()
     if match is None:
         return
-    seats = _seat_recipients(match.pk)
-    n = len(MatchSeat.objects.filter(match_id=match.pk))
-    # A finished match's turn is nobody's any more: its unread "your turn" would only mislead.
-    Notification.objects.filter(match=match, kind=NotificationKind.TURN, read_at__isnull=True).update(
-        read_at=timezone.now(), email_pending=False)
+    n = len(all_seats)
     for user_id, ms, as_owner in seats:
         values = {"match": _match_name(match), "place": ms.placement or "?", "of": n, "bot": ms.player.name}
         if as_owner:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +40,7 @@ from ..events import emit
 from ..models import Match, MatchSeat, MatchStatus
 from ..models.match import IN_PLAY
 from ..selectors.games import StoredPlayError, load_match_game
+from ..selectors.prepared import PreparedQuery
 from .locks import Claim, match_claim
 from .progress import store_progress
 from .stopping import PlayStopped, StopWatch
@@ -102,7 +104,7 @@ def play_bot_match(*, match_id: int, worker: str | None = None, max_tricks: int 
     games stored as choices), storing each step in its own transaction. Not one transaction on purpose: stored
     steps must survive a kill. Safe to call again at any time, from any process (see the module docstring)."""
     worker = worker or default_worker_name()
-    with match_claim(match_id=match_id, owner=worker) as claim:
+    with relaxed_commits(), match_claim(match_id=match_id, owner=worker) as claim:
         outcome = _play_claimed(match_id, claim, max_tricks) if claim else PlayOutcome(match_id, "busy")
     outcome.worker = worker
     return outcome
@@ -110,7 +112,7 @@ def play_bot_match(*, match_id: int, worker: str | None = None, max_tricks: int 
 
 def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOutcome:
     """Play a match whose claim this process holds."""
-    seats = list(MatchSeat.objects.filter(match_id=match_id).select_related("match", "player").order_by("seat"))
+    seats = _SEATS_AND_MATCH(match_id)
     match = seats[0].match if seats else Match.objects.filter(pk=match_id).first()
     if match is None:
         return PlayOutcome(match_id, "missing")
@@ -141,32 +143,40 @@ def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOu
     every = settings.DIAMONDS_BOT_CHECKPOINT_SECONDS
     checkpoint_at = time.monotonic() + every
     try:
-        with _relaxed_commits():
-            while not game.over:
-                for seat in game.pending.seats:
-                    watch.check()  # cancelled meanwhile? (cheap: see league.services.stopping)
-                    bot_kind, settings_ = bots[seat]
-                    bot = kind.make_bot(bot_kind, seed=bot_seed(match, seat, game.move_number), **settings_)
-                    game.apply(seat, bot.decide(kind.view(game, seat)))
-                if by_turns:
-                    if not _at_turn_end(game, turn_seen):
-                        continue
-                    turn_seen = game.turn
-                    written += 1
-                elif _at_trick_boundary(game):
-                    written = _tricks_done(game) - tricks_before
-                else:
+        # One bot per seat for the whole match (built at its first decision), its generator seeded afresh before each
+        # decision with the seed a bot built for that decision alone would get: an engine bot decides from its view,
+        # its settings and its generator (whatever else it keeps is its settings and caches of them), so its choices
+        # are the same, without building a bot per card. One that cannot be built (an unknown kind, bad settings)
+        # fails the match below.
+        players: list = [None] * len(bots)
+        while not game.over:
+            for seat in game.pending.seats:
+                watch.check()  # cancelled meanwhile? (cheap: see league.services.stopping)
+                bot = players[seat]
+                if bot is None:
+                    bot_kind, bot_settings = bots[seat]
+                    bot = players[seat] = kind.make_bot(bot_kind, seed=0, **bot_settings)
+                bot.rng.seed(bot_seed(match, seat, game.move_number))
+                game.apply(seat, bot.decide(kind.view(game, seat)))
+            if by_turns:
+                if not _at_turn_end(game, turn_seen):
                     continue
-                if game.over:
-                    break
-                pause = max_tricks is not None and written >= max_tricks
-                if pause or time.monotonic() >= checkpoint_at:
-                    store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
-                    watch.stored()
-                    checkpoint_at = time.monotonic() + every
-                if pause:
-                    return PlayOutcome(match_id, "paused", written, game.move_number)
-            store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
+                turn_seen = game.turn
+                written += 1
+            elif _at_trick_boundary(game):
+                written = _tricks_done(game) - tricks_before
+            else:
+                continue
+            if game.over:
+                break
+            pause = max_tricks is not None and written >= max_tricks
+            if pause or time.monotonic() >= checkpoint_at:
+                store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
+                watch.stored()
+                checkpoint_at = time.monotonic() + every
+            if pause:
+                return PlayOutcome(match_id, "paused", written, game.move_number)
+        store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
     except PlayStopped as e:
         return _stopped(match, e, written)
     except (IllegalDecision, ValueError, TypeError) as e:
@@ -184,28 +194,47 @@ def _stopped(match: Match, stop: PlayStopped, written: int) -> PlayOutcome:
                        match.move_number, match.error or str(stop))
 
 
-@contextmanager
-def _relaxed_commits() -> Iterator[None]:
-    """On PostgreSQL, let bot play's commits return before their WAL reaches the disk.
+_relaxed = threading.local()
 
-    Safe here and only here: if the database server crashes, the last few stored tricks may be lost, but the
-    stored rows stay consistent, and since every bot decision is a function of the match state, the run that
-    resumes the match plays exactly those tricks again. A person's decision (apply_decision) keeps full
-    durability.
+
+@contextmanager
+def relaxed_commits() -> Iterator[None]:
+    """On PostgreSQL, let bot play's commits return before their WAL reaches the disk (here, a commit waiting for
+    the disk costs milliseconds: more than a whole bot match's CPU).
+
+    Safe for bot play and what follows it in its task, and only there: if the database server crashes, the last
+    few commits may be lost, but the WAL keeps them in order, so what stays is consistent and what is lost is redone
+    the same way. Every bot decision is a function of the match state, so the run that resumes the match plays
+    exactly the lost steps again; a match's follow-up (league.services.tournaments.on_match_finished) does nothing
+    twice and is called again for a finished match; and the outbox row, carried out last, is sent again if its
+    carrying out was lost (workers.tasks.run_match). A person's decision (apply_decision) keeps full durability.
+    Nested uses are one (the outermost sets and resets); nothing is changed inside a transaction (a SET there
+    would go with it).
     """
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
+    if connection.vendor != "postgresql" or connection.in_atomic_block or getattr(_relaxed, "on", False):
         yield
         return
     with connection.cursor() as cursor:
         cursor.execute("SET synchronous_commit TO off")
+    _relaxed.on = True
     try:
         yield
     finally:
+        _relaxed.on = False
         try:
             with connection.cursor() as cursor:
                 cursor.execute("RESET synchronous_commit")
         except DatabaseError:
             pass  # the connection is gone; the setting went with its session
+
+
+# Every bot match reads it first: compiled once per process (league.selectors.prepared).
+_SEATS_AND_MATCH = PreparedQuery(lambda match_id: MatchSeat.objects.filter(match_id=match_id)
+                                 .select_related("match", "player").order_by("seat"), 1)
+
+
+_DATETIME_FIELDS = ("updated_at", "lease_expires_at", "started_at")
+_IN_PLAY_MARKS = ", ".join(["%s"] * len(IN_PLAY))
 
 
 def _mark_running(match: Match, claim: Claim) -> bool:
@@ -214,8 +243,16 @@ def _mark_running(match: Match, claim: Claim) -> bool:
     fields = {"status": MatchStatus.RUNNING, "claimed_by": claim.owner, "updated_at": now, **claim.renewal()}
     if match.started_at is None:
         fields["started_at"] = now
-    if not Match.objects.filter(pk=match.pk, status__in=IN_PLAY).update(**fields):
-        return False
+    # Every bot match writes it once: its SQL is written out here, as the ORM would compile it on every call (which
+    # costs the worker more than the statement costs the database). Values adapted as the ORM adapts them.
+    adapt = connection.ops.adapt_datetimefield_value
+    sets = ", ".join(f"{name} = %s" for name in fields)
+    values = [adapt(v) if name in _DATETIME_FIELDS else str(v) for name, v in fields.items()]  # else: strings
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {Match._meta.db_table} SET {sets} WHERE id = %s AND status IN ({_IN_PLAY_MARKS})",
+                       [*values, match.pk, *map(str, IN_PLAY)])
+        if not cursor.rowcount:
+            return False
     if "started_at" in fields:  # the first run only: a resumed match started before
         emit("match.started", match_id=match.pk)
     for name, value in fields.items():

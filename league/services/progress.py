@@ -62,12 +62,15 @@ def store_progress(*, match: Match, game: Any, marks: ChoiceMarks, extra: dict |
     elif new:
         step = {"first": marks.choices, "choices": kind.codec.encode(new)}
     flags = None if awaiting is None else sorted(awaiting)
-    if connection.vendor == "postgresql":
-        _write_in_one_statement(match.pk, step, clear_steps, seats, fields, flags)
-    else:
-        _write_with_orm(match.pk, step, clear_steps, seats, fields, flags)
-    if game.result is not None:  # once: the status filter of the write lets only one writer finish the match
-        emit("match.finished", match_id=match.pk)
+    # The finishing write and its event are one transaction, so the event is stored before anyone can see the match
+    # finished (and close its round, and announce that, before it).
+    with transaction.atomic() if game.result is not None else nullcontext():
+        if connection.vendor == "postgresql":
+            _write_in_one_statement(match.pk, step, clear_steps, seats, fields, flags)
+        else:
+            _write_with_orm(match.pk, step, clear_steps, seats, fields, flags)
+        if game.result is not None:  # once: the status filter of the write lets only one writer finish the match
+            emit("match.finished", match_id=match.pk)
     marks.choices = len(game.choices)
     # The caller's row now describes what is stored (load_match_game's cache hook reads these).
     for name, value in fields.items():

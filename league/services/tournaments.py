@@ -46,9 +46,11 @@ from ..events import emit
 from ..limits import MAX_TOURNAMENT_ROUNDS, check_turn_deadline, checked_match_points, checked_tiebreaks
 from ..models import (
     Club,
+    ComparisonPair,
     DeadlineAction,
     FinalRanking,
     LateEntryPoints,
+    LobbyTable,
     Match,
     MatchStatus,
     OutboxKind,
@@ -62,6 +64,7 @@ from ..models import (
     TournamentStatus,
 )
 from ..models.match import ENDED
+from ..selectors.prepared import PreparedValues
 from ..selectors.standings_cache import warm_tournament_standings
 from . import outbox
 from .bot_pausing import count_match_conduct
@@ -70,7 +73,7 @@ from .decisions import FALLBACK_BOTS
 from .evening import present_entries
 from .finals import check_final_settings, seat_final_stage
 from .matches import create_match
-from .ratings import apply_match_ratings, match_is_rated
+from .ratings import apply_match_ratings
 
 DONE = ENDED  # finished, failed or cancelled (league.services.cancellation): a round closes without waiting for them
 
@@ -567,19 +570,35 @@ def on_match_finished(*, match_id: int) -> None:
     to end, closes the round and then finishes the tournament, or, with auto_advance, seats and starts the next round;
     if it is a comparison's match and the last of its pair to end, records the pair and starts the next one.
     """
-    match = Match.objects.filter(pk=match_id).select_related("tournament_round__tournament", "ladder").first()
-    if match is None or match.status not in DONE:
+    found = _FINISHED_FACTS(match_id)
+    if not found:
         return
-    if match.status == MatchStatus.FINISHED and not match.ratings_applied and match_is_rated(match):
+    (status, ratings_applied, conduct_counted, ladder_id, round_id, tournament_id, tournament_rated, lobby_rated,
+     in_comparison) = found[0]
+    if status not in DONE:
+        return
+    # Rated as match_is_rated (league.services.ratings) says, read in the query above.
+    rated = ladder_id is not None or (bool(tournament_rated) if round_id is not None else bool(lobby_rated))
+    if status == MatchStatus.FINISHED and not ratings_applied and rated:
         apply_match_ratings(match_id=match_id)
-    if match.status == MatchStatus.FINISHED and not match.conduct_counted:
+    if status == MatchStatus.FINISHED and not conduct_counted:
         count_match_conduct(match_id=match_id)
-    if match.tournament_round_id is not None:
-        _round_may_close(match.tournament_round_id)
+    if round_id is not None:
+        _round_may_close(round_id)
         # Its readers find the new table ready instead of waiting for it (a tournament somebody reads only).
-        warm_tournament_standings(tournament_id=match.tournament_round.tournament_id)
-    # A comparison's pair may be complete (league.services.comparisons; idempotent like the rest).
-    close_comparison_pair(match_id=match_id)
+        warm_tournament_standings(tournament_id=tournament_id)
+    if in_comparison:  # a comparison's pair may be complete (league.services.comparisons; idempotent like the rest)
+        close_comparison_pair(match_id=match_id)
+
+
+# What on_match_finished needs to know of the match, in one query compiled once per process: every match the workers
+# finish runs it, and most are neither rated nor in a tournament nor a comparison's.
+_FINISHED_FACTS = PreparedValues(lambda pk: Match.objects.filter(pk=pk).values_list(
+    "status", "ratings_applied", "conduct_counted", "ladder_id", "tournament_round_id",
+    "tournament_round__tournament_id", "tournament_round__tournament__rated",
+    Exists(LobbyTable.objects.filter(match_id=OuterRef("pk"), rated=True)),
+    Exists(ComparisonPair.objects.filter(Q(candidate_match_id=OuterRef("pk")) | Q(baseline_match_id=OuterRef("pk")))),
+), 1)
 
 
 def _round_may_close(round_id: int) -> None:

@@ -21,7 +21,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
@@ -39,6 +39,7 @@ from ..models import (
     WebhookEndpoint,
 )
 from ..models.webhook import PING_EVENT, WEBHOOK_EVENTS
+from ..selectors.prepared import PreparedQuery
 from ..webhook_http import WebhookURLError, check_url, post, signature
 
 log = logging.getLogger(__name__)
@@ -171,21 +172,35 @@ def _audience(name: str, payload: dict) -> tuple[set[int], dict] | None:
 def on_event_stored(sender, *, name: str, payload: dict, **kwargs) -> None:
     """league_event_stored's listener (league.apps): write the event's deliveries in its transaction.
 
-    In a savepoint of its own: a fault here is logged and loses the deliveries, never the change that emitted (a
-    match's last trick, a round's seating)."""
+    In a savepoint of its own inside a transaction: a fault here is logged and loses the deliveries, never the change
+    that emitted (a match's last trick, a round's seating). In autocommit the change is committed already."""
     if name not in WEBHOOK_EVENTS:
         return
     try:
-        with transaction.atomic():
+        if connection.in_atomic_block:
+            with transaction.atomic():  # a savepoint: a fault here must not break the caller's transaction
+                _write_deliveries(name, payload)
+        else:
+            # Autocommit (a bot match's start and end, stored by a worker): no caller's transaction to protect, and
+            # with no endpoint listening (most leagues have none at all) the event costs one query, not three.
             _write_deliveries(name, payload)
     except Exception:
         log.exception("webhook deliveries of %s %s could not be written", name, payload)
 
 
+# Every event runs it: compiled once per process (league.selectors.prepared).
+_ACTIVE_ENDPOINTS = PreparedQuery(lambda: WebhookEndpoint.objects.filter(active=True), 0)
+
+
 def _write_deliveries(name: str, payload: dict) -> None:
-    endpoints = list(WebhookEndpoint.objects.filter(active=True))  # few: most leagues have none at all
-    if not endpoints or not any(name in e.events for e in endpoints):
+    endpoints = [e for e in _ACTIVE_ENDPOINTS() if name in e.events]  # few: most leagues have none at all
+    if not endpoints:
         return
+    with transaction.atomic():  # the deliveries of one event are written together or not at all
+        _write_event(name, payload, endpoints)
+
+
+def _write_event(name: str, payload: dict, endpoints: list[WebhookEndpoint]) -> None:
     found = _audience(name, payload)
     if found is None:
         return

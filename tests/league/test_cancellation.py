@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.games import GameType
+import league.services.decisions as decisions_module
+import league.services.play as play_module
 from league.models import (
     Match,
     MatchSeat,
@@ -51,23 +52,25 @@ def stored_rows(match: Match) -> tuple:
 
 
 class StopAt:
-    """Counts the bots the play loop builds (one per decision) and, at decision `at`, runs `stop`; then counts the
-    decisions asked for after it."""
+    """Counts the decisions the play loops ask for (each seeds its bot with league.services.play.bot_seed, once per
+    decision, just before the bot decides) and, at decision `at`, runs `stop`; then counts the decisions asked for
+    after it."""
 
     def __init__(self, monkeypatch, at: int, stop):
         self.at, self.stop, self.made, self.after = at, stop, 0, 0
         self.rows = None
-        real = GameType.make_bot
+        real = play_module.bot_seed
 
-        def make_bot(kind, name, seed=0, **settings):
+        def bot_seed(match, seat, move_number):
             self.made += 1
             if self.made == self.at:
                 self.stop()
             elif self.made > self.at:
                 self.after += 1
-            return real(kind, name, seed, **settings)
+            return real(match, seat, move_number)
 
-        monkeypatch.setattr(GameType, "make_bot", make_bot)
+        monkeypatch.setattr(play_module, "bot_seed", bot_seed)
+        monkeypatch.setattr(decisions_module, "bot_seed", bot_seed)
 
 
 @pytest.mark.parametrize("decision", [7, 30, 61])

@@ -1,13 +1,15 @@
-"""league.selectors.prepared: a query compiled once answers as the ORM does (same rows, fields and related objects,
-on every call with new arguments), and a value out of a 64-bit id's range finds nothing, as the ORM's lookup does."""
+"""league.selectors.prepared: a query (or a values_list) compiled once answers as the ORM does (same rows, fields
+and related objects, on every call with new arguments), and a value out of a 64-bit id's range finds nothing, as
+the ORM's lookup does."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 
 from league.models import Match, MatchSeat
-from league.selectors.prepared import PreparedQuery
+from league.selectors.prepared import PreparedQuery, PreparedValues
 from league.services import create_match
 from league.services.players import create_external_bot
 
@@ -44,3 +46,20 @@ def test_an_id_out_of_range_finds_nothing():
     assert SEATS(2 ** 63, 1) == []
     with transaction.atomic():
         assert LOCKED(10 ** 30) == []
+
+
+VALUES = PreparedValues(lambda pk: MatchSeat.objects.filter(match_id=pk).values_list(
+    "seat", "player_id", "player__name", "forfeited", Exists(Match.objects.filter(pk=OuterRef("match_id")))), 1)
+
+
+def test_prepared_values_answer_as_the_orm_does():
+    bots = [create_external_bot(name=f"prepv-{i}") for i in range(4)]
+    matches = [create_match(players=bots, ruleset={"players": 4}, seed=f"prepv/{k}") for k in range(2)]
+    MatchSeat.objects.filter(match=matches[1], seat=2).update(forfeited=True)
+    for match in matches:
+        orm = list(MatchSeat.objects.filter(match_id=match.pk).values_list(
+            "seat", "player_id", "player__name", "forfeited", Exists(Match.objects.filter(pk=OuterRef("match_id")))))
+        got = VALUES(match.pk)
+        assert got == orm and len(got) == 4 and all(row[4] is True for row in got)
+    assert [row[3] for row in VALUES(matches[1].pk)] == [False, False, True, False]
+    assert VALUES(10 ** 9) == [] and VALUES(2 ** 63) == []
