@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--bot", default="random")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    parser.add_argument("--no-steady", dest="steady", action="store_false",
+                        help="skip the second batch that measures bytes per match in the steady state")
     args = parser.parse_args(argv)
     from engine.games import game_type
 
@@ -132,14 +134,20 @@ def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
     worker_pids = [proc.pid for proc in procs]
     cpu_before = _cpu_seconds(worker_pids), _cpu_seconds(_backend_pids(connection))
     commits_before = _commits(connection)
+    def play(match_ids: list[int]) -> int:
+        """Send the matches to the workers as the outbox relay does and wait until all are done; the polls made."""
+        for match_id in match_ids:
+            run_match.apply_async((match_id,), queue=queue, ignore_result=True)
+        pending = Match.objects.filter(pk__in=match_ids).exclude(status__in=[MatchStatus.FINISHED,
+                                                                             MatchStatus.FAILED])
+        polls = 1
+        while pending.exists():
+            time.sleep(0.05)
+            polls += 1
+        return polls
+
     started = time.perf_counter()
-    for match_id in ids:
-        run_match.apply_async((match_id,), queue=queue, ignore_result=True)  # as the outbox relay sends them
-    pending = Match.objects.filter(pk__in=ids).exclude(status__in=[MatchStatus.FINISHED, MatchStatus.FAILED])
-    polls = 1
-    while pending.exists():
-        time.sleep(0.05)
-        polls += 1
+    polls = play(ids)
     elapsed = time.perf_counter() - started
     worker_cpu = _cpu_seconds(worker_pids) - cpu_before[0]
     # A backend's CPU counts from its start (the workers connect at their first task): the start-up is in the figure.
@@ -170,6 +178,22 @@ def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
         print(f"    {t:20s} {grown[t] / args.matches:8.0f} B with indexes, {row_bytes[t] / args.matches:7.0f} B rows")
     print(f"a million matches:      {per_match_total * 1e6 / 1e9:8.1f} GB with indexes "
           f"({per_match_rows * 1e6 / 1e9:.1f} GB of row data)")
+    if args.steady:
+        # The growth above counts the row versions a match's updates leave behind (created, claimed, running,
+        # finished), which VACUUM (autovacuum, in production) makes free space for the next rows. So: vacuum, play
+        # the same number of matches again, and measure what they add: what a stored match costs over time.
+        with connection.cursor() as cursor:
+            cursor.execute(f"VACUUM {', '.join(TABLES)}")
+        sizes_before = _table_sizes(connection)
+        more = [create_match(players=players, ruleset={"players": args.players}, seed=f"bench/steady/{i}",
+                             game=args.game).pk for i in range(args.matches)]
+        play(more)
+        failed += Match.objects.filter(pk__in=more, status=MatchStatus.FAILED).count()
+        sizes_after = _table_sizes(connection)
+        steady = sum(sizes_after[t] - sizes_before[t] for t in TABLES) / args.matches
+        print(f"  in the steady state:  {steady:8.0f}   tables with indexes, another {args.matches} matches after a "
+              f"VACUUM (row versions reclaimed, as autovacuum does)")
+        print(f"  a million matches:    {steady * 1e6 / 1e9:8.1f} GB")
     return 1 if failed else 0
 
 
