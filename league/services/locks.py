@@ -51,8 +51,10 @@ def _lock_key(match_id: int) -> list[int]:
 
 
 # Giving the claim back on PostgreSQL, in one statement: the lease cleared, then the lock let go.
+# A match that ended has no lease left to clear (league.services.progress clears it as it finishes): its row is not
+# written again.
 _GIVE_BACK = (f"WITH cleared AS (UPDATE {Match._meta.db_table} SET lease_expires_at = NULL "
-              "WHERE id = %s AND claimed_by = %s RETURNING id) "
+              "WHERE id = %s AND claimed_by = %s AND lease_expires_at IS NOT NULL RETURNING id) "
               "SELECT pg_advisory_unlock(%s, %s) FROM (SELECT count(*) FROM cleared) AS done")
 
 
@@ -92,4 +94,5 @@ def match_claim(*, match_id: int, owner: str) -> Iterator[Claim | None]:
     try:
         yield Claim(match_id, owner, leased=True)
     finally:
-        Match.objects.filter(pk=match_id, claimed_by=owner).update(lease_expires_at=None)
+        Match.objects.filter(pk=match_id, claimed_by=owner,
+                             lease_expires_at__isnull=False).update(lease_expires_at=None)

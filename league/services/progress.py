@@ -55,8 +55,9 @@ def store_progress(*, match: Match, game: Any, marks: ChoiceMarks, extra: dict |
     seats = None
     clear_steps = False
     if game.result is not None:
+        # An ended match needs no lease (league.services.locks then gives its claim back without writing the row).
         fields.update(status=MatchStatus.FINISHED, result=_result_of(match.game, game), finished_at=now,
-                      moves=kind.codec.encode(game.choices))
+                      moves=kind.codec.encode(game.choices), lease_expires_at=None)
         seats = seat_results_of(match.game, game, forfeited)
         clear_steps = marks.choices > 0  # a match played in one go has no steps to delete
     elif new:
