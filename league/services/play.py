@@ -176,7 +176,9 @@ def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOu
                 checkpoint_at = time.monotonic() + every
             if pause:
                 return PlayOutcome(match_id, "paused", written, game.move_number)
-        store_progress(match=match, game=game, marks=marks, extra=claim.renewal())
+        # Engine bots never have a turn deadline to miss: the match has nothing to count towards pausing
+        # (league.services.bot_pausing), which its finishing write says at once.
+        store_progress(match=match, game=game, marks=marks, extra={**claim.renewal(), "conduct_counted": True})
     except PlayStopped as e:
         return _stopped(match, e, written)
     except (IllegalDecision, ValueError, TypeError) as e:
