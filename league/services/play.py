@@ -33,7 +33,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from engine import PLAY, Game, IllegalDecision
+from engine import PLAY, Decision, Game, IllegalDecision
 from engine.games import game_type
 
 from ..events import emit
@@ -87,6 +87,17 @@ def _at_trick_boundary(game: Game) -> bool:
         return False
     trick = game.current_trick
     return trick is not None and not trick.plays
+
+
+def _forced(kind, game, seat: int):
+    """The decision when the rules leave `seat` just one (a card it must play, the newer games' only move): any bot
+    would make it, so none is asked (nor seeded), which is the same game at a fraction of the cost; None otherwise."""
+    options = game.legal(seat)
+    if len(options) != 1:
+        return None
+    if kind.legal_is_complete:
+        return options[0]
+    return Decision.play(options[0]) if game.pending.kind == PLAY else None
 
 
 def _tricks_done(game: Game) -> int:
@@ -152,6 +163,10 @@ def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOu
         while not game.over:
             for seat in game.pending.seats:
                 watch.check()  # cancelled meanwhile? (cheap: see league.services.stopping)
+                forced = _forced(kind, game, seat)
+                if forced is not None:
+                    game.apply(seat, forced)
+                    continue
                 bot = players[seat]
                 if bot is None:
                     bot_kind, bot_settings = bots[seat]

@@ -117,7 +117,9 @@ def test_a_cancel_landing_just_before_the_last_store_keeps_the_match_cancelled(m
     last step, which would have finished the match, writes nothing and the match stays cancelled, unscored."""
     monkeypatch.setattr(stopping, "CHECK_EVERY_SECONDS", 10**9)
     match = game_match(game, seed=f"stop/last/{game}")
-    total = play_bot_match(match_id=game_match(game, seed=f"stop/last/{game}").pk).move_number  # a twin, played
+    counted = StopAt(monkeypatch, 10**9, lambda: None)
+    play_bot_match(match_id=game_match(game, seed=f"stop/last/{game}").pk)  # a twin, played: its bots' decisions
+    total = counted.made  # (a decision the rules force is made without a bot)
     seen = {}
 
     def cancel():

@@ -144,6 +144,7 @@ def test_a_pair_is_two_unrated_matches_sharing_a_secret_deal_with_the_field_alik
     assert not deal_revealed(a)  # its twin is still to play
     _play(b.pk)
     a.refresh_from_db()
+    b.refresh_from_db()  # its stored play is on its row
     assert deal_revealed(a)
     # The same deal, and the field's passes (chosen before the tested seat has shown anything) identical: the league
     # seeds each engine bot decision from the match seed, the seat and the move number (services.play.bot_seed).
