@@ -30,6 +30,7 @@ import sys
 import time
 from pathlib import Path
 
+from . import _loader
 from .bots import RandomBot, make_bot, play_game
 from .game import Game
 from .ruleset import Ruleset
@@ -82,15 +83,19 @@ def search_playouts_per_second(seconds: float, seed: str = "bench") -> tuple[flo
     return done / spent, done
 
 
+_PATH = re.compile(r"^engine: .*$", re.M)
 _FIGURE = re.compile(r"^(?P<label>[^:\n]+):\s+(?P<rate>[0-9.]+) (?P<unit>complete games/s|playouts/s)", re.M)
 
 
-def _figures(checkout: Path, args: list[str]) -> dict[str, float]:
-    """Run `python -m engine.bench ARGS` from `checkout` (its own engine package) and read its figures."""
+def _figures(checkout: Path, args: list[str]) -> tuple[dict[str, float], str]:
+    """Run `python -m engine.bench ARGS` from `checkout` (its own engine package): its figures, and the path
+    it ran (compiled or pure Python; older checkouts, from before the compiled build, do not say)."""
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     out = subprocess.run([sys.executable, "-m", "engine.bench", *args], cwd=checkout, env=env,
                          capture_output=True, text=True, check=True).stdout
-    return {m["label"].strip(): float(m["rate"]) for m in _FIGURE.finditer(out)}
+    path = _PATH.search(out)
+    figures = {m["label"].strip(): float(m["rate"]) for m in _FIGURE.finditer(out)}
+    return figures, path[0] if path else "engine: pure Python (before the compiled build)"
 
 
 def compare(old: Path, args: list[str], turns: int) -> int:
@@ -99,12 +104,15 @@ def compare(old: Path, args: list[str], turns: int) -> int:
     if not (old / "engine" / "bench.py").is_file():
         raise SystemExit(f"{old} is not a checkout of this project (no engine/bench.py)")
     best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
+    paths: dict[str, str] = {}
     for turn in range(turns):
         for name, tree in (("old", old), ("new", new)):
-            for label, rate in _figures(tree, args).items():
+            figures, paths[name] = _figures(tree, args)
+            for label, rate in figures.items():
                 best[name][label] = max(rate, best[name].get(label, 0.0))
         print(f"turn {turn + 1}/{turns} done", file=sys.stderr)
     print(f"Python {sys.version.split()[0]}, one process each; best of {turns} turns, old = {old}")
+    print(f"old: {paths['old']}\nnew: {paths['new']}")
     print(f"{'':42s} {'old':>9s} {'new':>9s}  new/old")
     for label, new_rate in best["new"].items():
         old_rate = best["old"].get(label)
@@ -140,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             rate, games = other_game_per_second(args.game, players, args.seconds)
             print(f"{kind.title}, random bots, {players} players: {rate:8.0f} complete games/s  ({games} games)")
+        print(_loader.describe())
         return 0
     for players in (int(p) for p in args.players.split(",")):
         rate, games = random_games_per_second(players, args.seconds)
@@ -147,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_search:
         rate, done = search_playouts_per_second(args.seconds)
         print(f"search bot, 4 players:  {rate:8.0f} playouts/s        ({done} playouts, vs 3 greedy bots)")
+    print(_loader.describe())  # last: it names the modules that ran, compiled or not
     return 0
 
 

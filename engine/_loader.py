@@ -1,0 +1,96 @@
+"""Which path the engine runs: its compiled modules (setup.py's optional Cython build) or their .py source.
+
+Installed when `engine/__init__.py` imports it, before any other engine module is imported. Python prefers an extension
+module to a .py file of the same name, so without this a compiled module would run even after its source was
+edited. Here a compiled module is used only when
+
+- `DIAMONDS_PURE_PYTHON` is unset, empty or "0" (any other value runs every engine module from its .py), and
+- its .py file still has the SHA-256 the build recorded in `_compiled_sources.json`; an edited source runs as
+  Python, with one warning naming the modules to rebuild (`pip install -e .` again).
+
+Both paths run the same source, so they decide and record exactly alike (tests/engine/test_compiled.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+PURE_PYTHON = os.environ.get("DIAMONDS_PURE_PYTHON", "") not in ("", "0")
+
+
+def _stale_or_all() -> tuple[frozenset[str], list[str]]:
+    """The modules that must run from source (None: all of them), and the compiled ones whose source changed."""
+    try:
+        recorded = json.loads((PACKAGE_DIR / "_compiled_sources.json").read_text())
+    except (OSError, ValueError):
+        return frozenset(), []  # never compiled: Python finds only .py files anyway
+    stale = []
+    for name in recorded:
+        source = PACKAGE_DIR.joinpath(*name.split(".")[1:]).with_suffix(".py")
+        try:
+            if hashlib.sha256(source.read_bytes()).hexdigest() != recorded[name]:
+                stale.append(name)
+        except OSError:
+            stale.append(name)
+    return frozenset(stale), stale
+
+
+class SourceFirst:
+    """A finder for engine modules that must run from their .py file although a compiled one sits beside it."""
+
+    def __init__(self, names: frozenset[str] | None):
+        self.names = names  # None: every engine module
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not fullname.startswith("engine.") or (self.names is not None and fullname not in self.names):
+            return None
+        relative = fullname.split(".")[1:]
+        package_init = PACKAGE_DIR.joinpath(*relative, "__init__.py")
+        if package_init.is_file():
+            return importlib.util.spec_from_file_location(fullname, package_init,
+                                                          submodule_search_locations=[str(package_init.parent)])
+        source = PACKAGE_DIR.joinpath(*relative).with_suffix(".py")
+        if source.is_file():
+            return importlib.util.spec_from_file_location(
+                fullname, source, loader=importlib.machinery.SourceFileLoader(fullname, str(source)))
+        return None
+
+
+def install() -> None:
+    if any(isinstance(f, SourceFirst) for f in sys.meta_path):
+        return
+    if PURE_PYTHON:
+        sys.meta_path.insert(0, SourceFirst(None))
+        return
+    names, stale = _stale_or_all()
+    if stale:
+        warnings.warn(f"engine: {', '.join(sorted(stale))} changed since compiled: running as Python "
+                      "(`pip install -e .` recompiles)", RuntimeWarning, stacklevel=3)
+        sys.meta_path.insert(0, SourceFirst(names))
+
+
+def compiled_modules() -> list[str]:
+    """The engine modules imported so far that run compiled (empty on the pure-Python path)."""
+    return sorted(name for name, module in list(sys.modules.items())
+                  if name.startswith("engine.") and getattr(module, "__file__", "") and
+                  not module.__file__.endswith((".py", ".pyc")))
+
+
+def describe() -> str:
+    """One line for benchmarks: which path ran."""
+    compiled = compiled_modules()
+    if compiled:
+        return "engine: compiled (Cython: " + ", ".join(n.removeprefix("engine.") for n in compiled) + ")"
+    reason = "DIAMONDS_PURE_PYTHON set" if PURE_PYTHON else "no compiled modules"
+    return f"engine: pure Python ({reason})"
+
+
+install()
