@@ -4,6 +4,9 @@
 # Every field is a Python object, so any value game.py (or a test's set-up) stores keeps working; a field
 # added to Game must be added here too and to Game._copy_state, or the compiled build keeps it in __dict__.
 
+cimport cython
+
+
 cdef class Game:
     cdef dict __dict__  # anything set on a game that is not declared below, as on a plain Python object
     cdef public object ruleset, seed, seats, n, auto_clubs, first_dealer, thief
@@ -12,3 +15,11 @@ cdef class Game:
     cdef public object _deals, _deck, _pending_play, _pending_count, _orders, _team_of, _tricks_per_round, _logging
     cdef public object _suit_count, _won, _tricks_won, _passes, _trick_index, _order, _pos, _led, _trick, _plays
     cdef public object _log, _after, _clubs_actor, _clubs_cause, _clubs_chooser, _clubs_trick
+
+    # The card play and what follows it, as C calls between themselves (still ordinary methods from Python),
+    # with the trick's position and suits as C integers.
+    @cython.locals(pos=Py_ssize_t, led=long, suit=long)
+    cpdef play(self, seat, c)
+    cpdef _finish_trick(self)
+    cpdef _start_trick(self, leader)
+    cpdef _act(self, seat, suit, cause, trick)
