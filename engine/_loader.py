@@ -5,8 +5,9 @@ module to a .py file of the same name, so without this a compiled module would r
 edited. Here a compiled module is used only when
 
 - `DIAMONDS_PURE_PYTHON` is unset, empty or "0" (any other value runs every engine module from its .py), and
-- its .py file still has the SHA-256 the build recorded in `_compiled_sources.json`; an edited source runs as
-  Python, with one warning naming the modules to rebuild (`pip install -e .` again).
+- every compiled module's .py file still has the SHA-256 the build recorded in `_compiled_sources.json`. When
+  one was edited since, the whole engine runs as Python (the compiled modules share their types: game.pxd),
+  with one warning naming the edited modules; `pip install -e .` again recompiles them.
 
 Both paths run the same source, so they decide and record exactly alike (tests/engine/test_compiled.py).
 """
@@ -24,14 +25,15 @@ from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 PURE_PYTHON = os.environ.get("DIAMONDS_PURE_PYTHON", "") not in ("", "0")
+REASON = "DIAMONDS_PURE_PYTHON set" if PURE_PYTHON else "no compiled modules"  # why pure Python, if it is
 
 
-def _stale_or_all() -> tuple[frozenset[str], list[str]]:
-    """The modules that must run from source (None: all of them), and the compiled ones whose source changed."""
+def stale_modules() -> list[str]:
+    """The compiled modules whose .py source changed since they were built (none if nothing was compiled)."""
     try:
         recorded = json.loads((PACKAGE_DIR / "_compiled_sources.json").read_text())
     except (OSError, ValueError):
-        return frozenset(), []  # never compiled: Python finds only .py files anyway
+        return []  # never compiled: Python finds only .py files anyway
     stale = []
     for name in recorded:
         source = PACKAGE_DIR.joinpath(*name.split(".")[1:]).with_suffix(".py")
@@ -40,13 +42,13 @@ def _stale_or_all() -> tuple[frozenset[str], list[str]]:
                 stale.append(name)
         except OSError:
             stale.append(name)
-    return frozenset(stale), stale
+    return stale
 
 
 class SourceFirst:
     """A finder for engine modules that must run from their .py file although a compiled one sits beside it."""
 
-    def __init__(self, names: frozenset[str] | None):
+    def __init__(self, names: frozenset[str] | None = None):
         self.names = names  # None: every engine module
 
     def find_spec(self, fullname, path=None, target=None):
@@ -70,11 +72,13 @@ def install() -> None:
     if PURE_PYTHON:
         sys.meta_path.insert(0, SourceFirst(None))
         return
-    names, stale = _stale_or_all()
+    stale = stale_modules()
     if stale:
-        warnings.warn(f"engine: {', '.join(sorted(stale))} changed since compiled: running as Python "
-                      "(`pip install -e .` recompiles)", RuntimeWarning, stacklevel=3)
-        sys.meta_path.insert(0, SourceFirst(names))
+        global REASON
+        REASON = f"{', '.join(sorted(stale))} changed since compiled"
+        warnings.warn(f"engine: {REASON}: the whole engine runs as Python (`pip install -e .` recompiles)",
+                      RuntimeWarning, stacklevel=3)
+        sys.meta_path.insert(0, SourceFirst(None))
 
 
 def compiled_modules() -> list[str]:
@@ -89,8 +93,7 @@ def describe() -> str:
     compiled = compiled_modules()
     if compiled:
         return "engine: compiled (Cython: " + ", ".join(n.removeprefix("engine.") for n in compiled) + ")"
-    reason = "DIAMONDS_PURE_PYTHON set" if PURE_PYTHON else "no compiled modules"
-    return f"engine: pure Python ({reason})"
+    return f"engine: pure Python ({REASON})"
 
 
 install()

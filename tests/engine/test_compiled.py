@@ -7,6 +7,7 @@ path runs in its own process, since the choice is made when `engine` is first im
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -87,3 +88,20 @@ def test_both_paths_record_every_game_byte_for_byte_alike():
     assert pure[0].startswith("engine: pure Python")
     assert len(pure) > 90  # every game played
     assert pure[1:] == default[1:]
+
+
+def test_a_source_edited_since_it_was_compiled_is_found(tmp_path, monkeypatch):
+    from engine import _loader
+
+    (tmp_path / "game.py").write_bytes(b"# as compiled\n")
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "search.py").write_bytes(b"# as compiled\n")
+    recorded = {"engine.game": hashlib.sha256(b"# as compiled\n").hexdigest(),
+                "engine.bots.search": hashlib.sha256(b"# as compiled\n").hexdigest()}
+    (tmp_path / "_compiled_sources.json").write_text(json.dumps(recorded))
+    monkeypatch.setattr(_loader, "PACKAGE_DIR", tmp_path)
+    assert _loader.stale_modules() == []
+    (tmp_path / "bots" / "search.py").write_bytes(b"# edited\n")
+    assert _loader.stale_modules() == ["engine.bots.search"]
+    (tmp_path / "_compiled_sources.json").unlink()
+    assert _loader.stale_modules() == []  # nothing compiled, nothing stale
