@@ -52,10 +52,21 @@ class OptionalBuildExt(build_ext):
     """build_ext that warns instead of failing, and records which sources the built modules came from."""
 
     def run(self) -> None:
+        self.failed: list[str] = []
         try:
             super().run()
         except Exception as error:  # no compiler at all, for instance
             _warn(f"the compiled build failed ({error})")
+            self.failed.append("the build")
+        if self.failed:
+            # All or nothing: the compiled modules share their types (game.pxd), so a compiled view needs a
+            # compiled game. Nothing is recorded, and engine/_loader.py then runs every module from its .py.
+            for ext in self.extensions:
+                Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
+            _warn("no engine module was compiled, as " + ", ".join(self.failed) + " failed")
+            manifest = Path(self.get_ext_fullpath("engine.x")).parent / Path(MANIFEST).name
+            manifest.unlink(missing_ok=True)
+            return
         self._write_manifest()
 
     def build_extension(self, ext) -> None:
@@ -63,6 +74,7 @@ class OptionalBuildExt(build_ext):
             super().build_extension(ext)
         except Exception as error:
             _warn(f"{ext.name} was not compiled ({error})")
+            self.failed.append(ext.name)
 
     def _write_manifest(self) -> None:
         built = {}

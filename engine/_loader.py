@@ -5,6 +5,7 @@ module to a .py file of the same name, so without this a compiled module would r
 edited. Here a compiled module is used only when
 
 - `DIAMONDS_PURE_PYTHON` is unset, empty or "0" (any other value runs every engine module from its .py), and
+- the build completed (it wrote `_compiled_sources.json`), and
 - every compiled module's .py file still has the SHA-256 the build recorded in `_compiled_sources.json`. When
   one was edited since, the whole engine runs as Python (the compiled modules share their types: game.pxd),
   with one warning naming the edited modules; `pip install -e .` again recompiles them.
@@ -28,12 +29,17 @@ PURE_PYTHON = os.environ.get("DIAMONDS_PURE_PYTHON", "") not in ("", "0")
 REASON = "DIAMONDS_PURE_PYTHON set" if PURE_PYTHON else "no compiled modules"  # why pure Python, if it is
 
 
+def recorded_sources() -> dict[str, str] | None:
+    """What the last compiled build recorded (module: SHA-256 of its .py), None if nothing was compiled."""
+    try:
+        return json.loads((PACKAGE_DIR / "_compiled_sources.json").read_text())
+    except (OSError, ValueError):
+        return None
+
+
 def stale_modules() -> list[str]:
     """The compiled modules whose .py source changed since they were built (none if nothing was compiled)."""
-    try:
-        recorded = json.loads((PACKAGE_DIR / "_compiled_sources.json").read_text())
-    except (OSError, ValueError):
-        return []  # never compiled: Python finds only .py files anyway
+    recorded = recorded_sources() or {}
     stale = []
     for name in recorded:
         source = PACKAGE_DIR.joinpath(*name.split(".")[1:]).with_suffix(".py")
@@ -67,14 +73,19 @@ class SourceFirst:
 
 
 def install() -> None:
+    global REASON
     if any(isinstance(f, SourceFirst) for f in sys.meta_path):
         return
     if PURE_PYTHON:
         sys.meta_path.insert(0, SourceFirst(None))
         return
+    if recorded_sources() is None:
+        # Nothing recorded: any extension module lying in the package is not from a build that completed.
+        REASON = "not compiled"
+        sys.meta_path.insert(0, SourceFirst(None))
+        return
     stale = stale_modules()
     if stale:
-        global REASON
         REASON = f"{', '.join(sorted(stale))} changed since compiled"
         warnings.warn(f"engine: {REASON}: the whole engine runs as Python (`pip install -e .` recompiles)",
                       RuntimeWarning, stacklevel=3)
