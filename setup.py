@@ -51,6 +51,11 @@ def source_hash(path: Path) -> str:
 class OptionalBuildExt(build_ext):
     """build_ext that warns instead of failing, and records which sources the built modules came from."""
 
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:  # the modules compile independently: one per core (pip passes no -j)
+            self.parallel = os.cpu_count() or 1
+
     def run(self) -> None:
         self.failed: list[str] = []
         try:
