@@ -95,6 +95,9 @@ class OptionalBuildExt(build_ext):
 
 def _extensions() -> list:
     if os.environ.get("DIAMONDS_PURE_PYTHON", "") not in ("", "0"):
+        # An earlier build's modules may lie in the tree (editable installs build in place): without its record
+        # engine/_loader.py ignores them, so this install runs pure Python as asked, at run time too.
+        (HERE / MANIFEST).unlink(missing_ok=True)
         print("DIAMONDS_PURE_PYTHON is set: the engine is not compiled", file=sys.stderr)
         return []
     try:
