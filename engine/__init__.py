@@ -12,8 +12,13 @@ Pure Python, no Django. The public interface:
 
 The engine also holds two more games of the same shape, `engine.diamoniak` and `engine.ringrace`; the
 registry `engine.games` finds any of the three by name ("diamonds", "diamoniak", "ringrace") or record format.
+
+The hot modules may run compiled (setup.py's optional Cython build of the same source); `DIAMONDS_PURE_PYTHON=1`
+runs them all as Python, and `engine._loader.describe()` says which path is running.
 """
 
+# First, before any other engine module is imported: it decides compiled or .py (see engine/_loader.py).
+from . import _loader  # noqa: F401
 from .cards import SUITS, Card, card_str, parse_card, parse_cards
 from .errors import IllegalDecision, InvalidRuleset
 from .game import (

@@ -241,6 +241,8 @@ class Game:
         self.first_dealer = first_dealer
         self.thief: int | None = (first_dealer + 1) % n if ruleset.clubs == "thief" else None  # R-SETUP-3
 
+        # Set when a clubs target is pending (_act); None until then, so that every game has every field.
+        self._after = self._clubs_actor = self._clubs_cause = self._clubs_chooser = self._clubs_trick = None
         self.rounds: list[RoundLog] = []
         self.events: list[Play | Action] = []
         # Every decision in the order it was applied, as the newer games keep theirs: what the league stores
@@ -672,7 +674,7 @@ class Game:
     def clone(self, *, logging: bool = True) -> Game:
         """An independent copy. With `logging=False` the copy keeps no record (fast playouts for search)."""
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
+        self._copy_state(g)
         g._logging = logging and self._logging
         g.vault = list(self.vault)
         g.showroom = list(self.showroom)
@@ -699,6 +701,24 @@ class Game:
         g._plays = g._trick.plays
         g._deals = self._deals
         return g
+
+    def _copy_state(self, g: Game) -> None:
+        """Every field of this game onto `g`, as they are (clone then copies what must not be shared). Named
+        one by one because the compiled build keeps them in slots, not in `__dict__` (game.pxd)."""
+        vars(g).update(vars(self))  # all of them in pure Python; in the compiled build, any undeclared ones
+        g.ruleset, g.seed, g.seats, g.n, g.auto_clubs = self.ruleset, self.seed, self.seats, self.n, self.auto_clubs
+        g.first_dealer, g.thief, g.supply, g.vault = self.first_dealer, self.thief, self.supply, self.vault
+        g.showroom, g.rounds, g.events, g.choices = self.showroom, self.rounds, self.events, self.choices
+        g.move_number, g.result, g.phase, g.round = self.move_number, self.result, self.phase, self.round
+        g.dealer, g.hands, g.pass_count = self.dealer, self.hands, self.pass_count
+        g._deals, g._deck = self._deals, self._deck
+        g._pending_play, g._pending_count, g._orders = self._pending_play, self._pending_count, self._orders
+        g._team_of, g._tricks_per_round, g._logging = self._team_of, self._tricks_per_round, self._logging
+        g._suit_count, g._won, g._tricks_won, g._passes = self._suit_count, self._won, self._tricks_won, self._passes
+        g._trick_index, g._order, g._pos, g._led = self._trick_index, self._order, self._pos, self._led
+        g._trick, g._plays, g._log, g._after = self._trick, self._plays, self._log, self._after
+        g._clubs_actor, g._clubs_cause = self._clubs_actor, self._clubs_cause
+        g._clubs_chooser, g._clubs_trick = self._clubs_chooser, self._clubs_trick
 
     def set_hidden_hands(self, hands: Sequence[Sequence[Card]]) -> None:
         """Replace the hands (a determinization for search): suit counts follow. Not for refereeing."""

@@ -27,18 +27,19 @@ def play_game(game: Game, bots: Sequence[Bot]) -> Game:
     """Let `bots[seat]` make every pending decision until the game is over."""
     views = [SeatView(game, s) for s in range(game.n)]
     deciders = [bot.decide for bot in bots]
-    apply, play = game.apply, game.play
+    # game.play and game.apply are called as methods, not kept as bound ones: the compiled build calls them
+    # straight in C (bots/base.pxd), and that is only open to a method call on the typed game.
     while True:
         if game.phase is PLAY:  # the hot path: one seat owes a card; no Pending needed to know which
             seat = game._order[game._pos]
             decision = deciders[seat](views[seat])
             if decision.kind is PLAY:  # what apply does with it, one call sooner
-                play(seat, decision.value)
+                game.play(seat, decision.value)
             else:
-                apply(seat, decision)
+                game.apply(seat, decision)
             continue
         pending = game.pending
         if pending is None:
             return game
         for seat in pending.seats:
-            apply(seat, deciders[seat](views[seat]))
+            game.apply(seat, deciders[seat](views[seat]))

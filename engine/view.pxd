@@ -1,0 +1,12 @@
+# Cython declarations for view.py, read only by the optional compiled build (setup.py): the bots' hot path,
+# `cards_to_play`, reads the game's fields straight from its C slots (game.pxd). view.py stays plain Python.
+
+cimport cython
+
+from engine.common.seat_view cimport SeatViewBase
+from engine.game cimport Game
+
+
+cdef class SeatView(SeatViewBase):
+    @cython.locals(g=Game)
+    cpdef cards_to_play(self)
