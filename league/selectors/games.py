@@ -159,6 +159,11 @@ def stored_choices(match: Match) -> list[tuple[int, Any]]:
                 choices.extend(codec.decode(blob))
     except EncodingError as e:
         raise StoredPlayError(f"match {match.pk}: its stored play does not read: {e}") from None
+    # Every choice is a move, and a store writes both in one step: a difference means `match` was read before a
+    # store its play was then read after (a finish moves the steps into `moves`), and the caller reads it again.
+    if len(choices) != match.move_number:
+        raise StoredPlayError(f"match {match.pk}: {len(choices)} choices stored, the match row read says "
+                              f"{match.move_number} moves")
     return choices
 
 

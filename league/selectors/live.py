@@ -82,11 +82,12 @@ def match_game(match: Match, *, just_read: bool = False) -> Any:
 
 
 def _as_stored_now(match: Match) -> Match:
-    """A copy of `match` with the status and move number its row holds now (the caller's object is left as is)."""
-    row = Match.objects.filter(pk=match.pk).values_list("status", "move_number").first()
+    """A copy of `match` with the status, move number and finished play its row holds now (the caller's object is
+    left as is)."""
+    row = Match.objects.filter(pk=match.pk).values_list("status", "move_number", "moves").first()
     current = copy.copy(match)
     if row is not None:
-        current.status, current.move_number = row
+        current.status, current.move_number, current.moves = row
     return current
 
 

@@ -24,7 +24,7 @@ from django.conf import settings
 from engine.games import game_type
 
 from ..models import Match, MatchStatus
-from .games import load_match_game
+from .games import StoredPlayError, load_match_game
 
 
 def with_attestation(match: Match, record: dict[str, Any]) -> dict[str, Any]:
@@ -75,7 +75,16 @@ RECORD_CACHE = RecordCache()
 
 
 def match_record(match: Match) -> dict[str, Any]:
-    """The match's whole record, derived from its stored play."""
+    """The match's whole record, derived from its stored play. `match` is read again once when its play moved on
+    since it was read (a worker finished the match meanwhile): the record is then the row's as it now stands."""
+    try:
+        return _record(match)
+    except StoredPlayError:
+        match.refresh_from_db()
+        return _record(match)
+
+
+def _record(match: Match) -> dict[str, Any]:
     finished = match.status == MatchStatus.FINISHED
     record = RECORD_CACHE.get(match) if finished else None
     if record is None:

@@ -126,3 +126,19 @@ def test_a_finished_record_is_replayed_once_and_a_correction_still_shows(monkeyp
     correct_result(match=match, user=staff, reason="miscounted", vault=[1, 2, 3, 4], showroom=[0, 0, 0, 0])
     match.refresh_from_db()
     assert match_record(match)["result"]["vault"] == [1, 2, 3, 4] and replays == [match.pk]
+
+
+def test_a_match_read_before_a_worker_finished_it_still_gives_the_finished_record():
+    """A reader holding the row from before the finish (its steps then moved into `moves`) reads the play again
+    rather than a game cut short or empty."""
+    from league.selectors.live import match_game
+
+    match = bot_match(VARIANTS["4p-choose"], seed="finished under the reader")
+    play_bot_match(match_id=match.pk, max_tricks=5)
+    read_while_running = Match.objects.get(pk=match.pk)
+    for_the_state = Match.objects.get(pk=match.pk)
+    assert read_while_running.status == MatchStatus.RUNNING and MatchStep.objects.filter(match=match).exists()
+    assert play_bot_match(match_id=match.pk).status == "finished"  # another worker, meanwhile
+    assert match_record(read_while_running) == reference_record(match)
+    assert read_while_running.status == MatchStatus.FINISHED
+    assert match_game(for_the_state).over
