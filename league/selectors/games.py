@@ -150,7 +150,8 @@ def stored_choices(match: Match) -> list[tuple[int, Any]]:
     codec = game_type(match.game).codec
     try:
         choices = codec.decode(match.moves)
-        if match.status != MatchStatus.FINISHED:
+        # A finished match keeps no steps (its play is all in `moves`): they are read only if its moves fall short.
+        if match.status != MatchStatus.FINISHED or len(choices) < match.move_number:
             for first, blob in MatchStep.objects.filter(match=match).order_by("first").values_list("first",
                                                                                                    "choices"):
                 if first != len(choices):
@@ -159,9 +160,10 @@ def stored_choices(match: Match) -> list[tuple[int, Any]]:
                 choices.extend(codec.decode(blob))
     except EncodingError as e:
         raise StoredPlayError(f"match {match.pk}: its stored play does not read: {e}") from None
-    # Every choice is a move, and a store writes both in one step: a difference means `match` was read before a
-    # store its play was then read after (a finish moves the steps into `moves`), and the caller reads it again.
-    if len(choices) != match.move_number:
+    # Every choice is a move, and a store writes both in one step. More choices than the row read says: play went
+    # on after it was read (a reader outside a snapshot), and the game read is simply newer. Fewer: the row was read
+    # before a finish moved its steps into `moves`, and the caller reads it again.
+    if len(choices) < match.move_number:
         raise StoredPlayError(f"match {match.pk}: {len(choices)} choices stored, the match row read says "
                               f"{match.move_number} moves")
     return choices
