@@ -17,6 +17,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q
 from django.dispatch import Signal
 from django.urls import reverse
 from django.utils import timezone
@@ -106,10 +107,18 @@ def _on_turn_awaited(payload: dict) -> None:
            link=reverse("web:match", args=[match.pk]))
 
 
+# A match's seats, only if one of them has an account to tell (a person's, a bot's owner's): most matches the workers
+# finish are of bots nobody owns, and then the answer is no rows at all (no seat and player to build).
+_SEATS_IF_ANYONE_TO_TELL = PreparedQuery(lambda match_id: MatchSeat.objects.filter(match_id=match_id).filter(
+    Exists(MatchSeat.objects.filter(match_id=OuterRef("match_id")).filter(
+        Q(player__user__isnull=False) | Q(player__owner__isnull=False)))).select_related("player").order_by("seat"), 1)
+
+
 def _on_match_finished(payload: dict) -> None:
     # The seats first (one query): most matches the workers finish are of bots nobody owns, with nobody to tell and
-    # no "your turn" to close, and then that is all this costs. A match gone has no seats either.
-    all_seats = _SEATS(payload["match_id"])
+    # no "your turn" to close (only accounts are told of their turn), and then that is all this costs. A match gone
+    # has no seats either.
+    all_seats = _SEATS_IF_ANYONE_TO_TELL(payload["match_id"])
     if any(not ms.player.bot_kind for ms in all_seats):
         # A finished match's turn is nobody's any more: its unread "your turn" would only mislead. Only people are
         # told of their turn (_on_turn_awaited), so a table of bots has none.

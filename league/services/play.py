@@ -101,8 +101,10 @@ def _forced(kind, game, seat: int):
 
 
 def _tricks_done(game: Game) -> int:
-    """The tricks a Diamonds game has completed (what `max_tricks` and `tricks_written` count)."""
-    return sum(1 for r in game.rounds for t in r.tricks if t.winner is not None)
+    """The tricks a Diamonds game has completed (what `max_tricks` and `tricks_written` count). A round's tricks
+    are started one after the other, so only its last can be unfinished: a count per round, not per trick (this
+    runs at every trick boundary)."""
+    return sum(len(r.tricks) - (r.tricks[-1].winner is None) for r in game.rounds if r.tricks)
 
 
 def _at_turn_end(game, turn_at_last_store: int) -> bool:
