@@ -319,6 +319,7 @@ DIAMONDS_PLAY_QUEUE = os.environ.get("DIAMONDS_PLAY_QUEUE", "play")
 DIAMONDS_COMPARISON_QUEUE = os.environ.get("DIAMONDS_COMPARISON_QUEUE", "comparisons")
 CELERY_TASK_ROUTES = {
     "workers.tasks.run_match": {"queue": DIAMONDS_PLAY_QUEUE},
+    "workers.tasks.run_matches": {"queue": DIAMONDS_PLAY_QUEUE},
     "workers.tasks.requeue_stalled_matches": {"queue": "bookkeeping"},
     "workers.tasks.advance_match": {"queue": DIAMONDS_PLAY_QUEUE},
     "workers.tasks.enforce_turn_deadlines": {"queue": "bookkeeping"},
@@ -338,6 +339,14 @@ DIAMONDS_RELAY_SWEEP_SECONDS = float(os.environ.get("DIAMONDS_RELAY_SWEEP_SECOND
 # A row sent but not carried out after this long is sent again (unless a live lease shows it is being played): a
 # message lost with the broker's memory, or one taken by a worker that died before it renewed any lease.
 DIAMONDS_OUTBOX_RESEND_SECONDS = int(os.environ.get("DIAMONDS_OUTBOX_RESEND_SECONDS", "20"))
+# Bot matches due together (a ladder's tick, a tournament round) are sent as tasks of up to DIAMONDS_PLAY_BATCH
+# matches each, played one after the other (workers.tasks.run_matches): a task costs the broker and the worker about
+# as much as a quick bot match, so a batch pays it once. Never fewer than DIAMONDS_PLAY_SPREAD tasks while there are
+# matches for them, so that a small round still reaches every free worker (workers.outbox.batches). A batch of
+# slow matches is no risk: a match of a batch that has not started by the resend time is sent again, and whichever
+# worker comes first plays it.
+DIAMONDS_PLAY_BATCH = int(os.environ.get("DIAMONDS_PLAY_BATCH", "8"))
+DIAMONDS_PLAY_SPREAD = int(os.environ.get("DIAMONDS_PLAY_SPREAD", "16"))
 # Redis gives an unacknowledged task to another worker after the visibility timeout. The outbox and the leases
 # already resend a dead worker's match within seconds, so this is only the last resort; it must stay longer than
 # a long match takes to play (a redelivery of a match still being played is turned away by its claim, harmlessly,

@@ -5,13 +5,14 @@
         python -m workers.bench --game diamoniak --players 3 --bot heuristic
 
 Creates a scratch database beside DATABASE_URL's (`<name>_bench`, dropped afterwards unless --keep), starts
-`celery -A workers worker` processes on a queue of their own, sends one `run_match` per match and waits until
-all are finished. `--game` benches another game of engine.games (Diamonds by default). Every game's play is stored
-as its ordered choices, compactly encoded (league.services.progress): a finished match is its row and its seats'.
-Prints matches and decisions per second, the CPU one match costs (the workers' and their PostgreSQL backends', read
-from /proc: it holds on a machine busy with other work, where matches per second do not) and the transactions it
-commits, the bytes one stored match takes (growth of the league tables with their indexes, and the sum of the row
-sizes), and what a million matches would take.
+`celery -A workers worker` processes on a queue of their own, sends the matches as the outbox relay sends matches
+due together (tasks of up to DIAMONDS_PLAY_BATCH matches, workers.outbox.batches; `--batch 1` sends a task a
+match) and waits until all are finished. `--game` benches another game of engine.games (Diamonds by default).
+Every game's play is stored as its ordered choices, compactly encoded (league.services.progress): a finished match
+is its row and its seats'. Prints matches and decisions per second, the CPU one match costs (the workers' and their
+PostgreSQL backends', read from /proc: it holds on a machine busy with other work, where matches per second do not)
+and the transactions it commits, the bytes one stored match takes (growth of the league tables with their indexes,
+and the sum of the row sizes), and what a million matches would take.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="diamonds", help="diamonds, diamoniak or ringrace")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--bot", default="random")
+    parser.add_argument("--batch", type=int, default=None,
+                        help="matches a task at most (default: DIAMONDS_PLAY_BATCH, as the outbox relay sends them)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--no-steady", dest="steady", action="store_false",
                         help="skip the second batch that measures bytes per match in the steady state")
@@ -95,7 +98,8 @@ def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
 
     from league.models import Match, MatchStatus, Player
     from league.services import create_bot_player, create_match
-    from workers.tasks import run_match
+    from workers.outbox import batches
+    from workers.tasks import run_match, run_matches
 
     players = [
         Player.objects.filter(name=f"bench-{args.bot}-{i}").first()
@@ -135,9 +139,13 @@ def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
     cpu_before = _cpu_seconds(worker_pids), _cpu_seconds(_backend_pids(connection))
     commits_before = _commits(connection)
     def play(match_ids: list[int]) -> int:
-        """Send the matches to the workers as the outbox relay does and wait until all are done; the polls made."""
-        for match_id in match_ids:
-            run_match.apply_async((match_id,), queue=queue, ignore_result=True)
+        """Send the matches to the workers as the outbox relay does (without its rows: a run of its own) and wait until
+        all are done; the polls made."""
+        for ids in batches(match_ids, most=args.batch):
+            if len(ids) == 1:
+                run_match.apply_async((ids[0],), queue=queue, ignore_result=True)
+            else:
+                run_matches.apply_async(([[pk, None] for pk in ids],), queue=queue, ignore_result=True)
         pending = Match.objects.filter(pk__in=match_ids).exclude(status__in=[MatchStatus.FINISHED,
                                                                              MatchStatus.FAILED])
         polls = 1
@@ -163,8 +171,9 @@ def _run(args, bench_url: str, procs: list[subprocess.Popen]) -> int:
     row_bytes = _row_bytes(connection, ids)
     per_match_rows = sum(row_bytes.values()) / args.matches
 
+    tasks = len(batches(ids, most=args.batch))
     print(f"{args.matches} {args.game} matches of {args.players} {args.bot} bots, {args.workers} worker processes, "
-          f"{elapsed:.2f} s ({failed} failed)")
+          f"{tasks} tasks, {elapsed:.2f} s ({failed} failed)")
     print(f"matches per second:     {args.matches / elapsed:8.1f}")
     print(f"decisions per second:   {decisions / elapsed:8.0f}   ({decisions / args.matches:.0f} a match)")
     per_match_cpu = 1000 * (worker_cpu + backend_cpu) / args.matches

@@ -26,7 +26,7 @@ from kombu.exceptions import KombuError, OperationalError
 from redis.exceptions import RedisError
 
 from league.models import OutboxKind
-from league.selectors.comparisons import is_comparison_match
+from league.selectors.comparisons import comparison_match_ids, is_comparison_match
 from league.services import outbox
 
 log = logging.getLogger(__name__)
@@ -60,14 +60,62 @@ def queue_of(match_id: int) -> str:
     return settings.DIAMONDS_PLAY_QUEUE
 
 
+def _options(queue: str) -> dict:
+    """How every task is sent. To a queue named when sending (not only in the routes fixed at start-up), so that a
+    test run can have its workers' queue to itself. No result is stored: nobody waits for a relayed task, whose
+    effect is in the database (its outbox row carried out), and storing one would cost the worker a Redis write
+    per match."""
+    return {"queue": queue, "retry": True, "retry_policy": settings.DIAMONDS_SEND_RETRY_POLICY, "ignore_result": True}
+
+
 def send(message) -> None:
     """Hand one row to the broker (in eager mode: run its task here). Both kinds go to the play queue (or the
-    comparisons queue), named when sending (not only in the routes fixed at start-up) so that a test run can have
-    its workers' queue to itself. No result is stored: nobody waits for a relayed task, whose effect is in the
-    database (its outbox row carried out), and storing one would cost the worker a Redis write per match."""
+    comparisons queue)."""
     _task_of(message.kind).apply_async((message.match_id,), {"message_id": message.pk},
-                                       queue=queue_of(message.match_id), retry=True,
-                                       retry_policy=settings.DIAMONDS_SEND_RETRY_POLICY, ignore_result=True)
+                                       **_options(queue_of(message.match_id)))
+
+
+def send_batch(messages: list, queue: str) -> None:
+    """Hand several rows of bot matches to the broker as one task (workers.tasks.run_matches), which plays them one
+    after the other: what a task costs the broker and the worker is then paid once for them all."""
+    from .tasks import run_matches
+
+    run_matches.apply_async(([[m.match_id, m.pk] for m in messages],), **_options(queue))
+
+
+def batches(match_ids: list[int], *, most: int | None = None, spread: int | None = None) -> list[list[int]]:
+    """How a page of bot matches due at once is cut into tasks, in order: at most `most` matches a task
+    (DIAMONDS_PLAY_BATCH), and never fewer than `spread` tasks (DIAMONDS_PLAY_SPREAD) while there are matches
+    for them, so that a few matches due together (a small round) still go to as many workers as can take them.
+    The benchmark (workers.bench) cuts its matches the same way."""
+    most = settings.DIAMONDS_PLAY_BATCH if most is None else most
+    spread = settings.DIAMONDS_PLAY_SPREAD if spread is None else spread
+    if not match_ids:
+        return []
+    tasks = min(len(match_ids), max(-(-len(match_ids) // max(most, 1)), spread))
+    size, extra = divmod(len(match_ids), tasks)  # the first `extra` tasks take one more
+    out, at = [], 0
+    for t in range(tasks):
+        n = size + (t < extra)
+        out.append(match_ids[at:at + n])
+        at += n
+    return out
+
+
+def _groups(messages: list) -> list[tuple[str, list]]:
+    """The claimed rows as sends: each live-play row alone (a person waits on it), the bot matches cut into batches
+    per queue (`batches`); a batch of one is sent as its own row."""
+    play = [m for m in messages if m.kind == OutboxKind.PLAY_MATCH]
+    compared = comparison_match_ids([m.match_id for m in play]) if play else set()
+    by_queue: dict[str, list] = {}
+    for m in play:
+        queue = settings.DIAMONDS_COMPARISON_QUEUE if m.match_id in compared else settings.DIAMONDS_PLAY_QUEUE
+        by_queue.setdefault(queue, []).append(m)
+    groups = [("", [m]) for m in messages if m.kind != OutboxKind.PLAY_MATCH]
+    for queue, rows in by_queue.items():
+        by_id = {m.pk: m for m in rows}
+        groups += [(queue, [by_id[pk] for pk in ids]) for ids in batches([m.pk for m in rows])]
+    return groups
 
 
 def relay(*, limit: int = 200) -> RelayReport:
@@ -80,24 +128,31 @@ def relay(*, limit: int = 200) -> RelayReport:
     _local.relaying = True
     try:
         while True:
-            batch = outbox.due_messages(limit=limit)
-            if not batch:
+            page = outbox.due_messages(limit=limit)
+            if not page:
                 break
-            for message in batch:
-                if not outbox.claim_for_sending(message_id=message.pk):
-                    continue  # another relay has it
+            for queue, group in _groups(page):
+                # Claimed a send at a time, so that a broker found down leaves the rest of the page due as it was.
+                taken = set(outbox.claim_many_for_sending(message_ids=[m.pk for m in group]))
+                rows = [m for m in group if m.pk in taken]  # the others: another relay's, or done meanwhile
+                if not rows:
+                    continue
                 try:
-                    send(message)
+                    if len(rows) == 1:
+                        send(rows[0])
+                    else:
+                        send_batch(rows, queue)
                 except SEND_ERRORS as e:
-                    outbox.mark_send_failed(message_id=message.pk, error=f"{type(e).__name__}: {e}")
-                    report.failed += 1
+                    for m in rows:
+                        outbox.mark_send_failed(message_id=m.pk, error=f"{type(e).__name__}: {e}")
+                    report.failed += len(rows)
                     _broker_down_until = time.monotonic() + BROKER_PAUSE_SECONDS
-                    log.warning("outbox row %s (%s of match %s) not sent, kept for the relay: %s", message.pk,
-                                message.kind, message.match_id, e)
+                    log.warning("outbox rows %s (%s of match %s%s) not sent, kept for the relay: %s",
+                                ", ".join(str(m.pk) for m in rows), rows[0].kind, rows[0].match_id,
+                                " and more" if len(rows) > 1 else "", e)
                     return report  # the broker is down: the rest would fail the same way
-                else:
-                    outbox.mark_sent(message_id=message.pk)
-                    report.sent += 1
+                outbox.mark_many_sent(message_ids=[m.pk for m in rows])
+                report.sent += len(rows)
         return report
     finally:
         _local.relaying = False

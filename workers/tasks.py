@@ -47,34 +47,52 @@ def _retry_on_a_fresh_connection(task, error: Exception):
 
 @app.task(name="workers.tasks.run_match", bind=True, acks_late=True, reject_on_worker_lost=True)
 def run_match(self, match_id: int, message_id: int | None = None) -> dict:
-    """Play a match whose seats are all bots to its end, one stored trick at a time.
+    """Play a match whose seats are all bots to its end.
 
     Safe to deliver twice or again after a killed worker: league.services.play_bot_match holds the match's claim,
-    resumes from the stored tricks and seeds every bot decision from the match state.
+    resumes from the stored play and seeds every bot decision from the match state.
     """
-    hostname = self.request.hostname or "eager"
     try:
-        # Relaxed commits for all of it, the follow-up and the carrying out too: each is redone if a database crash
-        # loses it, the carrying out last (league.services.play.relaxed_commits says why that is safe). Not for a
-        # table with people: the branch below.
-        with relaxed_commits():
-            outcome = play_bot_match(match_id=match_id, worker=f"{hostname}:{os.getpid()}")
-            if outcome.status in ("finished", "already_finished", "failed"):
-                # Ratings and the tournament round the match may close. Also on a repeated delivery: the previous
-                # run may have died between finishing the match and this call, and on_match_finished does nothing
-                # twice.
-                on_match_finished(match_id=match_id)
-            # busy: another worker plays it, and its own row is carried out by it
-            if outcome.status not in ("busy", "not_all_bots"):
-                outbox.carry_out(message_id=message_id)
-        if outcome.status == "not_all_bots":
-            # A table with people or external bots (a tournament's, say): its engine bots play up to the first
-            # decision someone else owes, and the rest follows decision by decision (league.services.decisions).
-            result = _advance(match_id)
-            outbox.carry_out(message_id=message_id)
-            return result
+        return _run_one(match_id, message_id, f"{self.request.hostname or 'eager'}:{os.getpid()}")
     except LOST_DATABASE as e:
         raise _retry_on_a_fresh_connection(self, e) from e
+
+
+@app.task(name="workers.tasks.run_matches", bind=True, acks_late=True, reject_on_worker_lost=True)
+def run_matches(self, items: list) -> list[dict]:
+    """Play several bot matches, one after the other, as run_match plays each: the outbox relay sends the matches
+    due together (a ladder's tick, a round) as a few such tasks (workers.outbox.batches), so that what a task costs
+    the broker and the worker is paid once for several matches. `items` are [match_id, outbox row id] pairs.
+
+    Safe to deliver again, as a whole: a match it finished before is only carried out again (already_finished).
+    A lost database connection retries the whole batch the same way.
+    """
+    worker = f"{self.request.hostname or 'eager'}:{os.getpid()}"
+    try:
+        return [_run_one(match_id, message_id, worker) for match_id, message_id in items]
+    except LOST_DATABASE as e:
+        raise _retry_on_a_fresh_connection(self, e) from e
+
+
+def _run_one(match_id: int, message_id: int | None, worker: str) -> dict:
+    # Relaxed commits for all of it, the follow-up and the carrying out too: each is redone if a database crash loses
+    # it, the carrying out last (league.services.play.relaxed_commits says why that is safe). Not for a table with
+    # people: the branch below.
+    with relaxed_commits():
+        outcome = play_bot_match(match_id=match_id, worker=worker)
+        if outcome.status in ("finished", "already_finished", "failed"):
+            # Ratings and the tournament round the match may close. Also on a repeated delivery: the previous run may
+            # have died between finishing the match and this call, and on_match_finished does nothing twice.
+            on_match_finished(match_id=match_id)
+        # busy: another worker plays it, and its own row is carried out by it
+        if outcome.status not in ("busy", "not_all_bots"):
+            outbox.carry_out(message_id=message_id)
+    if outcome.status == "not_all_bots":
+        # A table with people or external bots (a tournament's, say): its engine bots play up to the first decision
+        # someone else owes, and the rest follows decision by decision (league.services.decisions).
+        result = _advance(match_id)
+        outbox.carry_out(message_id=message_id)
+        return result
     return outcome.as_dict()
 
 

@@ -15,6 +15,12 @@ def is_comparison_match(match_id: int) -> bool:
     return ComparisonPair.objects.filter(Q(candidate_match_id=match_id) | Q(baseline_match_id=match_id)).exists()
 
 
+def comparison_match_ids(match_ids: list[int]) -> set[int]:
+    """Those of the matches that are games of a comparison's pair, in one query (the relay routes a page at once)."""
+    pairs = ComparisonPair.objects.filter(Q(candidate_match_id__in=match_ids) | Q(baseline_match_id__in=match_ids))
+    return {pk for pair in pairs.values_list("candidate_match_id", "baseline_match_id") for pk in pair} & set(match_ids)
+
+
 def twin_in_play(match_id: int) -> bool:
     """Whether the match is one game of a comparison's pair whose other game is still in play (one indexed query;
     False for any other match)."""

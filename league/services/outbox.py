@@ -63,15 +63,24 @@ def claim_for_sending(*, message_id: int, now=None) -> bool:
     """Take a due row for this sender: its next send moves to DIAMONDS_OUTBOX_RESEND_SECONDS from now, so another
     relay does not send it at the same moment, and if this sender dies before sending, it is sent again then.
     False if another sender took it first or it is done."""
+    return bool(claim_many_for_sending(message_ids=[message_id], now=now))
+
+
+def claim_many_for_sending(*, message_ids: list[int], now=None) -> list[int]:
+    """`claim_for_sending` for a page of rows at once: the ids this sender took (rows another sender holds, or took
+    first, or that are done are left out). On PostgreSQL rows locked by another sender are skipped, not waited for."""
     now = now or timezone.now()
-    return bool(
-        OutboxMessage.objects.filter(pk=message_id, done_at__isnull=True, send_after__lte=now).update(
+    with transaction.atomic():
+        taken = list(OutboxMessage.objects.select_for_update(skip_locked=True)
+                     .filter(pk__in=message_ids, done_at__isnull=True, send_after__lte=now)
+                     .order_by("pk").values_list("pk", flat=True))
+        OutboxMessage.objects.filter(pk__in=taken).update(
             send_after=now + timedelta(seconds=settings.DIAMONDS_OUTBOX_RESEND_SECONDS), sends=F("sends") + 1)
-    )
+    return taken
 
 
-def mark_sent(*, message_id: int) -> None:
-    OutboxMessage.objects.filter(pk=message_id).update(sent_at=timezone.now(), last_error="")
+def mark_many_sent(*, message_ids: list[int]) -> None:
+    OutboxMessage.objects.filter(pk__in=message_ids).update(sent_at=timezone.now(), last_error="")
 
 
 def mark_send_failed(*, message_id: int, error: str) -> None:

@@ -239,3 +239,83 @@ def test_the_admin_lists_waiting_rows_with_why_their_send_failed(monkeypatch, ad
     assert b"Connection refused" in page.content and b"play_match" in page.content
     row = OutboxMessage.objects.first()
     assert admin_client.post(f"/admin/league/outboxmessage/{row.pk}/change/", {"sends": 0}).status_code == 403
+
+
+# ---- bot matches due together go out as a few tasks (workers.outbox.batches, workers.tasks.run_matches) -----------
+
+def test_batches_cut_matches_in_order_at_most_so_many_a_task_and_never_fewer_tasks_than_the_spread():
+    ids = list(range(1, 101))
+    cut = workers.outbox.batches(ids, most=8, spread=4)
+    assert [pk for batch in cut for pk in batch] == ids  # every match once, in order
+    assert len(cut) == 13 and max(map(len, cut)) == 8 and min(map(len, cut)) == 7  # evenly, not 8 * 12 + 4
+    assert workers.outbox.batches(ids[:10], most=8, spread=4) == [[1, 2, 3], [4, 5, 6], [7, 8], [9, 10]]
+    assert workers.outbox.batches(ids[:3], most=8, spread=16) == [[1], [2], [3]]  # a small round: a worker each
+    assert workers.outbox.batches(ids[:5], most=1, spread=1) == [[1], [2], [3], [4], [5]]
+    assert workers.outbox.batches([], most=8, spread=4) == []
+
+
+def _ladder_matches(n: int, prefix: str) -> list[Match]:
+    from league.services import create_match
+
+    players = bot_field(2, prefix=prefix)
+    return [create_match(players=players, ruleset={"players": 2, **SMALL}, seed=f"{prefix}/{i}") for i in range(n)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_relay_sends_many_bot_matches_as_batches_and_each_is_played_once(monkeypatch, settings):
+    settings.DIAMONDS_PLAY_BATCH, settings.DIAMONDS_PLAY_SPREAD = 3, 2
+    matches = _ladder_matches(7, "batched")
+    batches, singles = [], []
+    monkeypatch.setattr(workers.outbox, "send_batch", lambda rows, queue: batches.append((queue, rows)))
+    monkeypatch.setattr(workers.outbox, "send", singles.append)
+    outbox.record_many(kind=OutboxKind.PLAY_MATCH, match_ids=[m.pk for m in matches])  # relayed after commit
+    assert singles == [] and [len(rows) for _, rows in batches] == [3, 2, 2]
+    assert {queue for queue, _ in batches} == {settings.DIAMONDS_PLAY_QUEUE}
+    rows = [m for _, batch in batches for m in batch]
+    assert [m.match_id for m in rows] == [m.pk for m in matches]
+    assert not OutboxMessage.objects.filter(sent_at__isnull=True).exists()
+    assert workers.outbox.relay().sent == 0  # sent, not due again yet
+
+    # The worker plays a batch; the broker delivers it again (a redelivery after a lost acknowledgement).
+    from workers.tasks import run_matches
+
+    first_batch = [[m.match_id, m.pk] for m in batches[0][1]]
+    first = run_matches.apply((first_batch,)).get()
+    again = run_matches.apply((first_batch,)).get()
+    assert [o["status"] for o in first] == ["finished"] * 3 and all(o["tricks_written"] > 0 for o in first)
+    assert [o["status"] for o in again] == ["already_finished"] * 3 and all(o["tricks_written"] == 0 for o in again)
+    for match_id, message_id in first_batch:
+        match = Match.objects.get(pk=match_id)
+        assert match.status == MatchStatus.FINISHED and match_record(match) == reference_record(match)
+        assert OutboxMessage.objects.get(pk=message_id).done_at is not None
+    # The other batches' rows wait for their workers, and are sent again only once their time comes.
+    assert OutboxMessage.objects.filter(done_at__isnull=True).count() == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_the_broker_refuses_is_kept_and_the_rest_of_the_page_stays_due(monkeypatch, settings):
+    settings.DIAMONDS_PLAY_BATCH, settings.DIAMONDS_PLAY_SPREAD = 3, 1
+    matches = _ladder_matches(6, "refused")
+    tried = []
+
+    def refused(rows, queue):
+        tried.append([m.pk for m in rows])
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(workers.outbox, "send_batch", refused)
+    with transaction.atomic():
+        for m in matches:
+            outbox.record(kind=OutboxKind.PLAY_MATCH, match_id=m.pk)
+    assert len(tried) == 1 and len(tried[0]) == 3  # the first batch failed; the fast path stood aside
+    refused_rows = OutboxMessage.objects.filter(pk__in=tried[0])
+    assert all(r.sent_at is None and "Connection refused" in r.last_error and r.sends == 1 for r in refused_rows)
+    rest = OutboxMessage.objects.exclude(pk__in=tried[0])
+    assert all(r.sends == 0 and r.last_error == "" for r in rest)  # never claimed: due as they were
+    assert {r.pk for r in outbox.due_messages()} == {r.pk for r in rest}
+
+    monkeypatch.undo()  # the broker is back (eager: sending plays the matches here)
+    _time_passes()
+    report = workers.outbox.relay()
+    assert report.sent == 6 and report.failed == 0
+    assert set(Match.objects.values_list("status", flat=True)) == {MatchStatus.FINISHED}
+    assert not OutboxMessage.objects.filter(done_at__isnull=True).exists()

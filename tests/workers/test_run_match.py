@@ -71,3 +71,28 @@ def test_tasks_are_routed_to_their_queues():
     assert router.route({}, "workers.tasks.run_match")["queue"].name == "play"
     assert router.route({}, "workers.tasks.requeue_stalled_matches")["queue"].name == "bookkeeping"
     assert run_match.acks_late and run_match.reject_on_worker_lost
+
+
+def test_run_matches_plays_each_match_of_its_batch_once_however_often_it_runs():
+    from workers.tasks import run_matches
+
+    matches = [bot_match(VARIANTS[v], seed=f"batch-{v}") for v in ("2p", "4p-thief", "3p-choose")]
+    # The second match was half played by a worker killed before: the batch resumes it.
+    assert play_bot_match(match_id=matches[1].pk, max_tricks=7).status == "paused"
+    items = [[m.pk, None] for m in matches]
+    first = run_matches.apply((items,)).get()
+    second = run_matches.apply((items,)).get()
+    assert [o["match_id"] for o in first] == [m.pk for m in matches]
+    assert [o["status"] for o in first] == ["finished"] * 3 and first[1]["tricks_written"] == 40 - 7
+    assert [o["status"] for o in second] == ["already_finished"] * 3
+    for match in matches:
+        match.refresh_from_db()
+        assert match.status == MatchStatus.FINISHED and match_record(match) == reference_record(match)
+        assert not MatchStep.objects.filter(match=match).exists()
+
+
+def test_run_matches_is_routed_and_acknowledged_like_run_match():
+    from workers.tasks import run_matches
+
+    assert app.amqp.router.route({}, "workers.tasks.run_matches")["queue"].name == "play"
+    assert run_matches.acks_late and run_matches.reject_on_worker_lost

@@ -12,7 +12,7 @@ from celery.result import AsyncResult
 from league.models import Match, MatchStatus, Player
 from league.selectors import match_record
 from league.services import create_bot_player, create_match
-from workers.tasks import run_match
+from workers.tasks import run_match, run_matches
 
 from ..league.matches_support import reference_record, stored_tricks
 from .conftest import wait_for
@@ -103,3 +103,30 @@ def test_a_killed_pool_process_gives_its_match_back_to_the_worker(worker_pool):
     wait_for(finished, timeout=120, what="the match to be finished after its pool process was killed")
     assert _tricks(match) == TRICKS
     assert match_record(match) == reference_record(match)
+
+
+def test_a_batch_whose_worker_is_killed_mid_way_is_finished_by_another_each_match_once(worker_pool):
+    # The outbox relay sends bot matches due together as one run_matches task (workers.outbox.batches): killed in
+    # its second match, the whole task goes to another worker, which finds the first match finished, resumes the
+    # second from its stored tricks and plays the third.
+    quick_players = [create_bot_player(name=f"quick-{i}", kind="random") for i in range(4)]
+    quick = [create_match(players=quick_players, ruleset={"players": 4}, seed=f"batch-quick-{i}") for i in range(2)]
+    long = long_match(seed="batch-killed")
+    first = worker_pool.start("doomed", CELERY_VISIBILITY_TIMEOUT="2", **EVERY_TRICK)
+    task = run_matches.apply_async(([[quick[0].pk, None], [long.pk, None], [quick[1].pk, None]],),
+                                   queue=worker_pool.queue)
+    wait_for(lambda: _tricks(long) >= 40, timeout=60, what="the batch's worker to store 40 tricks of its second match")
+    worker_pool.kill(first)
+    stored = _tricks(long)
+    statuses = {m.pk: m.status for m in Match.objects.filter(pk__in=[quick[0].pk, long.pk, quick[1].pk])}
+    assert statuses == {quick[0].pk: MatchStatus.FINISHED, long.pk: MatchStatus.RUNNING,
+                        quick[1].pk: MatchStatus.PENDING}
+
+    worker_pool.start("successor", CELERY_VISIBILITY_TIMEOUT="2", **EVERY_TRICK)
+    outcomes = AsyncResult(task.id).get(timeout=120)
+    assert [o["status"] for o in outcomes] == ["already_finished", "finished", "finished"]
+    assert all(o["worker"].startswith("successor@") for o in outcomes)
+    assert outcomes[1]["tricks_written"] == TRICKS - stored
+    for match in [*quick, long]:
+        match.refresh_from_db()
+        assert match.status == MatchStatus.FINISHED and match_record(match) == reference_record(match)
