@@ -52,7 +52,7 @@ from ..selectors.live import legal_decisions, match_game
 from ..selectors.prepared import PreparedQuery
 from ..turn_signals import announce_turns
 from . import outbox
-from .play import bot_seed, play_bot_match
+from .play import play_bot_match, seeded_for
 from .progress import store_progress
 from .stopping import PlayStopped, StopWatch
 
@@ -317,7 +317,7 @@ def _bot_seats(match: Match, rows) -> dict[int, tuple[str, dict]]:
 def _bot_decision(match: Match, kind: str, settings: dict, seat: int, game):
     """What the engine bot at `seat` decides now: seeded by the match state alone (as play_bot_match does)."""
     game_kind = game_type(match.game)
-    bot = game_kind.make_bot(kind, seed=bot_seed(match, seat, game.move_number), **settings)
+    bot = seeded_for(game_kind.make_bot(kind, **settings), match, seat, game.move_number)
     return bot.decide(game_kind.view(game, seat))
 
 

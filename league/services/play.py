@@ -13,9 +13,9 @@ after its worker was killed:
   A kill loses at most the play since the last checkpoint, and the next run resumes from what is stored; a
   match of quick bots is one write, as it ends. `max_tricks` stops after that many steps (stored then), and
   `tricks_written` counts the steps played;
-- a bot is built afresh for each decision, seeded from the match seed, the seat and the engine's move number,
-  so its choice depends only on the match state: a resumed run makes exactly the choices an uninterrupted one
-  would have made, and finishes with the same result.
+- every bot decision is seeded from the match seed, the seat and the engine's move number (`seeded_for`), so its
+  choice depends only on the match state: a resumed run makes exactly the choices an uninterrupted one would have
+  made, and finishes with the same result.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from engine import PLAY, Decision, Game, IllegalDecision
+from engine.bots import Bot
+from engine.decision_random import DecisionRandom
 from engine.games import game_type
 
 from ..events import emit
@@ -73,6 +75,19 @@ def bot_seed(match: Match, seat: int, move_number: int) -> str:
     """The seed of the bot that decides for `seat` at `move_number`: a function of the match state alone (so a
     resumed match plays on as it would have), and one-way (a SHA-256), so the bot never holds the deal's seed."""
     return hashlib.sha256(f"{match.seed}/seat-{seat}/move-{move_number}".encode()).hexdigest()
+
+
+def seeded_for(bot: Bot, match: Match, seat: int, move_number: int) -> Bot:
+    """`bot`, seeded for the decision of `seat` at `move_number` (`bot_seed`): every engine bot the league asks
+    for a decision is seeded so, just before it decides, whether it is built for that decision or kept for the
+    match. Its generator is a DecisionRandom (engine.decision_random), seeded at the cost of the hash: a bot match
+    seeds a bot for every decision but the forced ones, and a Mersenne Twister's seeding cost more than the rest of
+    a quick bot's decision."""
+    rng = bot.rng
+    if type(rng) is not DecisionRandom:
+        rng = bot.rng = DecisionRandom()
+    rng.seed(bot_seed(match, seat, move_number))
+    return bot
 
 
 def _at_trick_boundary(game: Game) -> bool:
@@ -173,7 +188,7 @@ def _play_claimed(match_id: int, claim: Claim, max_tricks: int | None) -> PlayOu
                 if bot is None:
                     bot_kind, bot_settings = bots[seat]
                     bot = players[seat] = kind.make_bot(bot_kind, seed=0, **bot_settings)
-                bot.rng.seed(bot_seed(match, seat, game.move_number))
+                seeded_for(bot, match, seat, game.move_number)
                 game.apply(seat, bot.decide(kind.view(game, seat)))
             if by_turns:
                 if not _at_turn_end(game, turn_seen):

@@ -7,7 +7,7 @@ from engine import Game, Ruleset, SeatView, to_record
 from engine.bots import make_bot
 from league.models import Match, MatchStep, Player
 from league.services import create_bot_player, create_match
-from league.services.play import bot_seed
+from league.services.play import seeded_for
 
 # Every variant the record format covers: 2-6 players, thief and choose clubs, partnerships 4 and 6, perfect.
 VARIANTS = {
@@ -69,6 +69,6 @@ def reference_record(match: Match) -> dict:
     while not game.over:
         for seat in game.pending.seats:
             kind, settings = kinds[seat]
-            bot = make_bot(kind, seed=bot_seed(match, seat, game.move_number), **settings)
+            bot = seeded_for(make_bot(kind, **settings), match, seat, game.move_number)
             game.apply(seat, bot.decide(SeatView(game, seat)))
     return to_record(game)

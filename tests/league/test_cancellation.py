@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-import league.services.decisions as decisions_module
 import league.services.play as play_module
 from league.models import (
     Match,
@@ -69,8 +68,7 @@ class StopAt:
                 self.after += 1
             return real(match, seat, move_number)
 
-        monkeypatch.setattr(play_module, "bot_seed", bot_seed)
-        monkeypatch.setattr(decisions_module, "bot_seed", bot_seed)
+        monkeypatch.setattr(play_module, "bot_seed", bot_seed)  # play.seeded_for, which every loop calls, reads it
 
 
 @pytest.mark.parametrize("decision", [7, 30, 61])

@@ -24,7 +24,7 @@ from league.selectors.records import match_record
 from league.services import create_bot_player, create_match, play_bot_match
 from league.services.corrections import NotCorrectable, correct_result
 from league.services.decisions import IllegalMove, MalformedDecision, StaleMove, advance_match, submit_decision
-from league.services.play import bot_seed
+from league.services.play import seeded_for
 from league.services.players import create_external_bot
 from league.services.progress import seat_results_of
 
@@ -52,7 +52,7 @@ def reference_record(match: Match) -> dict:
     game = kind.new_game(kind.stored_ruleset(match.ruleset), match.seed, match.seats, first_seat=match.first_dealer)
     while not game.over:
         seat = game.pending.seats[0]
-        bot = kind.make_bot(seats[seat].player.bot_kind, seed=bot_seed(match, seat, game.move_number))
+        bot = seeded_for(kind.make_bot(seats[seat].player.bot_kind), match, seat, game.move_number)
         game.apply(seat, bot.decide(kind.view(game, seat)))
     return kind.to_record(game)
 

@@ -11,7 +11,7 @@ import pytest
 from engine import Game, Ruleset, SeatView
 from engine.bots import make_bot
 from league.models import Match, MatchStatus
-from league.services.play import bot_seed
+from league.services.play import seeded_for
 
 from .browser import shoot
 from .conftest import PASSWORD
@@ -50,7 +50,7 @@ def decisions_for_seat_0(seed: str) -> set[str]:
                 kinds.add(game.pending.kind)
                 game.apply(0, clicks(game))
             else:
-                bot = make_bot("greedy", seed=bot_seed(SimpleNamespace(seed=seed), seat, game.move_number))
+                bot = seeded_for(make_bot("greedy"), SimpleNamespace(seed=seed), seat, game.move_number)
                 game.apply(seat, bot.decide(SeatView(game, seat)))
     return kinds
 

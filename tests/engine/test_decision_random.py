@@ -1,0 +1,75 @@
+"""engine.decision_random.DecisionRandom: the generator the league seeds before every bot decision
+(league.services.play.seeded_for). Seeded from a 256-bit number, it draws that number's bits first, then a Mersenne
+Twister seeded from it; every draw of random.Random works on it, deterministically and uniformly."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+
+import pytest
+
+from engine.bots import RandomBot
+from engine.decision_random import DecisionRandom
+from engine.fastrandom import below, sample, shuffle
+from engine.game import Game
+from engine.ruleset import Ruleset
+from engine.view import SeatView
+
+
+def _seed(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_the_first_bits_are_the_seeds_low_bits_first_then_a_twister_seeded_from_it():
+    number = int(_seed("bits"), 16)
+    rng = DecisionRandom(_seed("bits"))
+    assert [rng.getrandbits(8) for _ in range(32)] == [(number >> (8 * i)) & 0xFF for i in range(32)]
+    twister = random.Random(number)
+    assert [rng.getrandbits(32) for _ in range(10)] == [twister.getrandbits(32) for _ in range(10)]
+    assert rng.random() == twister.random()
+
+
+def test_the_same_seed_draws_the_same_and_another_seed_otherwise():
+    def draws(seed: str) -> list:
+        rng = DecisionRandom(seed)
+        xs = list(range(20))
+        shuffle(rng, xs)
+        return [rng.randrange(7), below(rng, 13), rng.random(), sample(rng, list(range(10)), 3), rng.choice("abc"),
+                xs, [rng.getrandbits(64) for _ in range(8)]]
+
+    assert draws(_seed("a")) == draws(_seed("a"))
+    assert draws(_seed("a")) != draws(_seed("b"))
+    rng = DecisionRandom()
+    rng.seed(_seed("a"))
+    first = [rng.randrange(1000) for _ in range(60)]
+    rng.seed(_seed("a"))  # seeding again starts over, whatever was drawn, Twister included
+    assert [rng.randrange(1000) for _ in range(60)] == first
+
+
+def test_draws_are_uniform():
+    # randrange(5) from 4,000 seeds' first draws: rejection sampling, not a modulo, so no value is favoured.
+    counts = Counter(DecisionRandom(_seed(f"u{i}")).randrange(5) for i in range(4000))
+    chi2 = sum((c - 800) ** 2 / 800 for c in counts.values())
+    assert len(counts) == 5 and chi2 < 18.5  # the 0.1% point of chi-square with 4 degrees of freedom
+    floats = [DecisionRandom(_seed(f"f{i}")).random() for i in range(2000)]
+    assert all(0.0 <= x < 1.0 for x in floats) and 0.45 < sum(floats) / len(floats) < 0.55
+
+
+@pytest.mark.parametrize("seed", [-1, 1 << 256, "f" * 65])
+def test_a_seed_of_more_than_256_bits_is_refused(seed):
+    with pytest.raises(ValueError):
+        DecisionRandom(seed)
+
+
+def test_a_bot_seeded_so_decides_the_same_way_every_time():
+    game = Game(Ruleset.from_dict({"players": 4}), "decision-random", ["a", "b", "c", "d"])
+    seat = game.pending.seats[0]
+
+    def decide() -> object:
+        bot = RandomBot()
+        bot.rng = DecisionRandom(_seed(f"seat-{seat}/move-{game.move_number}"))
+        return bot.decide(SeatView(game, seat))
+
+    assert len({repr(decide()) for _ in range(5)}) == 1
