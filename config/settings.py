@@ -345,6 +345,10 @@ DIAMONDS_OUTBOX_RESEND_SECONDS = int(os.environ.get("DIAMONDS_OUTBOX_RESEND_SECO
 # matches for them, so that a small round still reaches every free worker (workers.outbox.batches). A batch of
 # slow matches is no risk: a match of a batch that has not started by the resend time is sent again, and whichever
 # worker comes first plays it.
+# The statements of live play and bot matches are prepared on PostgreSQL, once per connection (league.selectors.
+# prepared.prepared_cursor). Turn off behind a connection pooler in transaction mode, where a connection's prepared
+# statements are not its next transaction's.
+DIAMONDS_PREPARED_STATEMENTS = os.environ.get("DIAMONDS_PREPARED_STATEMENTS", "1") not in ("0", "false", "no")
 DIAMONDS_PLAY_BATCH = int(os.environ.get("DIAMONDS_PLAY_BATCH", "8"))
 DIAMONDS_PLAY_SPREAD = int(os.environ.get("DIAMONDS_PLAY_SPREAD", "16"))
 # Redis gives an unacknowledged task to another worker after the visibility timeout. The outbox and the leases

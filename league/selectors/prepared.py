@@ -6,14 +6,22 @@ database spent answering them. `PreparedQuery` compiles its queryset once (per d
 where the arguments go, then runs that SQL with the call's arguments and builds the very model instances the ORM
 would (select_related relations included, through Django's own populators and the backend's value converters).
 The statements sent are the ORM's own, so what the database does, and the query counts, are unchanged.
+
+On PostgreSQL these queries, and the few statements every bot match and live decision sends (league.services.play,
+progress, locks), also go through `prepared_cursor`: each connection has PostgreSQL parse and plan them once, as
+prepared statements, and then only binds and runs them. Planning was most of what the database spent on a quick
+bot match: its statements are few and each touches a row or four.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
+from django.conf import settings
 from django.db import connections, router
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
 
@@ -22,6 +30,43 @@ _MARKERS = (-7_318_406_811, -7_318_406_812, -7_318_406_813)
 # The ORM answers a lookup by a value outside a 64-bit integer column's range with no rows rather than sending it
 # (the database would refuse it: a URL's <int:pk> takes any digits); so does a prepared query.
 _ID_RANGE = range(-(2 ** 63), 2 ** 63)
+
+
+@contextmanager
+def prepared_cursor(connection) -> Iterator:
+    """A cursor on `connection` whose statements PostgreSQL prepares, the first time each is run on the connection
+    (psycopg's server-side binding with `prepare_threshold` 0): later runs skip parsing and planning. Elsewhere, or
+    with DIAMONDS_PREPARED_STATEMENTS off (a transaction-mode connection pooler would need it off), the connection's
+    ordinary cursor. Django's own cursors are untouched: they bind on the client and never prepare.
+
+    The cursor is wrapped as Django wraps its own, so the statements are logged and counted as any other."""
+    if connection.vendor != "postgresql" or not settings.DIAMONDS_PREPARED_STATEMENTS:
+        with connection.cursor() as cursor:
+            yield cursor
+        return
+    import psycopg
+
+    connection.ensure_connection()
+    raw = connection.connection
+    if raw.prepare_threshold != 0:  # a new connection: Django opens them with preparing off
+        raw.prepare_threshold = 0
+    cursor = psycopg.Cursor(raw)
+    wrapped = _LoggedCursor(cursor, connection) if connection.queries_logged else connection.make_cursor(cursor)
+    try:
+        yield wrapped
+    finally:
+        cursor.close()
+
+
+class _LoggedCursor(CursorDebugWrapper):
+    """Django's debug wrapper (DEBUG, or a test capturing queries) for a prepared cursor: it logs the statement with
+    its values in, as for Django's own cursors (which read it back from the client-side cursor; a prepared one never
+    holds it)."""
+
+    def execute(self, sql, params=None):
+        shown = self.db.ops.compose_sql(sql, params) if params is not None else sql
+        with self.debug_sql(shown, None, use_last_executed_query=False):
+            return CursorWrapper.execute(self, sql, params)
 
 
 class PreparedQuery:
@@ -73,7 +118,7 @@ class PreparedQuery:
                 self._compiled[alias] = compiled
         sql, slots, klass_info, select, start, end, init_list, converters = compiled
         params = [args[v] if kind == "arg" else v for kind, v in slots]
-        with connection.cursor() as cursor:
+        with prepared_cursor(connection) as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
         populators = get_related_populators(klass_info, select, alias)
@@ -126,7 +171,7 @@ class PreparedValues:
             with self._lock:
                 self._compiled[alias] = compiled
         sql, slots, converters = compiled
-        with connection.cursor() as cursor:
+        with prepared_cursor(connection) as cursor:
             cursor.execute(sql, [args[v] if kind == "arg" else v for kind, v in slots])
             rows = cursor.fetchall()
         if not converters:

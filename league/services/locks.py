@@ -26,6 +26,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ..models import Match
+from ..selectors.prepared import prepared_cursor
 
 # First key of the two-key advisory lock: "DiM", so our locks do not collide with other users of the database.
 LOCK_SPACE = 0x44694D
@@ -66,7 +67,7 @@ def match_claim(*, match_id: int, owner: str) -> Iterator[Claim | None]:
     `claimed_by`) with its first write, marking the match running (league.services.play), and a holder that finds
     nothing to play has nothing to hold. Taking and giving back then cost a statement each."""
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+        with prepared_cursor(connection) as cursor:
             cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", _lock_key(match_id))
             acquired = cursor.fetchone()[0]
         if not acquired:
@@ -76,7 +77,7 @@ def match_claim(*, match_id: int, owner: str) -> Iterator[Claim | None]:
             yield Claim(match_id, owner, leased=False)
         finally:
             try:
-                with connection.cursor() as cursor:
+                with prepared_cursor(connection) as cursor:
                     cursor.execute(_GIVE_BACK, [match_id, owner, *_lock_key(match_id)])
             except DatabaseError:
                 pass  # the connection is gone, and the session's lock went with it; the lease lapses by itself

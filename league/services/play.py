@@ -42,7 +42,7 @@ from ..events import emit
 from ..models import Match, MatchSeat, MatchStatus
 from ..models.match import IN_PLAY
 from ..selectors.games import StoredPlayError, load_match_game
-from ..selectors.prepared import PreparedQuery
+from ..selectors.prepared import PreparedQuery, prepared_cursor
 from .locks import Claim, match_claim
 from .progress import store_progress
 from .stopping import PlayStopped, StopWatch
@@ -282,7 +282,7 @@ def _mark_running(match: Match, claim: Claim) -> bool:
     adapt = connection.ops.adapt_datetimefield_value
     sets = ", ".join(f"{name} = %s" for name in fields)
     values = [adapt(v) if name in _DATETIME_FIELDS else str(v) for name, v in fields.items()]  # else: strings
-    with connection.cursor() as cursor:
+    with prepared_cursor(connection) as cursor:
         cursor.execute(f"UPDATE {Match._meta.db_table} SET {sets} WHERE id = %s AND status IN ({_IN_PLAY_MARKS})",
                        [*values, match.pk, *map(str, IN_PLAY)])
         if not cursor.rowcount:

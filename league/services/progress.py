@@ -36,6 +36,7 @@ from ..events import emit
 from ..models import Match, MatchSeat, MatchStatus, MatchStep
 from ..models.match import IN_PLAY
 from ..selectors.games import ChoiceMarks
+from ..selectors.prepared import prepared_cursor
 from ..standings import forfeit_places
 from .stopping import PlayStopped, status_of
 
@@ -205,7 +206,7 @@ def _write_in_one_statement(match_id: int, step: dict | None, clear_steps: bool,
             f"AND status IN ({_LIVE_STATUSES}) RETURNING id)")
     sql = f"WITH {', '.join([live, *ctes])} SELECT count(*) FROM live"
     # The second statement (once a match, as it ends) needs a transaction of its own outside a caller's.
-    with transaction.atomic(savepoint=False) if flags_apart else nullcontext(), connection.cursor() as cursor:
+    with transaction.atomic(savepoint=False) if flags_apart else nullcontext(), prepared_cursor(connection) as cursor:
         cursor.execute(sql, params)
         if not cursor.fetchone()[0]:
             raise PlayStopped(match_id, status_of(match_id))
