@@ -70,12 +70,14 @@ def claim_many_for_sending(*, message_ids: list[int], now=None) -> list[int]:
     """`claim_for_sending` for a page of rows at once: the ids this sender took (rows another sender holds, or took
     first, or that are done are left out). On PostgreSQL rows locked by another sender are skipped, not waited for."""
     now = now or timezone.now()
+    due = OutboxMessage.objects.filter(done_at__isnull=True, send_after__lte=now)
+    claim = {"send_after": now + timedelta(seconds=settings.DIAMONDS_OUTBOX_RESEND_SECONDS), "sends": F("sends") + 1}
+    if len(message_ids) == 1:  # what a commit sends most often (a decision's advance): one conditional UPDATE
+        return list(message_ids) if due.filter(pk=message_ids[0]).update(**claim) else []
     with transaction.atomic():
-        taken = list(OutboxMessage.objects.select_for_update(skip_locked=True)
-                     .filter(pk__in=message_ids, done_at__isnull=True, send_after__lte=now)
+        taken = list(due.select_for_update(skip_locked=True).filter(pk__in=message_ids)
                      .order_by("pk").values_list("pk", flat=True))
-        OutboxMessage.objects.filter(pk__in=taken).update(
-            send_after=now + timedelta(seconds=settings.DIAMONDS_OUTBOX_RESEND_SECONDS), sends=F("sends") + 1)
+        OutboxMessage.objects.filter(pk__in=taken).update(**claim)
     return taken
 
 
