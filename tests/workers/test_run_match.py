@@ -96,3 +96,31 @@ def test_run_matches_is_routed_and_acknowledged_like_run_match():
 
     assert app.amqp.router.route({}, "workers.tasks.run_matches")["queue"].name == "play"
     assert run_matches.acks_late and run_matches.reject_on_worker_lost
+
+
+@pytest.mark.django_db(transaction=True)  # the retry closes the connection: no test transaction around it
+def test_a_batch_that_loses_its_database_connection_retries_and_finishes_every_match_once(monkeypatch):
+    # The connection is cut under the batch's second match (a database restart, pg_terminate_backend): the task
+    # retries itself, as a whole, on a fresh connection; the first match is found finished, the others are played.
+    from django.db import OperationalError
+
+    import workers.tasks
+    from workers.tasks import run_matches
+
+    matches = [bot_match(VARIANTS["3p-thief"], seed=f"batch-cut-{i}") for i in range(3)]
+    real, cuts = workers.tasks.play_bot_match, []
+
+    def cut_once(*, match_id, worker):
+        if match_id == matches[1].pk and not cuts:
+            cuts.append(match_id)
+            raise OperationalError("terminating connection due to administrator command")
+        return real(match_id=match_id, worker=worker)
+
+    monkeypatch.setattr(workers.tasks, "play_bot_match", cut_once)
+    # Run here, the retry runs at once (Celery's eager apply) and answers for the first run.
+    outcomes = run_matches.apply(([[m.pk, None] for m in matches],), throw=False).get()
+    assert [o["status"] for o in outcomes] == ["already_finished", "finished", "finished"]
+    assert cuts == [matches[1].pk]
+    for match in matches:
+        match.refresh_from_db()
+        assert match.status == MatchStatus.FINISHED and match_record(match) == reference_record(match)
