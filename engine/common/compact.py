@@ -46,6 +46,7 @@ class ChoiceCodec:
         """`choices` as (seat, decision) pairs, in order, to a blob (b"" for none)."""
         codes = {kind: (code, shape) for code, (kind, shape) in enumerate(self.kinds)}
         out = bytearray()
+        append = out.append
         for seat, decision in choices:
             try:
                 code, shape = codes[decision.kind]
@@ -53,14 +54,22 @@ class ChoiceCodec:
                 raise EncodingError(f"no code for decision kind {decision.kind!r}") from None
             if not 0 <= seat < MAX_SEATS:
                 raise EncodingError(f"seat {seat!r} does not fit")
-            out.append(seat << 4 | code)
+            append(seat << 4 | code)
             value = decision.value
             if shape == INT:
-                _varint(out, value)
+                # Nearly every value is a card, a position or a seat: one byte, written here without a call.
+                # Anything else (a bool, a negative, a large int, not an int) goes through _varint and its checks.
+                if type(value) is int and 0 <= value < 0x80:
+                    append(value)
+                else:
+                    _varint(out, value)
             elif shape == INTS:
                 _varint(out, len(value))
                 for v in value:
-                    _varint(out, v)
+                    if type(v) is int and 0 <= v < 0x80:
+                        append(v)
+                    else:
+                        _varint(out, v)
         return bytes([VERSION]) + bytes(out) if out else b""
 
     def decode(self, data: bytes | memoryview | None) -> list[tuple[int, Any]]:
@@ -84,7 +93,11 @@ class ChoiceCodec:
                 if shape == NONE:
                     value = None
                 elif shape == INT:
-                    value, i = _read_varint(data, i)
+                    value = data[i]
+                    if value < 0x80:  # one byte, read here without a call (most values)
+                        i += 1
+                    else:
+                        value, i = _read_varint(data, i)
                 else:
                     count, i = _read_varint(data, i)
                     items = []
