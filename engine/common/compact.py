@@ -19,7 +19,7 @@ reordered, or stored matches would read as other decisions.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 VERSION = 1
@@ -33,10 +33,17 @@ class EncodingError(ValueError):
 
 @dataclass(frozen=True)
 class ChoiceCodec:
-    """One game's decisions: `decision(kind, value)` builds one, and `kinds` lists (kind, shape) in code order."""
+    """One game's decisions: `decision(kind, value)` builds one, and `kinds` lists (kind, shape) in code order.
+
+    Decisions are immutable (every game's is a frozen dataclass), so `decode` makes each decision without a value or
+    with a one-byte value once and hands out that object again: most of a game's choices are such, and making a
+    frozen dataclass costs more than reading its bytes. Larger values, read from whatever bytes come, are not kept.
+    """
 
     decision: Any
     kinds: tuple[tuple[str, str], ...]
+    # code << 8 | value (a one-byte value) or code << 8 | 0xFF (no value: 0xFF is never a one-byte value) -> decision
+    _made: dict[int, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.kinds) > 16:
@@ -79,7 +86,7 @@ class ChoiceCodec:
             return []
         if data[0] != VERSION:
             raise EncodingError(f"unknown encoding version {data[0]}")
-        kinds, make = self.kinds, self.decision
+        kinds, make, made = self.kinds, self.decision, self._made
         out: list[tuple[int, Any]] = []
         i, end = 1, len(data)
         try:
@@ -90,14 +97,19 @@ class ChoiceCodec:
                 if code >= len(kinds):
                     raise EncodingError(f"unknown kind code {code} at byte {i - 1}")
                 kind, shape = kinds[code]
-                if shape == NONE:
-                    value = None
-                elif shape == INT:
-                    value = data[i]
-                    if value < 0x80:  # one byte, read here without a call (most values)
+                if shape == NONE or (shape == INT and data[i] < 0x80):
+                    if shape == NONE:
+                        key = code << 8 | 0xFF
+                    else:  # one byte, read here without a call
+                        key = code << 8 | data[i]
                         i += 1
-                    else:
-                        value, i = _read_varint(data, i)
+                    decision = made.get(key)
+                    if decision is None:
+                        decision = made[key] = make(kind, None if shape == NONE else key & 0xFF)
+                    out.append((header >> 4, decision))
+                    continue
+                if shape == INT:
+                    value, i = _read_varint(data, i)
                 else:
                     count, i = _read_varint(data, i)
                     items = []
