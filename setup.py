@@ -36,6 +36,19 @@ COMPILED = [
     "engine/bots/greedy.py",
     "engine/bots/knowledge.py",
     "engine/bots/search.py",
+    # Diamoniak and the ring race, as the league's bot workers play them (python -m engine.bench --game ...), and
+    # the codec that stores every game's choices.
+    "engine/common/referee.py",
+    "engine/common/decision_bots.py",
+    "engine/common/compact.py",
+    "engine/diamoniak/rules.py",
+    "engine/diamoniak/game.py",
+    "engine/diamoniak/view.py",
+    "engine/diamoniak/bots.py",
+    "engine/ringrace/rules.py",
+    "engine/ringrace/game.py",
+    "engine/ringrace/view.py",
+    "engine/ringrace/bots.py",
 ]
 MANIFEST = "engine/_compiled_sources.json"
 

@@ -19,7 +19,7 @@ reordered, or stored matches would read as other decisions.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 VERSION = 1
@@ -33,10 +33,17 @@ class EncodingError(ValueError):
 
 @dataclass(frozen=True)
 class ChoiceCodec:
-    """One game's decisions: `decision(kind, value)` builds one, and `kinds` lists (kind, shape) in code order."""
+    """One game's decisions: `decision(kind, value)` builds one, and `kinds` lists (kind, shape) in code order.
+
+    Decisions are immutable (every game's is a frozen dataclass), so `decode` makes each decision without a value or
+    with a one-byte value once and hands out that object again: most of a game's choices are such, and making a
+    frozen dataclass costs more than reading its bytes. Larger values, read from whatever bytes come, are not kept.
+    """
 
     decision: Any
     kinds: tuple[tuple[str, str], ...]
+    # code << 8 | value (a one-byte value) or code << 8 | 0xFF (no value: 0xFF is never a one-byte value) -> decision
+    _made: dict[int, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.kinds) > 16:
@@ -46,6 +53,7 @@ class ChoiceCodec:
         """`choices` as (seat, decision) pairs, in order, to a blob (b"" for none)."""
         codes = {kind: (code, shape) for code, (kind, shape) in enumerate(self.kinds)}
         out = bytearray()
+        append = out.append
         for seat, decision in choices:
             try:
                 code, shape = codes[decision.kind]
@@ -53,14 +61,22 @@ class ChoiceCodec:
                 raise EncodingError(f"no code for decision kind {decision.kind!r}") from None
             if not 0 <= seat < MAX_SEATS:
                 raise EncodingError(f"seat {seat!r} does not fit")
-            out.append(seat << 4 | code)
+            append(seat << 4 | code)
             value = decision.value
             if shape == INT:
-                _varint(out, value)
+                # Nearly every value is a card, a position or a seat: one byte, written here without a call.
+                # Anything else (a bool, a negative, a large int, not an int) goes through _varint and its checks.
+                if type(value) is int and 0 <= value < 0x80:
+                    append(value)
+                else:
+                    _varint(out, value)
             elif shape == INTS:
                 _varint(out, len(value))
                 for v in value:
-                    _varint(out, v)
+                    if type(v) is int and 0 <= v < 0x80:
+                        append(v)
+                    else:
+                        _varint(out, v)
         return bytes([VERSION]) + bytes(out) if out else b""
 
     def decode(self, data: bytes | memoryview | None) -> list[tuple[int, Any]]:
@@ -70,7 +86,7 @@ class ChoiceCodec:
             return []
         if data[0] != VERSION:
             raise EncodingError(f"unknown encoding version {data[0]}")
-        kinds, make = self.kinds, self.decision
+        kinds, make, made = self.kinds, self.decision, self._made
         out: list[tuple[int, Any]] = []
         i, end = 1, len(data)
         try:
@@ -81,9 +97,18 @@ class ChoiceCodec:
                 if code >= len(kinds):
                     raise EncodingError(f"unknown kind code {code} at byte {i - 1}")
                 kind, shape = kinds[code]
-                if shape == NONE:
-                    value = None
-                elif shape == INT:
+                if shape == NONE or (shape == INT and data[i] < 0x80):
+                    if shape == NONE:
+                        key = code << 8 | 0xFF
+                    else:  # one byte, read here without a call
+                        key = code << 8 | data[i]
+                        i += 1
+                    decision = made.get(key)
+                    if decision is None:
+                        decision = made[key] = make(kind, None if shape == NONE else key & 0xFF)
+                    out.append((header >> 4, decision))
+                    continue
+                if shape == INT:
                     value, i = _read_varint(data, i)
                 else:
                     count, i = _read_varint(data, i)

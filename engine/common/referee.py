@@ -13,7 +13,23 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from ..game import Pending
+
 OVER = "over"  # the phase of a finished game
+
+# Every Pending made so far, by (kind, seat, count). A game is asked what is pending before every decision (and a
+# bot's view asks again); a Pending is frozen, so one object per distinct value serves every game, and there are
+# few (a kind, one seat of at most six, a witch's count).
+_PENDINGS: dict[tuple[str, int, int | None], Pending] = {}
+
+
+def one_seat_pending(kind: str, seat: int, count: int | None = None) -> Pending:
+    """Pending(kind, (seat,), count): the decision one seat owes, the same object for the same values."""
+    key = (kind, seat, count)
+    pending = _PENDINGS.get(key)
+    if pending is None:
+        pending = _PENDINGS[key] = Pending(kind, (seat,), count)
+    return pending
 
 
 class ChoicesReferee:

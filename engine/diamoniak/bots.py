@@ -16,13 +16,30 @@ from collections.abc import Sequence
 
 from ..bots.base import Bot
 from ..common.decision_bots import RandomBot, make_named_bot, play_until_over
-from .game import BUY, DISCARD, DRAW, DRAW_MORE, PASS, STOP, TURN, USE_FAIRY, Decision, Game
+from .game import (
+    BUY,
+    DISCARD_DECISIONS,
+    DRAW,
+    DRAW_DECISION,
+    DRAW_MORE,
+    FAIRY_DECISION,
+    PASS_DECISION,
+    STOP_DECISION,
+    TURN,
+    USE_FAIRY,
+    Decision,
+    Game,
+)
 from .rules import (
     CARD_COUNT,
+    CARD_KINDS,
     CASTLE,
     CASTLE_SIZE,
     DIAMOND,
     FAIRY,
+    FIRST_DIAMOND,
+    FIRST_FAIRY,
+    FIRST_WITCH,
     PRICE,
     SELLER,
     WITCH,
@@ -36,6 +53,10 @@ OWN_CASTLE, DIAMOND_VALUE, FAIRY_VALUE, FODDER = 10.0, 3.5, 5.0, 0.5
 # A castle card another player builds, held where a purchase pays the seller: three diamonds if they buy it,
 # discounted for the wait and for the card it gives them.
 FOR_SALE = 2.5
+# Per card id, the first card of its class: its colour's first castle card, or the first of its kind. The bot weighs
+# a card by its kind and (a castle card) its colour alone, so weighing the seven classes weighs every card.
+CLASS_OF = tuple(c - c % CASTLE_SIZE if k == CASTLE else {DIAMOND: FIRST_DIAMOND, WITCH: FIRST_WITCH,
+                                                         FAIRY: FIRST_FAIRY}[k] for c, k in enumerate(CARD_KINDS))
 
 
 class HeuristicBot(Bot):
@@ -52,17 +73,24 @@ class HeuristicBot(Bot):
             buy = self._best_buy(view, [d for d in legal if d.kind == BUY])
             if buy is not None:  # a sure castle card beats any gamble
                 return buy
-            return Decision(DRAW) if DRAW in kinds else Decision(PASS)
+            return DRAW_DECISION if DRAW in kinds else PASS_DECISION
         if pending.kind == DRAW_MORE:
             if DRAW in kinds and self._worth_drawing(view):
-                return Decision(DRAW)
-            return Decision(STOP)
-        held = sorted(view.castles[view.seat] + view.sides[view.seat], key=lambda c: (self._value(view, c), c))
+                return DRAW_DECISION
+            return STOP_DECISION
+        value = self._worths(view, self._value)
+        held = sorted(view.castles[view.seat] + view.sides[view.seat], key=lambda c: (value[c], c))
         if USE_FAIRY in kinds:
-            toll = sum(self._value(view, c) for c in held[:WITCH_TOLL])
+            toll = sum(value[c] for c in held[:WITCH_TOLL])
             if toll > FAIRY_VALUE:
-                return Decision(USE_FAIRY)
-        return Decision(DISCARD, next(c for c in held if Decision(DISCARD, c) in legal))
+                return FAIRY_DECISION
+        return next(DISCARD_DECISIONS[c] for c in held if DISCARD_DECISIONS[c] in legal)
+
+    def _worths(self, view: SeatView, worth) -> list[float]:
+        """`worth(view, card)` (`_value` or `_draw_value`) for every card id, weighed once per class (CLASS_OF):
+        a decision weighs seven cards, not each card of a pile again and again."""
+        of_class = {first: worth(view, first) for first in sorted(set(CLASS_OF))}
+        return [of_class[first] for first in CLASS_OF]
 
     def _best_buy(self, view: SeatView, buys: list[Decision]) -> Decision | None:
         """The purchase to make, if any. Where the payment is discarded, rob the seller nearest to winning; where
@@ -127,13 +155,16 @@ class HeuristicBot(Bot):
         pool = [c for c in range(CARD_COUNT) if c not in seen] if view.draw_size else view.discard_pile
         if not pool:
             return False
-        witches = sum(kind_of(c) == WITCH for c in pool)
+        witches = sum(CARD_KINDS[c] == WITCH for c in pool)
         p_witch = witches / len(pool)
-        gain = sum(self._draw_value(view, c) for c in pool if kind_of(c) != WITCH) / len(pool)
-        held = sorted(self._value(view, c) for c in view.castles[view.seat] + view.sides[view.seat])
-        fairy = any(kind_of(c) == FAIRY for c in view.sides[view.seat])
+        draw_value = self._worths(view, self._draw_value)
+        gain = sum(draw_value[c] for c in pool if CARD_KINDS[c] != WITCH) / len(pool)
+        value = self._worths(view, self._value)
+        side = view.sides[view.seat]
+        held = sorted(value[c] for c in view.castles[view.seat] + side)
+        fairy = any(CARD_KINDS[c] == FAIRY for c in side)
         loss = min(FAIRY_VALUE, sum(held[:WITCH_TOLL])) if fairy else sum(held[:WITCH_TOLL])
-        diamonds = sum(kind_of(c) == DIAMOND for c in view.sides[view.seat])
+        diamonds = sum(CARD_KINDS[c] == DIAMOND for c in side)
         if diamonds >= PRICE and view.colours[view.seat] is not None:
             loss += 1.0  # a purchase is waiting for the next turn: do not gamble it away
         return gain > p_witch * (loss + gain)

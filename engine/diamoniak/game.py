@@ -37,12 +37,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..common.referee import OVER, ChoicesReferee, card_places, cards_on_top, ranked_places
+from ..common.referee import OVER, ChoicesReferee, card_places, cards_on_top, one_seat_pending, ranked_places
 from ..errors import IllegalDecision
 from ..game import Pending
 from .rules import (
     CARD_COUNT,
+    CARD_KINDS,
+    CARD_NAMES,
     CASTLE,
+    CASTLE_CARDS,
     CASTLE_SIZE,
     COLOURS,
     DIAMOND,
@@ -104,6 +107,13 @@ class Decision:
         raise ValueError(f"unknown decision kind {kind!r}: expected one of {', '.join(DECISION_KINDS)}")
 
 
+# Every decision `legal` can list, made once: it lists them on every decision (twice in the league: the worker's
+# forced-move check, then the bot), and a Decision is immutable, so the same objects serve every game.
+DRAW_DECISION, STOP_DECISION, PASS_DECISION, FAIRY_DECISION = (Decision(k) for k in (DRAW, STOP, PASS, USE_FAIRY))
+DISCARD_DECISIONS = tuple(Decision(DISCARD, c) for c in range(CARD_COUNT))
+BUY_DECISIONS = {(seller, c): Decision(BUY, (seller, c)) for seller in range(4) for c in range(CASTLE_CARDS)}
+
+
 class Result(NamedTuple):
     """Per seat: castle sizes, diamond cards, places (1 = best, ties share); the winners; why it ended."""
 
@@ -147,17 +157,17 @@ class Game(ChoicesReferee):
     def pending(self) -> Pending | None:
         if self.phase == OVER:
             return None
-        return Pending(self.phase, (self.seat,), self.witch_due if self.phase == WITCH_PHASE else None)
+        return one_seat_pending(self.phase, self.seat, self.witch_due if self.phase == WITCH_PHASE else None)
 
     def holdings(self, seat: int) -> list[int]:
         """The cards a witch may take from `seat`: its castle and its side pile."""
         return self.castle[seat] + self.side[seat]
 
     def diamonds(self, seat: int) -> list[int]:
-        return [c for c in self.side[seat] if kind_of(c) == DIAMOND]
+        return [c for c in self.side[seat] if CARD_KINDS[c] == DIAMOND]
 
     def fairies(self, seat: int) -> list[int]:
-        return [c for c in self.side[seat] if kind_of(c) == FAIRY]
+        return [c for c in self.side[seat] if CARD_KINDS[c] == FAIRY]
 
     def can_draw(self) -> bool:
         return bool(self.draw_pile or self.discard_pile)
@@ -167,20 +177,30 @@ class Game(ChoicesReferee):
         colour = self.colour[seat]
         if colour is None or len(self.diamonds(seat)) < PRICE:
             return []
+        # The castle cards of colour k are the ids k * CASTLE_SIZE and the five after (rules.py): one range test
+        # picks them, and only they need sorting.
+        first = colour * CASTLE_SIZE
+        last = first + CASTLE_SIZE
+        side = self.side
         return [(other, c) for other in range(self.n) if other != seat
-                for c in sorted(self.side[other]) if kind_of(c) == CASTLE and colour_of(c) == colour]
+                for c in sorted(c for c in side[other] if first <= c < last)]
 
     def legal(self, seat: int) -> list[Decision]:
         """Every decision `seat` may make now; [] when it owes none."""
         if self.phase == OVER or seat != self.seat:
             return []
+        can_draw = bool(self.draw_pile or self.discard_pile)  # can_draw(), without the call
         if self.phase == TURN:
-            options = [Decision(DRAW)] if self.can_draw() else [Decision(PASS)]
-            return options + [Decision(BUY, option) for option in self.buy_options(seat)]
+            options = [DRAW_DECISION if can_draw else PASS_DECISION]
+            buys = self.buy_options(seat)
+            if buys:
+                options += [BUY_DECISIONS[option] for option in buys]
+            return options
         if self.phase == DRAW_MORE:
-            return ([Decision(DRAW)] if self.can_draw() else []) + [Decision(STOP)]
-        options = [Decision(USE_FAIRY)] if self.witch_taken == 0 and self.fairies(seat) else []
-        return options + [Decision(DISCARD, c) for c in sorted(self.holdings(seat))]
+            return [DRAW_DECISION, STOP_DECISION] if can_draw else [STOP_DECISION]
+        options = [FAIRY_DECISION] if self.witch_taken == 0 and self.fairies(seat) else []
+        options += [DISCARD_DECISIONS[c] for c in sorted(self.castle[seat] + self.side[seat])]  # holdings(seat)
+        return options
 
     # ---- applying decisions ----------------------------------------------------------------------------
 
@@ -202,7 +222,7 @@ class Game(ChoicesReferee):
             fairy = self.fairies(seat)[0]
             self.side[seat].remove(fairy)
             self.discard_pile.append(fairy)
-            self._event(USE_FAIRY, card=card_name(fairy))
+            self._event(USE_FAIRY, card=CARD_NAMES[fairy])
             self.witch_due = 0
             self._end_turn()
         else:
@@ -289,10 +309,10 @@ class Game(ChoicesReferee):
             self._event("reshuffle", cards=len(self.draw_pile))
         card = self.draw_pile.pop()
         self.draws += 1
-        kind = kind_of(card)
+        kind = CARD_KINDS[card]
         if kind == WITCH:  # K-WITCH-1
             self.discard_pile.append(card)
-            self._event(DRAW, card=card_name(card), to="discard")
+            self._event(DRAW, card=CARD_NAMES[card], to="discard")
             self._witch()
             return
         if kind == CASTLE:  # K-CASTLE-1
@@ -304,7 +324,7 @@ class Game(ChoicesReferee):
         else:  # K-KEEP-1
             place = "side"
         (self.castle if place == "castle" else self.side)[seat].append(card)
-        self._event(DRAW, card=card_name(card), to=place)
+        self._event(DRAW, card=CARD_NAMES[card], to=place)
         if place == "castle" and len(self.castle[seat]) == CASTLE_SIZE:
             self._finish("castle")
             return
@@ -329,7 +349,7 @@ class Game(ChoicesReferee):
         self.discard_pile.append(card)
         self.witch_due -= 1
         self.witch_taken += 1
-        self._event(DISCARD, card=card_name(card), source="castle" if pile is self.castle[seat] else "side")
+        self._event(DISCARD, card=CARD_NAMES[card], source="castle" if pile is self.castle[seat] else "side")
 
     def _after_witch_discard(self) -> None:
         held = self.holdings(self.seat)
@@ -350,7 +370,7 @@ class Game(ChoicesReferee):
             to.append(c)
         self.side[seller].remove(card)
         self.castle[seat].append(card)
-        self._event(BUY, seller=seller, card=card_name(card), paid=[card_name(c) for c in paid], paid_to=pays)
+        self._event(BUY, seller=seller, card=CARD_NAMES[card], paid=[CARD_NAMES[c] for c in paid], paid_to=pays)
         if len(self.castle[seat]) == CASTLE_SIZE:
             self._finish("castle")
             return

@@ -58,7 +58,12 @@ def card_name(card: int) -> str:
     return f"{kind}-{card - first + 1}"
 
 
-_BY_NAME = {card_name(c): c for c in range(CARD_COUNT)}
+# Every card's kind and name, by id: the referee reads kinds and names cards in its events on every draw, and a
+# lookup costs less than a call. kind_of and card_name stay the definitions (and take any int, as the messages
+# about a wrong card need).
+CARD_KINDS = tuple(kind_of(c) for c in range(CARD_COUNT))
+CARD_NAMES = tuple(card_name(c) for c in range(CARD_COUNT))
+_BY_NAME = {name: c for c, name in enumerate(CARD_NAMES)}
 
 
 def parse_card(name: object) -> int:

@@ -28,16 +28,19 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any, NamedTuple
 
-from ..common.referee import OVER, ChoicesReferee, card_places, cards_on_top, ranked_places
+from ..common.referee import OVER, ChoicesReferee, card_places, cards_on_top, one_seat_pending, ranked_places
 from ..errors import IllegalDecision
 from ..game import Pending
 from .rules import (
     CARD_COUNT,
+    CARD_NAMES,
     FIXED,
     LOOSE,
     POSITIONS,
+    RING_VALUES,
     VALUES,
     Ruleset,
     card_name,
@@ -90,6 +93,12 @@ class Decision:
         raise ValueError(f"unknown decision kind {kind!r}: expected one of {', '.join(DECISION_KINDS)}")
 
 
+# One try decision per board position, made once: `legal` lists those still holding a diamond on every decision
+# (twice in the league: the worker's forced-move check, then the bot), and a Decision is immutable, so the same
+# objects serve every game.
+TRY_DECISIONS = tuple(Decision(TRY, p) for p in range(POSITIONS))
+
+
 class Result(NamedTuple):
     """Per seat: dollars (G-SCORE-1), set rings, places (1 = best, ties share); and the winners."""
 
@@ -139,19 +148,26 @@ class Game(ChoicesReferee):
 
     @property
     def pending(self) -> Pending | None:
-        return None if self.phase == OVER else Pending(self.phase, (self.seat,))
+        return None if self.phase == OVER else one_seat_pending(self.phase, self.seat)
 
     def steal_options(self, seat: int) -> list[tuple[int, int]]:
         """(victim, value) pairs: the victim has a set ring of that value, `seat` an empty one (G-STEAL-1)."""
-        empty = {value_of(c) for c in self.rings[seat] if c not in self.set_rings[seat]}
-        return [(victim, value) for victim in range(self.n) if victim != seat for value in VALUES
-                if value in empty and any(value_of(c) == value for c in self.set_rings[victim])]
+        set_rings = self.set_rings
+        empty = {RING_VALUES[c] for c in self.rings[seat] if c not in set_rings[seat]}
+        if not empty:  # nothing to steal onto (most steal cards early in a game): no victim to look at
+            return []
+        options = []
+        for victim in range(self.n):
+            if victim != seat:
+                held = {RING_VALUES[c] for c in set_rings[victim]}
+                options += [(victim, value) for value in VALUES if value in empty and value in held]
+        return options
 
     def legal(self, seat: int) -> list[Decision]:
         if self.phase == OVER or seat != self.seat:
             return []
         if self.phase == TRY:
-            return [Decision(TRY, p) for p in range(POSITIONS) if self.on_board[p]]
+            return list(compress(TRY_DECISIONS, self.on_board))  # in position order
         return [Decision(STEAL, option) for option in self.steal_options(seat)]
 
     def diamonds_on_board(self) -> int:
@@ -202,7 +218,7 @@ class Game(ChoicesReferee):
                 self._finish("deck")
                 return
             card = self.deck.pop()  # G-TURN-1
-            self._event("draw", card=card_name(card))
+            self._event("draw", card=CARD_NAMES[card])
             if is_ring(card):
                 self.rings[seat].append(card)
                 self.card, self.phase = card, TRY
@@ -211,7 +227,7 @@ class Game(ChoicesReferee):
                 self.card, self.phase = card, STEAL
                 return
             self.aside.append(card)  # G-STEAL-1: no steal possible, draw again
-            self._event("set_aside", card=card_name(card))
+            self._event("set_aside", card=CARD_NAMES[card])
 
     def _next(self, seat: int) -> None:
         self.card = None
@@ -224,12 +240,12 @@ class Game(ChoicesReferee):
         assert ring is not None
         if position in self.fixed:  # G-RING-1: it stays; now everyone knows
             self.revealed.add(position)
-            self._event("try", position=position, outcome="fixed", ring=card_name(ring))
+            self._event("try", position=position, outcome="fixed", ring=CARD_NAMES[ring])
         else:
             self.on_board[position] = False
             self.loose_left -= 1
             self.set_rings[seat].add(ring)
-            self._event("try", position=position, outcome="loose", ring=card_name(ring))
+            self._event("try", position=position, outcome="loose", ring=CARD_NAMES[ring])
         self._next((seat + 1) % self.n)
 
     def _steal(self, victim: int, value: int) -> None:
@@ -240,8 +256,8 @@ class Game(ChoicesReferee):
         self.set_rings[victim].remove(taken)
         self.set_rings[seat].add(onto)
         self.aside.append(card)
-        self._event("steal", card=card_name(card), victim=victim, value=value, taken_from=card_name(taken),
-                    set_on=card_name(onto))
+        self._event("steal", card=CARD_NAMES[card], victim=victim, value=value, taken_from=CARD_NAMES[taken],
+                    set_on=CARD_NAMES[onto])
         self._next(victim)  # G-STEAL-1: the robbed player plays next
 
     def _finish(self, reason: str) -> None:

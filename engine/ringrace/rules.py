@@ -37,7 +37,11 @@ def card_name(card: int) -> str:
     return f"steal-{card - RING_CARDS + 1}"
 
 
-_BY_NAME = {card_name(c): c for c in range(CARD_COUNT)}
+# Every card's name, by id: the referee names cards in its events on every turn, and a lookup costs less than
+# building the string again. card_name stays the one definition (and names any int, as error messages need).
+CARD_NAMES = tuple(card_name(c) for c in range(CARD_COUNT))
+_BY_NAME = {name: c for c, name in enumerate(CARD_NAMES)}
+RING_VALUES = tuple(value_of(c) for c in range(RING_CARDS))  # value_of by id, for the referee's steal checks
 
 
 def parse_card(name: object) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.seat_view import ChoicesSeatView
-from .rules import POSITIONS, card_name, is_ring, value_of
+from .rules import card_name, is_ring, value_of
 
 EMPTY, FIXED_KNOWN, UNKNOWN, LOOSE_SHOWN = "empty", "fixed", "unknown", "loose"
 
@@ -24,15 +24,12 @@ class SeatView(ChoicesSeatView):
     def board(self) -> list[str]:
         """Per position: "empty", "fixed" (seen), or "unknown"; after the game "fixed" or "loose" for all."""
         g = self._game
-        out = []
-        for p in range(POSITIONS):
-            if not g.on_board[p]:
-                out.append(EMPTY)
-            elif p in g.revealed or (g.over and p in g.fixed):
-                out.append(FIXED_KNOWN)
-            else:
-                out.append(LOOSE_SHOWN if g.over else UNKNOWN)
-        return out
+        revealed = g.revealed
+        if g.over:  # asked once, not once a position (the heuristic bot reads the board on every try)
+            fixed = g.fixed
+            return [EMPTY if not on else FIXED_KNOWN if p in revealed or p in fixed else LOOSE_SHOWN
+                    for p, on in enumerate(g.on_board)]
+        return [EMPTY if not on else FIXED_KNOWN if p in revealed else UNKNOWN for p, on in enumerate(g.on_board)]
 
     @property
     def card(self) -> int | None:

@@ -48,7 +48,8 @@ for name in ("diamoniak", "ringrace"):
             names = sorted(kind.bots)  # every bot of the game, in turn
             kind.play_game(g, [kind.make_bot(names[(seed + s) % len(names)], seed=f"{seed}/{s}")
                                for s in range(players)])
-            out.append({"record": kind.to_record(g)})
+            out.append({"record": kind.to_record(g), "stored": kind.codec.encode(g.choices).hex(),
+                        "view": kind.view(g, 1).to_dict()})
 print(_loader.describe())
 for item in out:
     print(json.dumps(item, sort_keys=True))
@@ -65,10 +66,11 @@ def _run(script: str, pure: bool) -> str:
 
 
 def test_pure_python_variable_loads_every_engine_module_from_source():
-    script = ("import json, sys, engine, engine.bots, engine.bots.search, engine.view, engine.record\n"
+    script = ("import json, sys, engine, engine.bots, engine.bots.search, engine.view, engine.record, engine.games\n"
               "print(json.dumps({n: m.__file__ for n, m in sys.modules.items() if n.startswith('engine.')}))")
     files = json.loads(_run(script, pure=True))
     assert "engine.game" in files and "engine.bots.random_bot" in files
+    assert "engine.diamoniak.game" in files and "engine.ringrace.game" in files and "engine.common.compact" in files
     assert all(f.endswith(".py") for f in files.values()), files
 
 
@@ -76,9 +78,11 @@ def test_compiled_modules_are_used_when_built():
     built = list((ROOT / "engine").rglob("game.*.so")) + list((ROOT / "engine").rglob("game.*.pyd"))
     if not built:
         pytest.skip("the engine is not compiled here (pure-Python install)")
-    out = _run("from engine import game, _loader; print(game.__file__); print(_loader.describe())", pure=False)
+    out = _run("from engine import game, games, _loader; print(game.__file__); print(_loader.describe())", pure=False)
     assert not out.splitlines()[0].endswith(".py")
     assert "engine: compiled" in out
+    # the newer games and the choice codec are compiled too (setup.py's COMPILED)
+    assert all(name in out for name in ("diamoniak.game", "ringrace.game", "common.compact", "common.referee"))
 
 
 @pytest.mark.slow
