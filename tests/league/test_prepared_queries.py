@@ -63,3 +63,64 @@ def test_prepared_values_answer_as_the_orm_does():
         assert got == orm and len(got) == 4 and all(row[4] is True for row in got)
     assert [row[3] for row in VALUES(matches[1].pk)] == [False, False, True, False]
     assert VALUES(10 ** 9) == [] and VALUES(2 ** 63) == []
+
+
+# ---- prepared statements on PostgreSQL (league.selectors.prepared.prepared_cursor) -------------------------------
+
+def _prepared_on_this_connection() -> list[str]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_match_is_played_with_prepared_statements_and_they_are_logged_with_their_values(settings):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from league.services import play_bot_match
+    from league.services.tournaments import on_match_finished
+
+    from .matches_support import VARIANTS, bot_match, reference_record
+
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    settings.DIAMONDS_PREPARED_STATEMENTS = True
+    match = bot_match(VARIANTS["4p-thief"], seed="prepared")
+    with CaptureQueriesContext(connection) as queries:
+        assert play_bot_match(match_id=match.pk).status == "finished"
+        on_match_finished(match_id=match.pk)
+    prepared = _prepared_on_this_connection()
+    # the claim, the match and its seats, the finishing write, the follow-up's facts: parsed and planned once
+    assert any("pg_try_advisory_lock" in sql for sql in prepared)
+    assert any("league_matchseat" in sql and "INNER JOIN" in sql for sql in prepared)
+    assert any(sql.startswith("WITH live AS (UPDATE league_match") for sql in prepared)
+    logged = [q["sql"] for q in queries.captured_queries]
+    assert any(f"pg_try_advisory_lock(4483405, {match.pk})" in sql for sql in logged)  # values in, as Django logs
+    match.refresh_from_db()
+    from league.selectors import match_record
+
+    assert match_record(match) == reference_record(match)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_prepared_statements_off_nothing_is_prepared_and_play_is_the_same(settings):
+    from django.db import connection
+
+    from league.selectors import match_record
+    from league.services import play_bot_match
+
+    from .matches_support import VARIANTS, bot_match, reference_record
+
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    settings.DIAMONDS_PREPARED_STATEMENTS = False  # behind a transaction-mode pooler
+    connection.close()  # a fresh session: nothing prepared by earlier tests
+    match = bot_match(VARIANTS["3p-choose"], seed="not-prepared")
+    assert play_bot_match(match_id=match.pk).status == "finished"
+    assert SEATS(match.pk, -1) == []
+    assert _prepared_on_this_connection() == []
+    match.refresh_from_db()
+    assert match_record(match) == reference_record(match)
