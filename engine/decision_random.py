@@ -31,16 +31,18 @@ class DecisionRandom(random.Random):
         self._number = 0
         self._bits = 0
         self._bits_left = 0
-        self._twister = False
+        self._twister: random.Random | None = None
         super().__init__(seed)
 
     def seed(self, a: int | str | None = 0, version: int = 2) -> None:  # noqa: ARG002 - random.Random's signature
         number = int(a, 16) if isinstance(a, str) else int(a or 0)
         if not 0 <= number < 1 << _SEED_BITS:
             raise ValueError("a DecisionRandom seed is a number of at most 256 bits")
+        if self._twister is not None:  # back to drawing the seed's bits
+            del self.getrandbits, self.random
+            self._twister = None
         self._number = self._bits = number
         self._bits_left = _SEED_BITS
-        self._twister = False
         self.gauss_next = None
 
     def getrandbits(self, k: int) -> int:
@@ -49,15 +51,18 @@ class DecisionRandom(random.Random):
             bits = self._bits
             self._bits = bits >> k
             return bits & ((1 << k) - 1)
-        if not self._twister:  # the seed's bits are spent: a Twister for the rest of this decision
-            super().seed(self._number)
-            self._twister = True
-            self._bits_left = 0
-        return super().getrandbits(k)
+        twister = self._twister
+        if twister is None:
+            # The seed's bits are spent: a Twister for the rest of this decision. Its own methods are set on the
+            # instance, so the search bot's thousands of draws call its C code with no Python method between (a
+            # caller that took this method before still reaches the same Twister, here).
+            twister = self._twister = random.Random(self._number)
+            self.getrandbits, self.random = twister.getrandbits, twister.random
+        return twister.getrandbits(k)
 
     def random(self) -> float:
-        if self._twister:
-            return super().random()
+        if self._twister is not None:  # a caller that took this method before the Twister came
+            return self._twister.random()
         return self.getrandbits(53) * _RANDOM_SCALE
 
     def getstate(self):  # pragma: no cover - nothing pickles a decision's generator

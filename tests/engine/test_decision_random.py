@@ -73,3 +73,16 @@ def test_a_bot_seeded_so_decides_the_same_way_every_time():
         return bot.decide(SeatView(game, seat))
 
     assert len({repr(decide()) for _ in range(5)}) == 1
+
+
+def test_a_draw_method_taken_before_the_seed_bits_ran_out_goes_on_with_the_same_twister():
+    # Hot loops take `rng.getrandbits` once and call it in a rejection loop (engine.fastrandom's inlined draws): past
+    # the seed's 256 bits such a method must go on with the Twister, not start one afresh (which would give the same
+    # number for ever).
+    rng = DecisionRandom(_seed("taken"))
+    getrandbits, uniform = rng.getrandbits, rng.random
+    taken = [getrandbits(7) for _ in range(80)]  # 560 bits: 36 of the seed's draws, then the Twister
+    assert len(set(taken[40:])) > 20
+    fresh = DecisionRandom(_seed("taken"))
+    assert [fresh.getrandbits(7) for _ in range(80)] == taken  # as the instance's own methods draw
+    assert uniform() == fresh.random()
