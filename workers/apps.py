@@ -9,6 +9,13 @@ class WorkersConfig(AppConfig):
     name = "workers"
 
     def ready(self) -> None:
+        # Every task bound before any thread can send one. Celery finalizes its app on first use, and marks it
+        # finalized before it has bound the tasks: a second thread arriving meanwhile (the web server's threads, each
+        # sending its first outbox row at once) took a task not yet bound and answered 500 (request_stack None).
+        from . import app, tasks  # noqa: F401 - importing registers the tasks
+
+        app.finalize(auto=True)
+
         from league.services.outbox import work_recorded
 
         from .outbox import relay_after_commit

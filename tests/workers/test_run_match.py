@@ -3,6 +3,7 @@ worker-process tests): a match finishes once however often its task runs, and st
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 
 import pytest
@@ -124,3 +125,20 @@ def test_a_batch_that_loses_its_database_connection_retries_and_finishes_every_m
     for match in matches:
         match.refresh_from_db()
         assert match.status == MatchStatus.FINISHED and match_record(match) == reference_record(match)
+
+
+def test_every_task_is_bound_once_django_has_started():
+    # In a fresh process (web, worker, command), before anything sends a task: Celery marks its app finalized before
+    # binding the tasks, so two web threads sending their first tasks at once could take one not yet bound (a 500,
+    # `request_stack` None). workers.apps binds them all at start-up.
+    import subprocess
+    import sys
+
+    code = ("import django; django.setup(); from workers import app; "
+            "ours = [t for n, t in app._tasks.items() if n.startswith('workers.')]; "
+            "print(app.finalized, len(ours), all(t.request_stack is not None for t in ours))")
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**env, "DJANGO_SETTINGS_MODULE": "config.settings"}, cwd=settings.BASE_DIR)
+    finalized, count, bound = done.stdout.split()
+    assert (finalized, bound) == ("True", "True") and int(count) >= 10, done.stderr
