@@ -69,9 +69,9 @@ class _LoggedCursor(CursorDebugWrapper):
             return CursorWrapper.execute(self, sql, params)
 
 
-class PreparedQuery:
-    """`build(*args)` returns the queryset for the arguments (ints, in the queryset's filters); calling the prepared
-    query with real arguments returns the list the queryset would."""
+class _Prepared:
+    """What PreparedQuery and PreparedValues share: the queryset compiled once per process and database alias, run
+    with the call's arguments in a prepared cursor, its rows converted as the ORM converts them."""
 
     def __init__(self, build: Callable[..., QuerySet], arity: int, *, for_write: bool = False):
         if arity > len(_MARKERS):
@@ -89,25 +89,18 @@ class PreparedQuery:
         self._lock = threading.Lock()
 
     def _compile(self, alias: str) -> tuple:
+        """(sql, slots, compiler, converters). A slot says where each parameter comes from: an argument (its index)
+        or the queryset itself (a constant)."""
         queryset = self._build(*_MARKERS[:self._arity]).using(alias)
         compiler = queryset.query.get_compiler(using=alias)
         sql, params = compiler.as_sql()
-        # Where each parameter comes from: an argument (its index) or the queryset itself (a constant).
-        slots = []
-        for value in params:
-            slots.append(("arg", _MARKERS.index(value)) if value in _MARKERS else ("const", value))
+        slots = [("arg", _MARKERS.index(v)) if v in _MARKERS else ("const", v) for v in params]
         if sum(1 for kind, _ in slots if kind == "arg") < self._arity:
             raise ValueError("an argument does not reach the SQL as a parameter of its own")
-        klass_info, select = compiler.klass_info, compiler.select
-        fields = klass_info["select_fields"]
-        start, end = fields[0], fields[-1] + 1
-        init_list = [f[0].target.attname for f in select[start:end]]
-        converters = compiler.get_converters([s[0] for s in select])
-        return sql, slots, klass_info, select, start, end, init_list, converters
+        return sql, slots, compiler, compiler.get_converters([s[0] for s in compiler.select])
 
-    def __call__(self, *args) -> list:
-        if any(a not in _ID_RANGE for a in args):
-            return []
+    def _run(self, args: tuple) -> tuple[list, str, tuple]:
+        """The rows for the arguments (converted), the database alias, and what `_compile` made for it."""
         model = self._model
         alias = router.db_for_write(model) if self._for_write else router.db_for_read(model)
         connection = connections[alias]
@@ -116,21 +109,46 @@ class PreparedQuery:
             compiled = self._compile(alias)
             with self._lock:
                 self._compiled[alias] = compiled
-        sql, slots, klass_info, select, start, end, init_list, converters = compiled
-        params = [args[v] if kind == "arg" else v for kind, v in slots]
+        sql, slots, _, converters = compiled[:4]
         with prepared_cursor(connection) as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(sql, [args[v] if kind == "arg" else v for kind, v in slots])
             rows = cursor.fetchall()
-        populators = get_related_populators(klass_info, select, alias)
-        out = []
-        for row in rows:
-            if converters:
+        if converters:
+            converted = []
+            for row in rows:
                 row = list(row)
                 for pos, (convs, expression) in converters.items():
                     value = row[pos]
                     for convert in convs:
                         value = convert(value, expression, connection)
                     row[pos] = value
+                converted.append(tuple(row))
+            rows = converted
+        return rows, alias, compiled
+
+
+class PreparedQuery(_Prepared):
+    """`build(*args)` returns the queryset for the arguments (ints, in the queryset's filters); calling the prepared
+    query with real arguments returns the list the queryset would."""
+
+    def _compile(self, alias: str) -> tuple:
+        compiled = super()._compile(alias)
+        compiler = compiled[2]
+        klass_info, select = compiler.klass_info, compiler.select
+        fields = klass_info["select_fields"]
+        start, end = fields[0], fields[-1] + 1
+        init_list = [f[0].target.attname for f in select[start:end]]
+        return (*compiled, klass_info, select, start, end, init_list)
+
+    def __call__(self, *args) -> list:
+        if any(a not in _ID_RANGE for a in args):
+            return []
+        rows, alias, compiled = self._run(args)
+        klass_info, select, start, end, init_list = compiled[4:]
+        model = self._model
+        populators = get_related_populators(klass_info, select, alias)
+        out = []
+        for row in rows:
             obj = model.from_db(alias, init_list, row[start:end])
             for populator in populators:
                 populator.populate(row, obj)
@@ -138,51 +156,14 @@ class PreparedQuery:
         return out
 
 
-class PreparedValues:
+class PreparedValues(_Prepared):
     """Like PreparedQuery, for a `values_list()` queryset (annotations included): calling it with real arguments
     returns the tuples the queryset would, compiled once per process and database alias."""
 
     def __init__(self, build: Callable[..., QuerySet], arity: int):
-        if arity > len(_MARKERS):
-            raise ValueError("too many arguments")
-        self._build = build
-        self._arity = arity
-        self._model = build(*_MARKERS[:arity]).model
-        self._compiled: dict[str, tuple] = {}
-        self._lock = threading.Lock()
-
-    def _compile(self, alias: str) -> tuple:
-        queryset = self._build(*_MARKERS[:self._arity]).using(alias)
-        compiler = queryset.query.get_compiler(using=alias)
-        sql, params = compiler.as_sql()
-        slots = [("arg", _MARKERS.index(v)) if v in _MARKERS else ("const", v) for v in params]
-        if sum(1 for kind, _ in slots if kind == "arg") < self._arity:
-            raise ValueError("an argument does not reach the SQL as a parameter of its own")
-        return sql, slots, compiler.get_converters([s[0] for s in compiler.select])
+        super().__init__(build, arity)
 
     def __call__(self, *args) -> list[tuple]:
         if any(a not in _ID_RANGE for a in args):
             return []
-        alias = router.db_for_read(self._model)
-        connection = connections[alias]
-        compiled = self._compiled.get(alias)
-        if compiled is None:
-            compiled = self._compile(alias)
-            with self._lock:
-                self._compiled[alias] = compiled
-        sql, slots, converters = compiled
-        with prepared_cursor(connection) as cursor:
-            cursor.execute(sql, [args[v] if kind == "arg" else v for kind, v in slots])
-            rows = cursor.fetchall()
-        if not converters:
-            return rows
-        out = []
-        for row in rows:
-            row = list(row)
-            for pos, (convs, expression) in converters.items():
-                value = row[pos]
-                for convert in convs:
-                    value = convert(value, expression, connection)
-                row[pos] = value
-            out.append(tuple(row))
-        return out
+        return self._run(args)[0]
