@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from django.conf import settings
-from django.db import connections, router
+from django.db import NotSupportedError, connections, router
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
@@ -51,11 +51,34 @@ def prepared_cursor(connection) -> Iterator:
     if raw.prepare_threshold != 0:  # a new connection: Django opens them with preparing off
         raw.prepare_threshold = 0
     cursor = psycopg.Cursor(raw)
-    wrapped = _LoggedCursor(cursor, connection) if connection.queries_logged else connection.make_cursor(cursor)
+    wrapped = (_LoggedCursor if connection.queries_logged else _PreparedCursor)(cursor, connection)
     try:
         yield wrapped
     finally:
         cursor.close()
+
+
+# What PostgreSQL answers when a prepared statement's result columns changed type since it was prepared (a
+# migration altered a column under a running process). It answers so on every later run on that connection.
+_STALE_PLAN = "cached plan must not change result type"
+
+
+def _execute_prepared(wrapper: CursorWrapper, sql: str, params):
+    """Run the statement; if a migration made its prepared plan stale, drop this connection's prepared statements
+    and run it once more. Inside a transaction the error stands: the transaction is aborted anyway, and rolling it
+    back drops the prepared statements (psycopg), so its next run prepares afresh."""
+    try:
+        return CursorWrapper.execute(wrapper, sql, params)
+    except NotSupportedError as e:
+        if _STALE_PLAN not in str(e) or wrapper.db.in_atomic_block:
+            raise
+        wrapper.cursor.execute("DEALLOCATE ALL")  # psycopg forgets its own record of them with it
+        return CursorWrapper.execute(wrapper, sql, params)
+
+
+class _PreparedCursor(CursorWrapper):
+    def execute(self, sql, params=None):
+        return _execute_prepared(self, sql, params)
 
 
 class _LoggedCursor(CursorDebugWrapper):
@@ -66,7 +89,7 @@ class _LoggedCursor(CursorDebugWrapper):
     def execute(self, sql, params=None):
         shown = self.db.ops.compose_sql(sql, params) if params is not None else sql
         with self.debug_sql(shown, None, use_last_executed_query=False):
-            return CursorWrapper.execute(self, sql, params)
+            return _execute_prepared(self, sql, params)
 
 
 class _Prepared:

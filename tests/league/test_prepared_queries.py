@@ -124,3 +124,44 @@ def test_with_prepared_statements_off_nothing_is_prepared_and_play_is_the_same(s
     assert _prepared_on_this_connection() == []
     match.refresh_from_db()
     assert match_record(match) == reference_record(match)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_read_whose_plan_a_migration_made_stale_is_prepared_afresh():
+    # A migration alters a column's type while a worker plays: PostgreSQL then refuses that worker connection's
+    # prepared statements of the table ("cached plan must not change result type"), on every run. Outside a
+    # transaction the cursor drops the connection's prepared statements and runs the statement again.
+    import threading
+
+    from django.db import connection
+    from django.db import connection as this_threads
+
+    from league.selectors.prepared import prepared_cursor
+
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE prepared_probe (id int, v int)")
+        cursor.execute("INSERT INTO prepared_probe VALUES (1, 2)")
+
+    def read() -> list:
+        with prepared_cursor(connection) as cursor:
+            cursor.execute("SELECT id, v FROM prepared_probe WHERE id = %s", [1])
+            return cursor.fetchall()
+
+    def migrate() -> None:  # another session, as the migrating process is
+        with this_threads.cursor() as cursor:
+            cursor.execute("ALTER TABLE prepared_probe ALTER COLUMN v TYPE bigint")
+        this_threads.close()
+
+    try:
+        assert read() == [(1, 2)]
+        assert any("prepared_probe" in sql for sql in _prepared_on_this_connection())
+        other = threading.Thread(target=migrate)
+        other.start()
+        other.join()
+        assert read() == [(1, 2)]
+        assert read() == [(1, 2)]  # and it stays prepared afresh
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TABLE prepared_probe")
