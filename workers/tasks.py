@@ -68,10 +68,21 @@ def run_matches(self, items: list) -> list[dict]:
     A lost database connection retries the whole batch the same way.
     """
     worker = f"{self.request.hostname or 'eager'}:{os.getpid()}"
+    outcomes = []
     try:
-        return [_run_one(match_id, message_id, worker) for match_id, message_id in items]
+        for match_id, message_id in items:
+            try:
+                outcomes.append(_run_one(match_id, message_id, worker))
+            except LOST_DATABASE:
+                raise
+            except Exception as e:  # noqa: BLE001 - one match's fault must not stop the others of its batch
+                # Its row is not carried out, so the relay sends it again at its resend time (as a run_match that
+                # failed would be); the rest of the batch is played meanwhile instead of failing with it each time.
+                log.exception("match %s of a batch failed; its outbox row %s stays open", match_id, message_id)
+                outcomes.append({"match_id": match_id, "status": "error", "error": f"{type(e).__name__}: {e}"})
     except LOST_DATABASE as e:
         raise _retry_on_a_fresh_connection(self, e) from e
+    return outcomes
 
 
 def _run_one(match_id: int, message_id: int | None, worker: str) -> dict:
