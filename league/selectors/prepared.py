@@ -46,7 +46,12 @@ def prepared_cursor(connection) -> Iterator:
         return
     import psycopg
 
+    # What Django's own cursor() does first: a connection whose health check fails (the database restarted since the
+    # last request or task) is replaced, not used and found dead by the statement; and one thread's connection is
+    # not used by another.
+    connection.close_if_health_check_failed()
     connection.ensure_connection()
+    connection.validate_thread_sharing()
     raw = connection.connection
     if raw.prepare_threshold != 0:  # a new connection: Django opens them with preparing off
         raw.prepare_threshold = 0

@@ -165,3 +165,36 @@ def test_a_prepared_read_whose_plan_a_migration_made_stale_is_prepared_afresh():
     finally:
         with connection.cursor() as cursor:
             cursor.execute("DROP TABLE prepared_probe")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_query_on_a_connection_the_database_dropped_opens_a_fresh_one():
+    # The database restarted (or cut the connection) between two requests: at the next request Django checks the
+    # connection's health before its first query; a prepared query is that first query too, and must not answer
+    # with the dead connection's error.
+    import threading
+
+    from django.db import close_old_connections, connection
+    from django.db import connection as this_threads
+
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    if not connection.settings_dict.get("CONN_HEALTH_CHECKS"):
+        pytest.skip("without health checks Django itself would fail here")
+    bots = [create_external_bot(name=f"cut-{i}") for i in range(4)]
+    match = create_match(players=bots, ruleset={"players": 4}, seed="cut")
+    assert len(SEATS(match.pk, bots[0].user.pk)) == 1
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+
+    def cut() -> None:
+        with this_threads.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        this_threads.close()
+
+    other = threading.Thread(target=cut)
+    other.start()
+    other.join()
+    close_old_connections()  # what the start of a request (or of a worker's task) does
+    assert len(SEATS(match.pk, bots[0].user.pk)) == 1
