@@ -55,9 +55,11 @@ def queue_of(match_id: int) -> str:
     """A comparison's matches go to their own queue, so a long comparison never starves tournaments and ladders
     (the default worker consumes it too, at lower concurrency: deploy/Procfile); every other match to the play
     queue."""
-    if is_comparison_match(match_id):
-        return settings.DIAMONDS_COMPARISON_QUEUE
-    return settings.DIAMONDS_PLAY_QUEUE
+    return _queue(is_comparison_match(match_id))
+
+
+def _queue(of_a_comparison: bool) -> str:
+    return settings.DIAMONDS_COMPARISON_QUEUE if of_a_comparison else settings.DIAMONDS_PLAY_QUEUE
 
 
 def _options(queue: str) -> dict:
@@ -109,8 +111,7 @@ def _groups(messages: list) -> list[tuple[str, list]]:
     compared = comparison_match_ids([m.match_id for m in play]) if play else set()
     by_queue: dict[str, list] = {}
     for m in play:
-        queue = settings.DIAMONDS_COMPARISON_QUEUE if m.match_id in compared else settings.DIAMONDS_PLAY_QUEUE
-        by_queue.setdefault(queue, []).append(m)
+        by_queue.setdefault(_queue(m.match_id in compared), []).append(m)
     groups = [("", [m]) for m in messages if m.kind != OutboxKind.PLAY_MATCH]
     for queue, rows in by_queue.items():
         by_id = {m.pk: m for m in rows}

@@ -40,14 +40,25 @@ def initial_ordinal(ladder: Ladder | None = None) -> float:
 
 
 def match_is_rated(match: Match) -> bool:
-    """Ladder matches always; tournament and lobby matches when their tournament or table is rated; anything else
-    never."""
-    if match.ladder_id is not None:
+    """Whether the match counts for ratings (`is_rated`), reading only what the rule needs."""
+    ladder_id, round_id = match.ladder_id, match.tournament_round_id
+    tournament_rated = ladder_id is None and round_id is not None and match.tournament_round.tournament.rated
+    in_rated_table = (ladder_id is None and round_id is None
+                      and LobbyTable.objects.filter(match_id=match.pk, rated=True).exists())
+    return is_rated(ladder_id=ladder_id, round_id=round_id, tournament_rated=tournament_rated,
+                    in_rated_table=in_rated_table)
+
+
+def is_rated(*, ladder_id: int | None, round_id: int | None, tournament_rated: bool = False,
+             in_rated_table: bool = False) -> bool:
+    """The rule: ladder matches always; tournament and lobby matches when their tournament or table is rated (a
+    lobby table's in the game's global context, as tournaments'); anything else never. Also for callers that read
+    these facts in a query of their own (league.services.tournaments.on_match_finished)."""
+    if ladder_id is not None:
         return True
-    if match.tournament_round_id is not None:
-        return bool(match.tournament_round.tournament.rated)
-    # A lobby table's match when its table was opened rated (in the game's global context, as tournaments).
-    return LobbyTable.objects.filter(match_id=match.pk, rated=True).exists()
+    if round_id is not None:
+        return bool(tournament_rated)
+    return bool(in_rated_table)
 
 
 def _ratings_for_update(players: list[Player], ladder: Ladder | None, game: str) -> dict[int, Rating]:

@@ -73,7 +73,7 @@ from .decisions import FALLBACK_BOTS
 from .evening import present_entries
 from .finals import check_final_settings, seat_final_stage
 from .matches import create_match
-from .ratings import apply_match_ratings
+from .ratings import apply_match_ratings, is_rated
 
 DONE = ENDED  # finished, failed or cancelled (league.services.cancellation): a round closes without waiting for them
 
@@ -577,8 +577,8 @@ def on_match_finished(*, match_id: int) -> None:
      in_comparison) = found[0]
     if status not in DONE:
         return
-    # Rated as match_is_rated (league.services.ratings) says, read in the query above.
-    rated = ladder_id is not None or (bool(tournament_rated) if round_id is not None else bool(lobby_rated))
+    rated = is_rated(ladder_id=ladder_id, round_id=round_id, tournament_rated=tournament_rated,
+                     in_rated_table=lobby_rated)
     if status == MatchStatus.FINISHED and not ratings_applied and rated:
         apply_match_ratings(match_id=match_id)
     if status == MatchStatus.FINISHED and not conduct_counted:
