@@ -82,26 +82,21 @@ def actions(game: Game, round_index: int = -1) -> list[dict]:
     return to_record(game)["rounds"][round_index]["actions"]
 
 
-def find_shared() -> Path:
-    """The shared/ folder beside the repository (or beside any parent of this file)."""
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        if (parent / "shared" / "spec").is_dir():
-            return parent / "shared"
-    raise AssertionError(
-        f"cannot find the shared/ folder (shared/spec/examples) beside the repository above {here}; "
-        "the engine tests need the example records"
-    )
+def spec_dir() -> Path:
+    """The repository's copy of the specification (docs/spec, see its README): a plain clone tests itself."""
+    folder = Path(__file__).resolve().parents[2] / "docs" / "spec"
+    assert (folder / "RULES.md").is_file(), f"the specification is missing: {folder} has no RULES.md"
+    return folder
 
 
 def rule_ids() -> frozenset[str]:
     """Every rule id of RULES.md."""
-    text = (find_shared() / "spec" / "RULES.md").read_text(encoding="utf-8")
+    text = (spec_dir() / "RULES.md").read_text(encoding="utf-8")
     return frozenset(re.findall(r"R-[A-Z]+-[0-9A-Z]+", text))
 
 
 def examples_dir() -> Path:
-    folder = find_shared() / "spec" / "examples"
+    folder = spec_dir() / "examples"
     assert folder.is_dir(), f"the example records are missing: {folder} is not a folder"
     return folder
 

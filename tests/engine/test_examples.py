@@ -1,5 +1,5 @@
-"""The example records of shared/spec/examples: replaying each NAME.choices.json must agree with NAME.json on
-every field NAME.json has (shared/spec/examples/README.md). Nothing is skipped: missing examples fail."""
+"""The example records of docs/spec/examples: replaying each NAME.choices.json must agree with NAME.json on
+every field NAME.json has (docs/spec/examples/README.md). Nothing is skipped: missing examples fail."""
 
 from __future__ import annotations
 
@@ -11,15 +11,14 @@ import pytest
 from engine import from_record, replay, to_record
 from engine.record import differences
 
-from .support import example_names, examples_dir, find_shared, load
+from .support import example_names, examples_dir, spec_dir, load
 
 EXPECTED = ["2p", "2p-perfect", "3p-thief", "4p-partners", "4p-perfect", "4p-thief", "5p-choose", "6p-partners",
             "6p-thief"]
 
 
 def test_the_example_records_are_all_there():
-    shared = find_shared()
-    assert (shared / "spec" / "RULES.md").is_file()
+    assert (spec_dir() / "RULES.md").is_file()
     assert example_names() == EXPECTED
 
 

@@ -6,7 +6,7 @@ import ast
 import re
 from pathlib import Path
 
-from .support import find_shared, rule_ids
+from .support import spec_dir, rule_ids
 
 HERE = Path(__file__).resolve().parent
 
@@ -40,7 +40,7 @@ OTHER_GAMES_ID = r"(?<![A-Za-z])[KG]-[A-Z]+-[0-9A-Z]+"  # K- Diamoniak, G- the r
 
 
 def other_game_rule_ids() -> frozenset[str]:
-    text = (find_shared() / "spec" / "OTHER-GAMES.md").read_text(encoding="utf-8")
+    text = (spec_dir() / "OTHER-GAMES.md").read_text(encoding="utf-8")
     return frozenset(re.findall(OTHER_GAMES_ID, text))
 
 

@@ -1,6 +1,6 @@
 """Tournaments of each game (Tournament.game: Diamonds, Diamoniak, the ring race): what create_tournament and
 registration refuse, whole tournaments played by the run_match task in this process (eager), standings ranked by
-each game's own result and tie-break (rules of ../shared/spec/OTHER-GAMES.md), seasons per game, global ratings
+each game's own result and tie-break (rules of docs/spec/OTHER-GAMES.md), seasons per game, global ratings
 per game."""
 
 from __future__ import annotations
