@@ -6,7 +6,7 @@ import ast
 import re
 from pathlib import Path
 
-from .support import spec_dir, rule_ids
+from .support import rule_ids, spec_dir
 
 HERE = Path(__file__).resolve().parent
 
