@@ -180,7 +180,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # ---- languages: English (the source strings) and French (config/locale, compiled .mo committed) -----------------
-# README "Translations" says how to update the catalogue; `python manage.py translations --check` checks it.
+# docs/development.md says how to update the catalogue; `python manage.py translations --check` checks it.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("fr", _("French"))]
 LOCALE_PATHS = [BASE_DIR / "config" / "locale"]
@@ -457,7 +457,7 @@ EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = (os.environ.get("DEFAULT_FROM_EMAIL") or os.environ.get("DIAMONDS_FROM_EMAIL")
                       or "Diamonds League <noreply@localhost>")
 # ---- end of accounts ----------------------------------------------------------------------------------------------
-# ---- being told: notifications, email, webhooks (issue 17; README "Being told"); email settings above --------
+# ---- being told: notifications, email, webhooks (issue 17; docs/players.md, docs/bot-authors.md); email above --
 # The site's address, for the links in emails ("" leaves them as paths).
 DIAMONDS_SITE_URL = os.environ.get("DIAMONDS_SITE_URL", "http://localhost:8000" if DEBUG else "")
 # "Your turn" is emailed only when still unread and still awaited this long after it was made.
