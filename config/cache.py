@@ -6,6 +6,9 @@ process (a little more lenient, never a refusal for a wrong reason), standings a
 `PAUSE_SECONDS` the next call tries Redis again; a request pays Redis's connect timeout at most once per pause, not
 once per call. What went into the fallback is not copied back: the standings cache keys on fingerprints of the stored
 results (league.selectors.standings_cache), so nothing stale can be read when Redis returns.
+
+Clearing deletes only the cache's own keys (its KEY_PREFIX), never the whole database: by default the cache shares
+REDIS_URL's database with the Celery broker's queues.
 """
 
 from __future__ import annotations
@@ -46,9 +49,13 @@ class FailSoftRedisCache(RedisCache):
         self._cache.get_client(write=True).ping()
 
     def _call(self, name: str, *args, **kwargs):
+        return self._either(getattr(super(), name), name, *args, **kwargs)
+
+    def _either(self, on_redis, name: str, *args, **kwargs):
+        """`on_redis(...)`, or the fallback's `name(...)` while Redis does not answer."""
         if not self.degraded:
             try:
-                return getattr(super(), name)(*args, **kwargs)
+                return on_redis(*args, **kwargs)
             except self._errors as e:
                 if not self.degraded:
                     log.warning("the cache's Redis does not answer (%s); using this process's memory for %ss", e,
@@ -87,4 +94,17 @@ class FailSoftRedisCache(RedisCache):
         return self._call("delete_many", *args, **kwargs)
 
     def clear(self):
-        return self._call("clear")
+        return self._either(self._delete_own_keys, "clear")
+
+    def _delete_own_keys(self) -> None:
+        """RedisCache.clear() empties the whole Redis database (FLUSHDB), with whatever else keeps keys there: the
+        broker's queued tasks when the cache shares REDIS_URL's database. This deletes the keys under the prefix."""
+        client = self._cache.get_client(write=True)
+        batch = []
+        for key in client.scan_iter(match=f"{self.key_prefix}:*", count=1000):
+            batch.append(key)
+            if len(batch) == 1000:
+                client.unlink(*batch)
+                batch = []
+        if batch:
+            client.unlink(*batch)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -181,7 +180,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # ---- languages: English (the source strings) and French (config/locale, compiled .mo committed) -----------------
-# README "Translations" says how to update the catalogue; `python manage.py translations --check` checks it.
+# docs/development.md says how to update the catalogue; `python manage.py translations --check` checks it.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("fr", _("French"))]
 LOCALE_PATHS = [BASE_DIR / "config" / "locale"]
@@ -292,24 +291,18 @@ CELERY_DB_REUSE_MAX = 1000
 
 
 # ---- the cache: the write rate limits and the standings tables --------------------------------------------------
-def _next_redis_database(url: str) -> str:
-    """`url` with the Redis database after its own (0 -> 1; the last, 15, -> 0)."""
-    parts = urlsplit(url)
-    number = int(parts.path.strip("/") or 0)
-    return urlunsplit(parts._replace(path=f"/{(number + 1) % 16}"))
-
-
 # Every web and worker process must count the same rate limits and share the standings tables (a worker computes a
-# watched tournament's new table for the web processes), so with Redis the cache lives there: DIAMONDS_CACHE_URL, or
-# the database after REDIS_URL's, never the broker's own (clearing the cache must not drop queued tasks). Without
-# Redis everything runs in one process, and the in-process default cache is that process's.
-DIAMONDS_CACHE_URL = os.environ.get("DIAMONDS_CACHE_URL", "").strip() or (
-    _next_redis_database(REDIS_URL) if REDIS_URL else "")
+# watched tournament's new table for the web processes), so with Redis the cache lives there: in REDIS_URL's own
+# database, the one the operator gave this server, unless DIAMONDS_CACHE_URL names another. Its keys carry its
+# KEY_PREFIX and clearing it deletes only those (config.cache), so clearing the cache never drops queued tasks nor
+# touches a key that is not the cache's. Without Redis everything runs in one process, and the in-process default
+# cache is that process's.
+DIAMONDS_CACHE_URL = os.environ.get("DIAMONDS_CACHE_URL", "").strip() or REDIS_URL
 if DIAMONDS_CACHE_URL:
     # Fail-soft: while Redis is down each process uses its own memory instead (config/cache.py), so reads and
     # writes go on; the short timeouts make a dead Redis cost a request about a second, once per pause.
     CACHES = {"default": {"BACKEND": "config.cache.FailSoftRedisCache", "LOCATION": DIAMONDS_CACHE_URL,
-                          "KEY_PREFIX": "diamonds",
+                          "KEY_PREFIX": "diamonds:cache",
                           "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}}}
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 # The play queue's name can be changed so that test workers sharing a Redis consume only their own run's matches.
@@ -464,7 +457,7 @@ EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = (os.environ.get("DEFAULT_FROM_EMAIL") or os.environ.get("DIAMONDS_FROM_EMAIL")
                       or "Diamonds League <noreply@localhost>")
 # ---- end of accounts ----------------------------------------------------------------------------------------------
-# ---- being told: notifications, email, webhooks (issue 17; README "Being told"); email settings above --------
+# ---- being told: notifications, email, webhooks (issue 17; docs/players.md, docs/bot-authors.md); email above --
 # The site's address, for the links in emails ("" leaves them as paths).
 DIAMONDS_SITE_URL = os.environ.get("DIAMONDS_SITE_URL", "http://localhost:8000" if DEBUG else "")
 # "Your turn" is emailed only when still unread and still awaited this long after it was made.

@@ -7,7 +7,7 @@ standings default (competitors minus place). `tiebreaks` is the standings preced
 league.standings); empty means the default for the format. `turn_deadline_seconds`, `deadline_action` and
 `deadline_fallback` are copied onto every table's Match when a round is seated (see Match for what they do).
 
-A club evening (README "Running a club evening"): with `check_in_required` only the active entries checked in for a
+A club evening (docs/organisers.md): with `check_in_required` only the active entries checked in for a
 round (league.models.CheckIn) are seated in it; entries registered once it runs join at the next round and are
 given `late_entry_points` for the rounds they missed; `final_size` > 0 adds a final stage after the `rounds`
 qualifying rounds (league.services.finals).

@@ -1,6 +1,6 @@
-"""README.md's "Your first bot game in five minutes", run as written: the demo, `runserver` in the background (its
-embedded beat seats the ladder), the bot created in the ladder with its token, and examples/external_bot.py playing
-its first ladder match against the live server, on a fresh SQLite file, with nothing configured."""
+"""docs/bot-authors.md's "Your first bot game in five minutes", run as written: the demo, `runserver` in the background
+(its embedded beat seats the ladder), the bot created in the ladder with its token, and examples/external_bot.py
+playing its first ladder match against the live server, on a fresh SQLite file, with nothing configured."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ HEADING = "## Your first bot game in five minutes"
 
 
 def readme_block() -> str:
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "bot-authors.md").read_text()
     section = text[text.index(HEADING):]
     return re.search(r"```sh\n(.*?)```", section, re.S).group(1)
 

@@ -1,4 +1,4 @@
-"""`python manage.py demo`, the README's "run it" command: a club of bots plays a tournament to its standings."""
+"""`python manage.py demo`, the README's demo command: a club of bots plays a tournament to its standings."""
 
 from __future__ import annotations
 

@@ -86,7 +86,7 @@ class Command(RunTournament):
         self.stdout.write("\nNow start the website and the API:  python manage.py runserver\nand open:")
         for path, what in pages:
             self.stdout.write(f"  {url + path:<42} {what}")
-        self.stdout.write('Your own bot in that ladder: README.md, "Your first bot game in five minutes".')
+        self.stdout.write('Your own bot in that ladder: docs/bot-authors.md, "Your first bot game in five minutes".')
 
     def _console(self):
         import sys

@@ -5,7 +5,7 @@
     translations --check    fail (exit 1) when a string is untranslated or fuzzy, a .mo is stale, or (with the
                             gettext tools) the code has a string the catalogue lacks
 
-README "Translations" says how they fit together.
+docs/development.md "Translations" says how they fit together.
 """
 
 from __future__ import annotations

@@ -1,0 +1,76 @@
+"""docs/operators.md cannot drift from deploy/: every process line of deploy/Procfile is in the guide as written,
+every variable of deploy/env.example is explained there, every environment variable the guide names is one the
+product or deploy/ reads, and every service of the compose file is named."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+GUIDE = (ROOT / "docs" / "operators.md").read_text()
+DEPLOY = ROOT / "deploy"
+PRODUCT = ("config", "runtime", "engine", "league", "workers", "api", "web")
+# An environment variable as the guide writes one: capitals, digits and underscores, at least one underscore
+# (DATABASE_URL, DJANGO_DEBUG), or one of the Procfile's single words.
+VARIABLE = re.compile(r"\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|PORT)\b")
+# What the guide names in capitals that is not an environment variable.
+NOT_VARIABLES = {"X_FORWARDED_PROTO"}
+
+
+def _procfile_lines() -> list[str]:
+    return [line for line in (DEPLOY / "Procfile").read_text().splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def _read_variables() -> set[str]:
+    """Variables read from the environment: os.environ.get/_flag in the product, and whatever deploy/ sets or uses."""
+    read = set()
+    for package in PRODUCT:
+        for path in (ROOT / package).rglob("*.py") if (ROOT / package).is_dir() else ():
+            read |= set(re.findall(r"(?:environ\.get|environ\[|_flag)\(?\s*[\"']([A-Z][A-Z0-9_]*)[\"']",
+                                   path.read_text()))
+    for path in DEPLOY.iterdir():
+        if path.is_file():
+            read |= set(VARIABLE.findall(path.read_text()))
+    return read
+
+
+def test_every_procfile_line_is_in_the_guide_as_written():
+    lines = _procfile_lines()
+    assert [line.split(":")[0] for line in lines] == ["web", "worker", "comparisons", "beat", "relay"]
+    missing = [line for line in lines if line not in GUIDE.splitlines()]
+    assert not missing, f"docs/operators.md lacks these lines of deploy/Procfile: {missing}"
+
+
+def test_every_variable_of_env_example_is_in_the_guide():
+    example = (DEPLOY / "env.example").read_text()
+    variables = set(re.findall(r"\b([A-Z][A-Z0-9_]+)=", example))
+    assert {"DATABASE_URL", "REDIS_URL", "DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS"} <= variables
+    missing = sorted(v for v in variables if f"`{v}`" not in GUIDE and f"{v}=" not in GUIDE)
+    assert not missing, f"docs/operators.md does not explain {missing}"
+
+
+def test_every_variable_the_guide_names_is_read():
+    named = set(VARIABLE.findall(GUIDE)) - NOT_VARIABLES
+    assert {"DATABASE_URL", "DIAMONDS_CACHE_URL", "DJANGO_SSL_REDIRECT", "WORKER_CONCURRENCY"} <= named
+    unknown = sorted(named - _read_variables())
+    assert not unknown, f"docs/operators.md names variables nothing reads: {unknown}"
+
+
+def test_every_compose_service_is_named():
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    assert {"postgres", "redis", "web", "beat", "relay"} <= set(services)
+    missing = sorted(name for name in services if f"`{name}`" not in GUIDE)
+    assert not missing, f"docs/operators.md does not name the compose services {missing}"
+
+
+def test_the_plain_http_trial_switches_are_the_ones_the_settings_read():
+    settings = (ROOT / "config" / "settings.py").read_text()
+    trial = re.search(r"\*\*A trial over plain HTTP\*\*.*?```sh\n(.*?)```", GUIDE, re.S).group(1)
+    switches = dict(line.split("=") for line in trial.split())
+    assert switches == {"DJANGO_SSL_REDIRECT": "0", "DJANGO_SECURE_COOKIES": "0", "DJANGO_HSTS_SECONDS": "0"}
+    for name in switches:
+        assert f'"{name}"' in settings
