@@ -7,6 +7,7 @@ anyone can check afterwards that the revealed seed (with its nonce) is the one t
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from rest_framework import serializers
 
 from engine.games import GAMES, game_type
@@ -31,7 +32,8 @@ class ClubSerializer(serializers.ModelSerializer):
     class Meta:
         model = Club
         fields = ["id", "name", "membership", "created_at"]
-        extra_kwargs = {"name": {"validators": []}}  # a taken name is a 409 from the database's constraint
+        # A taken name is a 409 from the database's constraint.
+        extra_kwargs: dict[str, dict[str, object]] = {"name": {"validators": []}}
 
 
 def player_kind(player: Player) -> str:
@@ -42,9 +44,10 @@ def player_kind(player: Player) -> str:
 
 class PlayerSerializer(serializers.ModelSerializer):
     kind = serializers.SerializerMethodField(help_text="person, engine_bot or external_bot")
-    clubs = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
-    owner = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True,
-                                         help_text="An external bot's author (the account that created it), or null.")
+    clubs: serializers.PrimaryKeyRelatedField[Club] = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    owner: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True,
+        help_text="An external bot's author (the account that created it), or null.")
 
     class Meta:
         model = Player
@@ -97,9 +100,11 @@ class MatchSeatSerializer(serializers.ModelSerializer):
 
 def _deal_revealed(match: Match) -> bool:
     """deal_revealed, asked once per match however many fields need it."""
-    if not hasattr(match, "_deal_revealed"):
-        match._deal_revealed = deal_revealed(match)
-    return match._deal_revealed
+    revealed = getattr(match, "_deal_revealed", None)
+    if revealed is None:
+        revealed = deal_revealed(match)
+        setattr(match, "_deal_revealed", revealed)  # noqa: B010  (an attribute of our own on the instance)
+    return revealed
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -126,7 +131,8 @@ class MatchSerializer(serializers.ModelSerializer):
                   "updated_at", "finished_at"]
 
     def get_tournament(self, match: Match) -> int | None:
-        return match.tournament_round.tournament_id if match.tournament_round_id else None
+        rnd = match.tournament_round  # None without a query when the match has no round
+        return rnd.tournament_id if rnd is not None else None
 
     def get_seed(self, match: Match) -> str | None:
         return match.seed if _deal_revealed(match) else None

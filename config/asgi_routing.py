@@ -39,5 +39,6 @@ def router():
         handler = waiting if scope["type"] == "http" and is_async_view(scope["path"]) else plain
         await handler(scope, receive, send)
 
-    application.handlers = {"async": waiting, "sync": plain}
+    # The tests read the two handlers off the application (tests/api/test_long_poll.py).
+    application.handlers = {"async": waiting, "sync": plain}  # type: ignore[attr-defined]
     return application

@@ -66,7 +66,7 @@ def healthz(request):
     if settings.REDIS_URL:
         checks["broker"] = _broker
     checks["outbox"] = _outbox
-    results = {}
+    results: dict[str, str] = {}
     for name, check in checks.items():
         if name == "outbox" and results["database"] != "ok":
             results[name] = "unknown"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -155,7 +156,8 @@ if DATABASE_URL:
         # CONN_HEALTH_CHECKS on: with a pool, Django has psycopg's pool test each connection as it hands it out
         # (ConnectionPool.check_connection), so one the database cut (a restart, pg_terminate_backend) is replaced
         # instead of failing a request with a 500 (the chaos test's database fault).
-        DATABASES["default"].update(CONN_MAX_AGE=0, CONN_HEALTH_CHECKS=True)
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1, "max_size": int(os.environ.get("DIAMONDS_DB_POOL_SIZE", "16")), "timeout": 10}
 else:
@@ -375,7 +377,7 @@ CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL = 10
 # Sending from a web request or the relay: one quick retry, then the row waits in the outbox (never a 500).
 DIAMONDS_SEND_RETRY_POLICY = {"max_retries": 1, "interval_start": 0.2, "interval_step": 0.2, "interval_max": 0.2}
-CELERY_BEAT_SCHEDULE = {
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # Overdue decisions are played by the fallback bot within this many seconds of their deadline.
     "enforce-turn-deadlines": {"task": "workers.tasks.enforce_turn_deadlines",
                                "schedule": float(os.environ.get("DIAMONDS_DEADLINE_SWEEP_SECONDS", "5"))},

@@ -19,7 +19,7 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 from django.core.cache.backends.locmem import LocMemCache
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.throttling import BaseThrottle
@@ -153,6 +153,7 @@ class SigninLimit(RateLimit):
 def too_many(request, wait: int | None, what: str):
     """The website's 429: JSON for the page's scripts, a page for a person."""
     message = f"Too many {what}: try again in {wait or 1} s."
+    response: HttpResponse
     if "application/json" in request.headers.get("Accept", ""):
         response = JsonResponse({"detail": message, "code": "throttled"}, status=429)
     else:

@@ -26,7 +26,8 @@ class BoundedSettingsForm(forms.ModelForm):
     size, the turn deadline): a ruleset the engine refuses would otherwise fail later, at seating, in a worker."""
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what ModelForm.clean returns (its stub says None)
         try:
             competition_game(data.get("game", "diamonds"), data.get("table_size") or 0,
                              shared_ruleset(data.get("ruleset")))
@@ -71,7 +72,7 @@ class TournamentEntryInline(admin.TabularInline):
 class TournamentRoundInline(admin.TabularInline):
     model = TournamentRound
     extra = 0
-    fields = ["index", "stage", "status", "byes", "started_at", "closed_at"]
+    fields = ("index", "stage", "status", "byes", "started_at", "closed_at")
     readonly_fields = fields
     can_delete = False
 

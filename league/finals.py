@@ -137,12 +137,13 @@ def final_decides_ranking(qualifying: Sequence[Competitor], tables: Sequence[Sta
     order = sorted({*qualifying, *last_stage}, key=key)
     top = max((s for s, _ in last_stage.values()), default=0)
     # Those the last stage played leaves on the same place share it (the first of them gives the rank).
-    level = Counter(last_stage[c] for c in order if c in last_stage and last_stage[c][0] == top)
-    first: dict[tuple[int, int], int] = {}
+    level: Counter[tuple[int, int | None]] = Counter(
+        last_stage[c] for c in order if c in last_stage and last_stage[c][0] == top)
+    first: dict[tuple[int, int | None], int] = {}
     out: list[Ranked] = []
     for i, c in enumerate(order):
-        stage, place = last_stage.get(c, (0, None))
-        shared = top > 0 and stage == top and level[(stage, place)] > 1
-        rank = first.setdefault((stage, place), i + 1) if shared else i + 1
-        out.append(Ranked(rank, c, shared, stage, place))
+        stage, stage_place = last_stage.get(c, (0, None))
+        shared = top > 0 and stage == top and level[(stage, stage_place)] > 1
+        rank = first.setdefault((stage, stage_place), i + 1) if shared else i + 1
+        out.append(Ranked(rank, c, shared, stage, stage_place))
     return out

@@ -10,7 +10,7 @@ from .models import LobbySeat, LobbyTable
 class LobbySeatInline(admin.TabularInline):
     model = LobbySeat
     extra = 0
-    fields = ["seat", "player", "joined_at"]
+    fields = ("seat", "player", "joined_at")
     readonly_fields = fields
     can_delete = False
 

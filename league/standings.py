@@ -274,7 +274,7 @@ def metric_average_points(t: Tally, group: Sequence[Competitor]) -> dict[Competi
 def metric_opponent_points(t: Tally, group: Sequence[Competitor]) -> dict[Competitor, Number]:
     """Sum of the match points of every opponent, once per match played against them (a Buchholz)."""
     everyone = t.points()
-    out = {}
+    out: dict[Competitor, Number] = {}
     for c in group:
         met = Counter(other.entry.competitor for index, _ in t.by_competitor[c] for other in t.matches[index][1]
                       if other.entry.competitor != c)
@@ -284,17 +284,17 @@ def metric_opponent_points(t: Tally, group: Sequence[Competitor]) -> dict[Compet
 
 def metric_average_opponent_points(t: Tally, group: Sequence[Competitor]) -> dict[Competitor, Number]:
     totals = metric_opponent_points(t, group)
-    out = {}
+    out: dict[Competitor, Number] = {}
     for c in group:
         met = sum(len(t.matches[i][1]) - 1 for i, _ in t.by_competitor[c])
-        out[c] = totals[c] / met if met else Fraction(0)
+        out[c] = Fraction(totals[c]) / met if met else Fraction(0)
     return out
 
 
 def metric_head_to_head(t: Tally, group: Sequence[Competitor]) -> dict[Competitor, Number]:
     """Among `group` only: +1 per member finished above, -1 per member finished below, in shared matches."""
     members = set(group)
-    out = {c: 0 for c in group}
+    out: dict[Competitor, Number] = {c: 0 for c in group}
     if len(members) < 2:
         return out
     seen: set[int] = set()

@@ -166,8 +166,9 @@ class _Listener(threading.Thread):
                 self.stopping.wait(backoff)
                 backoff = min(backoff * 2, 10)
             finally:
-                with contextlib.suppress(Exception):
-                    pubsub.close()
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        pubsub.close()
         self.ready.clear()
 
 

@@ -58,7 +58,7 @@ def check_url(url: str, *, resolve: bool = True) -> tuple[str, int, str]:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as e:
         raise WebhookURLError(_("The URL's host name could not be resolved.")) from e
-    addresses = [info[4][0] for info in infos]
+    addresses = [str(info[4][0]) for info in infos]
     if not settings.DIAMONDS_WEBHOOKS_ALLOW_PRIVATE and any(_forbidden(a) for a in addresses):
         raise WebhookURLError(_("The URL leads to a private, loopback or reserved address: webhooks are sent to "
                                 "public addresses only."))
@@ -76,12 +76,14 @@ class _PinnedHTTPConnection(http.client.HTTPConnection):
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
     def __init__(self, host, port, address, **kwargs):
-        super().__init__(host, port, context=ssl.create_default_context(), **kwargs)
+        context = ssl.create_default_context()
+        super().__init__(host, port, context=context, **kwargs)
         self._address = address
+        self._ssl_context = context
 
     def connect(self):
         sock = socket.create_connection((self._address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        self.sock = self._ssl_context.wrap_socket(sock, server_hostname=self.host)
 
 
 @dataclass

@@ -23,8 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any, cast
 
-from celery.schedules import maybe_schedule
+from celery.schedules import BaseSchedule, maybe_schedule
 from django.conf import settings
 from django.db import close_old_connections, connections
 
@@ -41,11 +42,17 @@ MAX_SLEEP_SECONDS = 5.0
 class Entry:
     name: str
     task: str
-    schedule: object  # a celery.schedules.schedule (or crontab): it says when the entry is due next
+    schedule: BaseSchedule  # a celery.schedules.schedule (or crontab): it says when the entry is due next
     args: tuple = ()
     kwargs: dict = field(default_factory=dict)
     last_run_at: datetime | None = None  # None: never run here, so due at once
     function: Callable[[], object] | None = None  # instead of a task: the relay's sweep
+
+
+def _schedule(every: Any) -> BaseSchedule:
+    """The celery schedule of a beat entry's `schedule` (seconds, a timedelta or a schedule), as beat reads it."""
+    # maybe_schedule makes a schedule of seconds and timedeltas; its stub's return type also names those inputs.
+    return cast(BaseSchedule, maybe_schedule(every, app=app))
 
 
 class EmbeddedBeat:
@@ -56,13 +63,13 @@ class EmbeddedBeat:
         relay = schedule is None if relay is None else relay
         schedule = app.conf.beat_schedule if schedule is None else schedule
         self.entries = [
-            Entry(name=name, task=spec["task"], schedule=maybe_schedule(spec["schedule"], app=app),
+            Entry(name=name, task=spec["task"], schedule=_schedule(spec["schedule"]),
                   args=tuple(spec.get("args", ())), kwargs=dict(spec.get("kwargs", {})))
             for name, spec in schedule.items()
         ]
         if relay:
             self.entries.append(Entry(name="outbox-relay", task="", function=self._relay_sweep,
-                                      schedule=maybe_schedule(float(settings.DIAMONDS_RELAY_SWEEP_SECONDS), app=app)))
+                                      schedule=_schedule(float(settings.DIAMONDS_RELAY_SWEEP_SECONDS))))
         self.purged_at = 0.0
         self.stop_event = threading.Event()
 

@@ -20,6 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from celery import Task
 from django.conf import settings
 from django.db import Error as DatabaseError
 from kombu.exceptions import KombuError, OperationalError
@@ -45,10 +46,11 @@ class RelayReport:
     failed: int = 0
 
 
-def _task_of(kind: str):
+def _task_of(kind: str) -> Task:
     from . import tasks
 
-    return {OutboxKind.PLAY_MATCH: tasks.run_match, OutboxKind.ADVANCE_MATCH: tasks.advance_match}[kind]
+    by_kind: dict[str, Task] = {OutboxKind.PLAY_MATCH: tasks.run_match, OutboxKind.ADVANCE_MATCH: tasks.advance_match}
+    return by_kind[kind]
 
 
 def queue_of(match_id: int) -> str:

@@ -43,6 +43,7 @@ class Process:
 
     @property
     def pid(self) -> int:
+        assert self.proc is not None, f"{self.name} was never started"
         return self.proc.pid
 
     def alive(self) -> bool:
@@ -97,6 +98,7 @@ class ProcfileRunner:
         if process.alive():
             os.kill(process.pid, sig)
             if sig == signal.SIGKILL:
+                assert process.proc is not None  # alive() says it was started
                 process.proc.wait(timeout=30)
 
     def stop_all(self, timeout: float = 20) -> None:

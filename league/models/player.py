@@ -9,9 +9,13 @@ from django.db.models import Q
 # through the API like a person; the workers never play it.
 EXTERNAL_BOT = "external"
 
+# The longest player name: the name's column, and what a display name may be (league.services.accounts).
+NAME_MAX_LENGTH = 100
+
 
 class Player(models.Model):
-    name = models.CharField(max_length=100, unique=True, help_text="The name shown at the table and in records.")
+    name = models.CharField(max_length=NAME_MAX_LENGTH, unique=True,
+                            help_text="The name shown at the table and in records.")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="players"
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.console import Console
 from rich.table import Table as RichTable
@@ -59,7 +59,7 @@ def simulate_swiss(
 def build(
     fmt: str, players: int, table_size: int, rounds: int, seed: str, partnership: bool = False,
     max_players: int = MAX_PLAYERS,
-) -> tuple[Schedule, dict[str, float]]:
+) -> tuple[Schedule, Mapping[str, float]]:
     """The schedule for the command's arguments, with figures particular to the format; no table seats more than
     `max_players` (the game's most; duplicate play is Diamonds', which seats up to 6)."""
     if partnership:

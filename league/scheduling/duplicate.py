@@ -27,7 +27,7 @@ from fractions import Fraction
 from engine.cards import Card, deck
 from engine.ruleset import Ruleset
 
-from .model import History, Round, Schedule, Unit
+from .model import History, Round, Schedule, Table, Unit
 from .seating import fixed_schedule, seat_round
 
 
@@ -54,10 +54,10 @@ def group_sizes(tables: int, size: int) -> list[int]:
 
 def group_round(rnd: Round, seed: str) -> Round:
     """The same round with its tables put in deal groups: shared deal id and seed, rotation by position."""
-    by_size: dict[int, list] = {}
+    by_size: dict[int, list[Table]] = {}
     for t in rnd.tables:
         by_size.setdefault(t.size, []).append(t)
-    tables = []
+    tables: list[Table] = []
     group = 0
     for size in sorted(by_size, reverse=True):
         pending = by_size[size]
@@ -112,10 +112,12 @@ def rotated_deals(ruleset: Ruleset, seed: str, rotation: int) -> list[list[list[
     whole deck, so the deals do not depend on play); leave `first_dealer` unset so that it is drawn from the
     same seed at every table. A test pins that rotation 0 matches the engine's own deal.
     """
-    n, size = ruleset.players, ruleset.hand_size
+    n, size, rounds, ranks = ruleset.players, ruleset.hand_size, ruleset.rounds, ruleset.deck_ranks
+    # A Ruleset fills in every rule its caller left as None (Ruleset.__post_init__).
+    assert size is not None and rounds is not None and ranks is not None
     deals = []
-    for r in range(ruleset.rounds):
-        cards = deck(ruleset.deck_ranks)
+    for r in range(rounds):
+        cards = deck(ranks)
         random.Random(f"{seed}/round-{r}").shuffle(cards)
         hands = [cards[h * size:(h + 1) * size] for h in range(n)]
         deals.append([hands[hand_of_seat(s, rotation, n)] for s in range(n)])

@@ -58,9 +58,9 @@ def swiss_round(
         window = 3 * shape.target
     tables = _fill_from_top(list(pool), sizes, history, window)
     ideal = {}
-    for t, members in enumerate(_chunks(pool, sizes)):
+    for table_index, members in enumerate(_chunks(pool, sizes)):
         for u in members:
-            ideal[u] = t
+            ideal[u] = table_index
     repeat_weight = _REPEAT_WEIGHT if max_shift is None else (max_shift + 1) ** 2 - 1
     _settle(tables, history, ideal, repeat_weight)
     for t in tables:

@@ -100,7 +100,7 @@ def next_tables(player: Player, entries: list[TournamentEntry]) -> list[NextTabl
         if rnd is not None:
             match = (_with_seats(Match.objects.filter(tournament_round=rnd, match_seats__player=player))
                      .exclude(status__in=ENDED).first())
-        if match is not None:
+        if rnd is not None and match is not None:
             out.append(NextTable(tournament=t, match=match, round_index=rnd.index))
             continue
         if t.status == TournamentStatus.REGISTERING:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -17,7 +19,7 @@ def ladder_tick_seconds() -> float | None:
     if entry is None or (settings.CELERY_TASK_ALWAYS_EAGER and not settings.DIAMONDS_EMBEDDED_BEAT):
         return None
     schedule = entry["schedule"]
-    return float(schedule.total_seconds() if hasattr(schedule, "total_seconds") else schedule)
+    return float(schedule.total_seconds() if isinstance(schedule, timedelta) else schedule)
 
 
 def ladder_outlook(*, ladder: Ladder) -> str:

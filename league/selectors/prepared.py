@@ -174,7 +174,8 @@ class PreparedQuery(_Prepared):
         rows, alias, compiled = self._run(args)
         klass_info, select, start, end, init_list = compiled[4:]
         model = self._model
-        populators = get_related_populators(klass_info, select, alias)
+        # django-stubs 6 describes Django 6.0's signature (with fetch_mode); Django 5.2's takes these three.
+        populators = get_related_populators(klass_info, select, alias)  # type: ignore[call-arg]
         out = []
         for row in rows:
             obj = model.from_db(alias, init_list, row[start:end])

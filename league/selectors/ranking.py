@@ -11,6 +11,7 @@ tables already placed).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from league.finals import final_decides_ranking
@@ -50,7 +51,7 @@ def tournament_ranking(*, tournament: Tournament) -> Ranking:
     by_competitor = {r.competitor: r for r in qualifying}
     provisional = tournament.status != TournamentStatus.FINISHED
     tables = stage_tables(tournament) if tournament.final_size else []
-    last_stage = {}
+    last_stage: dict[Hashable, tuple[int, int | None]] = {}
     for t in tables:
         for c, place in t.places.items():
             last_stage[c] = (t.stage, place)

@@ -21,9 +21,10 @@ lists them, for a page that shows each.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import cast
 
 from engine.games import GAMES, game_type
 
@@ -169,7 +170,8 @@ def tournament_standings(*, tournament: Tournament, include_final: bool = False)
     """The tournament's standings from the finished matches of its qualifying rounds (and of its final, with
     `include_final`), best first (every entrant appears; those who dropped marked)."""
     units, members = tournament_units(tournament)
-    team_of = {pid: unit for unit, pids in members.items() for pid in pids} if tournament.partnerships else None
+    team_of: dict[Hashable, Hashable] | None = (
+        {pid: unit for unit, pids in members.items() for pid in pids} if tournament.partnerships else None)
     standings = compute_standings(tournament_results(tournament, include_final=include_final),
                                   config=standings_config(tournament), team_of=team_of, competitors=units,
                                   byes=tournament_byes(tournament))
@@ -216,14 +218,21 @@ def season_standings(*, season: Season, game: str | None = None,
     return _rows(standings, {pid: (pid,) for pid in players}, game)
 
 
+def _player_ids(competitor: Hashable, members: dict[Hashable, tuple[int, ...]]) -> tuple[int, ...]:
+    """The players behind a competitor: its members, or itself (a competitor no unit names is a player id)."""
+    if competitor in members:
+        return members[competitor]
+    return (cast(int, competitor),)
+
+
 def _rows(standings: list[Standing], members: dict[Hashable, tuple[int, ...]], game: str,
-          dropped: set[int] = frozenset()) -> list[StandingRow]:
-    ids = {pid for s in standings for pid in members.get(s.competitor, (s.competitor,))}
+          dropped: Collection[int] = frozenset()) -> list[StandingRow]:
+    ids = {pid for s in standings for pid in _player_ids(s.competitor, members)}
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
     columns = metric_columns(game)
     rows = []
     for s in standings:
-        pids = members.get(s.competitor, (s.competitor,))
+        pids = _player_ids(s.competitor, members)
         metrics = {columns.get(name, name): value for name, value in s.metrics.items()}
         rows.append(StandingRow(s.rank, s.shared, s.competitor, " & ".join(names.get(p, str(p)) for p in pids),
                                 tuple(pids), s.games, metrics, dropped=any(p in dropped for p in pids)))

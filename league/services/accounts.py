@@ -8,9 +8,8 @@ from django.utils.translation import gettext as _
 
 from ..models import Language, Player, Profile
 from ..models.player import EXTERNAL_BOT
+from ..models.player import NAME_MAX_LENGTH as PLAYER_NAME_MAX
 from ..selectors.accounts import person_player
-
-PLAYER_NAME_MAX = Player._meta.get_field("name").max_length
 
 
 class AccountError(ValueError):

@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import cast
 
 from django.db import connection, transaction
 from django.db.models import F
@@ -134,7 +135,8 @@ def parse_decision(decision_json: object, game: str = "diamonds"):
         decision = game_type(game).parse_decision(decision_json)
     except (ValueError, TypeError, KeyError) as e:
         raise MalformedDecision(str(e)) from None
-    unknown = sorted(set(decision_json) - set(decision.to_json()))  # a dict: from_json refuses anything else
+    # A dict: from_json refuses anything else.
+    unknown = sorted(set(cast(dict, decision_json)) - set(decision.to_json()))
     if unknown:
         raise MalformedDecision(f"a {decision.kind} decision has no {', '.join(map(repr, unknown))}; it is "
                                 f"{json.dumps(decision.to_json())}")
@@ -245,7 +247,8 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
         except StoredPlayError as e:
             raise MatchNotInPlay(_("match %(match)s cannot be loaded: %(error)s") % {
                 "match": match.pk, "error": e}) from None
-        if not move_is_current(game, seat, move_number):
+        # An int by now: anything else raised malformed_move above.
+        if not move_is_current(game, seat, cast(int, move_number)):
             raise StaleMove(_("match %(match)s is at move %(move)s, not %(sent)s") % {
                 "match": match.pk, "move": game.move_number, "sent": move_number})
         before = game.pending
@@ -481,7 +484,8 @@ def _store_step(match: Match, game: Game, marks, rows: list[MatchSeat], before, 
                    forfeited=[ms.seat for ms in rows if ms.forfeited], awaiting=awaited)
     if "started_at" in extra:
         emit("match.started", match_id=match.pk)
-    newly_awaited = sorted({rows[s].player.user_id for s in awaited if not rows[s].awaiting} - {None})
+    newly_awaited = sorted({user_id for s in awaited
+                            if not rows[s].awaiting and (user_id := rows[s].player.user_id) is not None})
     announce_turns(newly_awaited)
     # "Your turn" is for people: a bot's account reads no notification, and a bots-only match (the ladders' hot
     # path) pays nothing for the event.
@@ -500,7 +504,8 @@ def _deadline(match: Match, game: Game, awaited: set[int], before, now, force: b
         return None
     pending = game.pending
     # Seats passing at the same time share one deadline: another seat's pass does not give the late ones more time.
-    same_exchange = (before is not None and before.kind == PASS_CARDS and pending.kind == PASS_CARDS
+    same_exchange = (before is not None and before.kind == PASS_CARDS
+                     and pending is not None and pending.kind == PASS_CARDS
                      and match.deadline_at is not None and not force)
     if same_exchange:
         return match.deadline_at
@@ -532,6 +537,8 @@ def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadli
     check_turn_deadline(turn_deadline_seconds)
     with transaction.atomic():
         locked = _locked_match(match.pk)
+        if locked is None:
+            raise Match.DoesNotExist(f"no match {match.pk}")
         awaited = MatchSeat.objects.filter(match=locked, awaiting=True).exists()
         deadline_at = None
         if turn_deadline_seconds is not None and awaited and locked.status in (MatchStatus.PENDING,

@@ -22,10 +22,12 @@ def refusal_to_self_enter(tournament: Tournament) -> str | None:
     """Why people may not enter or leave the tournament themselves now (None: they may)."""
     if open_for_self_entry(tournament, timezone.now()):
         return None
-    if tournament.status != "registering":
+    closes_at = tournament.registration_closes_at
+    # Still registering and not open for entry: its registration closed (open_for_self_entry).
+    if tournament.status != "registering" or closes_at is None:
         return _("%(tournament)s has started: registration is closed.") % {"tournament": tournament.name}
     return _("Registration for %(tournament)s closed at %(when)s.") % {
-        "tournament": tournament.name, "when": tournament.registration_closes_at.strftime("%Y-%m-%d %H:%M UTC")}
+        "tournament": tournament.name, "when": closes_at.strftime("%Y-%m-%d %H:%M UTC")}
 
 
 @transaction.atomic

@@ -58,7 +58,10 @@ def _person(user) -> Player:
         raise LobbyRefused(_("Sign in to sit at a table."), 401, "not_authenticated")
     if Player.objects.filter(user=user, bot_kind=EXTERNAL_BOT).exists():
         raise LobbyRefused(_("A bot's account cannot sit at a lobby table."), 403, "permission_denied")
-    return ensure_person(user)[1]
+    person = ensure_person(user)[1]
+    if person is None:  # a bot's account: only external bots have one, refused above
+        raise LobbyRefused(_("A bot's account cannot sit at a lobby table."), 403, "permission_denied")
+    return person
 
 
 def _check_room(player: Player) -> None:

@@ -45,8 +45,8 @@ def send_due_emails(*, now=None, limit: int = 200) -> int:
         user = n.recipient
         if not wants_email(user) or n.read_at is not None:
             continue
-        if n.kind == NotificationKind.TURN and not MatchSeat.objects.filter(
-                match_id=n.match_id, awaiting=True, player__user=user).exists():
+        if n.kind == NotificationKind.TURN and (n.match_id is None or not MatchSeat.objects.filter(
+                match_id=n.match_id, awaiting=True, player__user=user).exists()):
             continue  # played since (or the match ended): no need to remind them
         with translation.override(settings.LANGUAGE_CODE):
             subject = _("Diamonds League: %(text)s") % {"text": n.text}

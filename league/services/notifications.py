@@ -46,10 +46,9 @@ def notify(*, user_ids: Iterable[int], kind: str, text: str, link: str = "", mat
         # Those told already and who have not read it yet (the unique constraint stands behind this under races).
         users = users.exclude(notifications__kind=kind, notifications__match_id=match_id,
                               notifications__read_at__isnull=True)
-    users = list(users)
     stored = 0
     emails = False
-    for user in users:
+    for user in list(users):
         pending = wants_email(user)
         try:
             with transaction.atomic():
@@ -88,8 +87,8 @@ def _recipients_at(seats: Iterable[MatchSeat]) -> list[tuple[int, MatchSeat, boo
 
 
 def _match_name(match: Match) -> str:
-    if match.tournament_round_id is not None:
-        rnd = match.tournament_round
+    rnd = match.tournament_round
+    if rnd is not None:
         return _("%(tournament)s, round %(round)s, table %(table)s") % {
             "tournament": rnd.tournament.name, "round": rnd.index, "table": match.table_number or 1}
     return _("match %(id)s") % {"id": match.pk}

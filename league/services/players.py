@@ -38,22 +38,26 @@ def add_club_admin(*, club: Club, user) -> ClubAdmin:
     return admin
 
 
+def _bot_user_id(player: Player) -> int:
+    """The account an external bot's token belongs to (every external bot has one: create_external_bot)."""
+    if not player.is_external_bot or player.user_id is None:
+        raise ValueError(_("only an external bot has a token"))
+    return player.user_id
+
+
 @transaction.atomic
 def regenerate_bot_token(*, player: Player) -> str:
     """A new API token for an external bot: the old one is refused from now on (tokens are read from the database
     on every request: api.authentication). Returns the new key, to be shown once."""
-    if not player.is_external_bot:
-        raise ValueError(_("only an external bot has a token"))
-    Token.objects.filter(user_id=player.user_id).delete()
-    return Token.objects.create(user_id=player.user_id).key
+    user_id = _bot_user_id(player)
+    Token.objects.filter(user_id=user_id).delete()
+    return Token.objects.create(user_id=user_id).key
 
 
 @transaction.atomic
 def revoke_bot_token(*, player: Player) -> bool:
     """The bot can no longer sign in until its owner makes it a new token. Returns whether it had one."""
-    if not player.is_external_bot:
-        raise ValueError(_("only an external bot has a token"))
-    deleted, _n = Token.objects.filter(user_id=player.user_id).delete()
+    deleted, _n = Token.objects.filter(user_id=_bot_user_id(player)).delete()
     return bool(deleted)
 
 def house_bots(kind: str, count: int) -> list[Player]:

@@ -42,7 +42,9 @@ def initial_ordinal(ladder: Ladder | None = None) -> float:
 def match_is_rated(match: Match) -> bool:
     """Whether the match counts for ratings (`is_rated`), reading only what the rule needs."""
     ladder_id, round_id = match.ladder_id, match.tournament_round_id
-    tournament_rated = ladder_id is None and round_id is not None and match.tournament_round.tournament.rated
+    # No query when round_id is None: Django then gives None for the round without asking the database.
+    tournament_rated = (ladder_id is None and match.tournament_round is not None
+                        and match.tournament_round.tournament.rated)
     in_rated_table = (ladder_id is None and round_id is None
                       and LobbyTable.objects.filter(match_id=match.pk, rated=True).exists())
     return is_rated(ladder_id=ladder_id, round_id=round_id, tournament_rated=tournament_rated,
@@ -96,7 +98,8 @@ def apply_match_ratings(*, match_id: int) -> bool:
     if not match_is_rated(match):
         return False
     seats = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
-    if any(s.placement is None for s in seats):
+    placements = {s.pk: s.placement for s in seats if s.placement is not None}
+    if len(placements) < len(seats):
         return False
     ladder = match.ladder
     model = context_model(ladder)
@@ -110,7 +113,7 @@ def apply_match_ratings(*, match_id: int) -> bool:
     order = sorted(teams)
     before = [[model.rating(mu=rows[s.player_id].mu, sigma=rows[s.player_id].sigma) for s in teams[t]]
               for t in order]
-    ranks = [min(s.placement for s in teams[t]) for t in order]
+    ranks = [min(placements[s.pk] for s in teams[t]) for t in order]
     after = model.rate(before, ranks=ranks)
 
     now = timezone.now()

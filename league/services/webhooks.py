@@ -141,9 +141,9 @@ def _audience(name: str, payload: dict) -> tuple[set[int], dict] | None:
         match = Match.objects.filter(pk=payload["match_id"]).select_related("tournament_round").first()
         if match is None:
             return None
-        players = MatchSeat.objects.filter(match=match).values_list("player_id", flat=True)
+        players: Iterable[int] = MatchSeat.objects.filter(match=match).values_list("player_id", flat=True)
         club_id = match.club_id
-        if match.tournament_round_id is not None:
+        if match.tournament_round is not None:  # selected with the match
             club_id = Tournament.objects.filter(pk=match.tournament_round.tournament_id).values_list(
                 "club_id", flat=True).first()
         return _bot_owners(players) | _organisers(club_id), _match_data(match)

@@ -33,6 +33,7 @@ DEMO_BOTS = {"diamonds": "search,greedy,random", "diamoniak": "heuristic,random"
 
 class Command(RunTournament):
     help = "Run a short demo tournament of a dozen bots in a demo club and print the standings."
+    club: Club  # the demo club, found or made first thing in handle()
 
     def add_arguments(self, parser):
         super().add_arguments(parser)

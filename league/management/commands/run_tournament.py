@@ -26,7 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from engine.games import GAMES, game_type
-from league.models import Match, MatchStatus, Player, Tournament, TournamentStatus
+from league.models import Club, Match, MatchStatus, Player, Tournament, TournamentStatus
 from league.models.match import ENDED
 from league.scheduling import FORMATS, TableShape, table_sizes
 from league.selectors.standings import tournament_standings
@@ -40,7 +40,7 @@ DEFAULT_BOTS = {"diamonds": "random,greedy", "diamoniak": "heuristic,random", "r
 
 class Command(BaseCommand):
     help = "Create bot players and a tournament, run it through the workers, print the standings and the wall time."
-    club = None  # the club that holds the tournament, if any
+    club: Club | None = None  # the club that holds the tournament, if any
 
     def add_arguments(self, parser):
         parser.add_argument("--game", choices=list(GAMES), default="diamonds", help="which game every table plays")
@@ -156,7 +156,9 @@ class Command(BaseCommand):
             bar = progress.add_task("matches", total=total)
             # In-memory SQLite (the tests' database) shares one cache that locks whole tables: a reader thread
             # there would make the players' writes fail, so the bar only moves at the end.
-            watch_from_thread = eager and not (connection.vendor == "sqlite" and connection.is_in_memory_db())
+            # is_in_memory_db is the SQLite wrapper's own (its stub's connection is the base wrapper).
+            watch_from_thread = eager and not (connection.vendor == "sqlite"
+                                               and connection.is_in_memory_db())  # type: ignore[attr-defined]
             if eager and not watch_from_thread:
                 start_tournament(tournament=tournament)
                 update(progress, bar)
