@@ -158,8 +158,10 @@ def _setup(args) -> tuple[int, list[tuple[str, str]]]:
     """A finished tournament (played here, eagerly) and the external bots' tokens."""
     from api.tokens import issue_token
     from league.services import create_bot_player
+    from league.services.advancing import start_tournament
     from league.services.players import create_external_bot
-    from league.services.tournaments import create_tournament, register_players, start_tournament
+    from league.services.registration import register_players
+    from league.services.tournament_setup import create_tournament
     from workers import app
 
     app.conf.task_always_eager = True
@@ -206,7 +208,8 @@ def _bulk_tournament(total: int, entrants: int, templates: int) -> int:
     from league.models.tournament_round import RoundStatus
     from league.services import create_bot_player, create_match
     from league.services.play import play_bot_match
-    from league.services.tournaments import create_tournament, register_players
+    from league.services.registration import register_players
+    from league.services.tournament_setup import create_tournament
 
     if entrants < 4 or entrants % 4:
         raise SystemExit("--entrants must be a multiple of 4 with --finished-matches")

@@ -14,7 +14,8 @@ from rest_framework.response import Response
 from league.limits import MAX_COMPARISON_PAIRS
 from league.models import Comparison, Player
 from league.selectors import comparisons as selectors
-from league.services.comparisons import ComparisonInvalid, ComparisonRefused, create_comparison, stop_comparison
+from league.services.cancellation import stop_comparison
+from league.services.comparisons import ComparisonInvalid, ComparisonRefused, create_comparison
 
 from .permissions import ReadOnlyOrAuthenticated, refuse
 from .throttling import WriteThrottle

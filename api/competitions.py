@@ -33,7 +33,7 @@ from league.services.leagues import (
     rename_league,
     update_season,
 )
-from league.services.tournaments import withdraw_player
+from league.services.registration import withdraw_player
 
 from .errors import Conflict
 from .permissions import ReadOnlyOrAuthenticated, refuse

@@ -22,6 +22,7 @@ from league.models import Club, Language, MembershipRequest, Tournament
 from league.permissions import organises, refusal_to_enter, refusal_to_take_part
 from league.selectors.accounts import email_unverified, my_page, pending_requests, person_player
 from league.services.accounts import AccountError, ensure_person, update_profile
+from league.services.competition import TournamentError
 from league.services.entry import enter_tournament, leave_tournament
 from league.services.membership import (
     MembershipError,
@@ -30,7 +31,6 @@ from league.services.membership import (
     leave_club,
     set_membership_policy,
 )
-from league.services.tournaments import TournamentError
 
 from .errors import ErrorSerializer
 from .permissions import refuse

@@ -48,8 +48,10 @@ from league.selectors.live import public_record, seats_of_user
 from league.selectors.records import match_tricks
 from league.selectors.standings_cache import cached_tournament_standings
 from league.services import create_bot_player, create_club, create_match, create_person_player
+from league.services.advancing import advance_tournament, start_tournament
 from league.services.bot_pausing import NotPaused, resume_bot
 from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
+from league.services.competition import TournamentError
 from league.services.corrections import CorrectionError, NotCorrectable, correct_result
 from league.services.decisions import set_turn_deadline, start_live_match
 from league.services.entry import refusal_to_self_enter
@@ -61,16 +63,8 @@ from league.services.players import (
     regenerate_bot_token,
     revoke_bot_token,
 )
-from league.services.tournaments import (
-    TournamentError,
-    advance_tournament,
-    create_tournament,
-    delete_tournament,
-    register_players,
-    register_team,
-    start_tournament,
-    update_tournament,
-)
+from league.services.registration import register_players, register_team
+from league.services.tournament_setup import create_tournament, delete_tournament, update_tournament
 
 from .errors import Conflict, ErrorSerializer, error_response
 from .permissions import IsStaffForWrites, ReadOnlyOrAuthenticated, refuse

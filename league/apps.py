@@ -2,6 +2,8 @@
 
 from django.apps import AppConfig
 
+from .events import league_event, league_event_stored
+
 
 class LeagueConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -10,9 +12,9 @@ class LeagueConfig(AppConfig):
     def ready(self) -> None:
         # Who listens to the league's events (league.events): notifications after the commit, webhook deliveries
         # written in the event's own transaction.
-        from .events import league_event, league_event_stored
-        from .services.notifications import on_league_event
-        from .services.webhooks import on_event_stored
+        # The listeners' modules import the models, which are loaded only once the registry is ready.
+        from .services.notifications import on_league_event  # noqa: PLC0415 - signal registration in ready()
+        from .services.webhooks import on_event_stored  # noqa: PLC0415 - signal registration in ready()
 
         league_event.connect(on_league_event, dispatch_uid="league.notifications")
         league_event_stored.connect(on_event_stored, dispatch_uid="league.webhooks")

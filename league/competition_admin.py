@@ -17,8 +17,8 @@ from .models import (
     TournamentRound,
 )
 from .services.cancellation import NotCancellable, cancel_tournament
+from .services.competition import competition_game, shared_ruleset
 from .services.finals import check_final_settings
-from .services.tournaments import competition_game, shared_ruleset
 
 
 class BoundedSettingsForm(forms.ModelForm):

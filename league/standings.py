@@ -35,6 +35,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from league.scheduling.duplicate import DealTableResult, HandResult, duplicate_scores
+
 Competitor = Hashable
 Number = int | Fraction
 
@@ -314,8 +316,6 @@ def metric_head_to_head(t: Tally, group: Sequence[Competitor]) -> dict[Competito
 
 def metric_duplicate(t: Tally, group: Sequence[Competitor]) -> dict[Competitor, Number]:
     """Total duplicate score: against those who held the same cards at the other tables of each deal group."""
-    from league.scheduling.duplicate import DealTableResult, HandResult, duplicate_scores
-
     by_deal: dict[str, list[DealTableResult]] = {}
     for result, placed in t.matches:
         if result.deal_id is None:

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Iterable
 from functools import cache
 
+import redis
 from django.conf import settings
 from django.db import transaction
 
@@ -32,8 +33,6 @@ def channel(user_id: int) -> str:
 
 @cache
 def redis_client():
-    import redis
-
     return redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=5)
 
 
@@ -52,8 +51,6 @@ def _announce(user_ids: list[int]) -> None:
 
 
 def _publish(user_ids: list[int]) -> None:
-    import redis
-
     try:
         pipe = redis_client().pipeline(transaction=False)
         for user_id in user_ids:
@@ -138,8 +135,6 @@ class _Listener(threading.Thread):
         self.stopping = threading.Event()
 
     def run(self) -> None:
-        import redis
-
         backoff = 0.5
         while not self.stopping.is_set():
             pubsub = None

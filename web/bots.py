@@ -27,9 +27,10 @@ from league.models.player import EXTERNAL_BOT
 from league.permissions import may_act_for, refusal_to_enter, refusal_to_manage_bot
 from league.selectors.bots import bots_of, ladders_open_to, token_holders, tournaments_open_to
 from league.services.bot_pausing import NotPaused, resume_bot
+from league.services.competition import TournamentError
 from league.services.ladders import join_ladder, leave_ladder
 from league.services.players import create_external_bot, regenerate_bot_token, revoke_bot_token
-from league.services.tournaments import TournamentError, register_players, take_out
+from league.services.registration import register_players, take_out
 
 NEW_TOKEN = "bots.new_token"  # the session key that carries a new token to the one page that shows it
 

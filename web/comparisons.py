@@ -23,7 +23,8 @@ from league.models.player import EXTERNAL_BOT
 from league.permissions import organises_any
 from league.selectors import comparisons as selectors
 from league.selectors.live import public_record, record_is_public
-from league.services.comparisons import ComparisonInvalid, ComparisonRefused, create_comparison, stop_comparison
+from league.services.cancellation import stop_comparison
+from league.services.comparisons import ComparisonInvalid, ComparisonRefused, create_comparison
 
 from .charts import llr_chart
 from .games import presenter_for

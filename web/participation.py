@@ -15,6 +15,7 @@ from config.throttling import WriteLimit, rate_limited
 from league.models import Club, Ladder, Tournament
 from league.permissions import organises, refusal_to_enter, refusal_to_take_part
 from league.services.accounts import ensure_person
+from league.services.competition import TournamentError
 from league.services.entry import enter_tournament, leave_tournament
 from league.services.ladders import join_ladder, leave_ladder
 from league.services.membership import (
@@ -24,7 +25,6 @@ from league.services.membership import (
     leave_club,
     set_membership_policy,
 )
-from league.services.tournaments import TournamentError
 
 
 def _me(request):

@@ -40,7 +40,7 @@ from league.selectors.standings_cache import cached_season_standings, cached_tou
 from league.services import advance_tournament, register_players, start_tournament
 from league.services.bot_pausing import pause_after
 from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
-from league.services.tournaments import TournamentError
+from league.services.competition import TournamentError
 
 from .charts import Series, rating_chart
 from .evening import evening_context

@@ -206,7 +206,9 @@ class Chaos:
     def run(self, fault: str) -> tuple[FaultReport, dict]:
         from league.models import Match, TournamentRound
         from league.services import create_bot_player
-        from league.services.tournaments import create_tournament, register_players, start_tournament
+        from league.services.advancing import start_tournament
+        from league.services.registration import register_players
+        from league.services.tournament_setup import create_tournament
 
         report = FaultReport(fault)
         args = self.args

@@ -21,10 +21,10 @@ from league.services.decisions import advance_match as advance_live_match
 from league.services.decisions import play_overdue
 from league.services.ladders import ladder_tick as seat_ladders
 from league.services.lobby import expire_open_tables
+from league.services.match_finished import catch_up_finished_matches, on_match_finished
 from league.services.notification_emails import send_due_emails
 from league.services.notifications import prune as prune_old_notifications
 from league.services.play import relaxed_commits
-from league.services.tournaments import catch_up_finished_matches, on_match_finished
 
 from . import app
 

@@ -95,7 +95,7 @@ class Tournament(models.Model):
                                                             "the start.")
     members_only = models.BooleanField(default=False, help_text="Only the club's members may enter.")
     seed = models.CharField(max_length=200, help_text="Orders the seating (tables, Swiss ties); it deals nothing.")
-    # The secret its tables' deal seeds are derived from (with the server's key: league.services.tournaments
+    # The secret its tables' deal seeds are derived from (with the server's key: league.services.rounds
     # ._with_deal_seeds); never shown. Blank for tournaments made before: their tables draw fresh seeds instead.
     deal_salt = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

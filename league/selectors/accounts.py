@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from allauth.account.models import EmailAddress
 from django.db.models import Case, IntegerField, Prefetch, Value, When
 
 from ..models import (
@@ -35,8 +36,6 @@ def person_player(user) -> Player | None:
 def email_unverified(user) -> bool:
     """The account signed up with an email address it has not confirmed yet. Accounts made by an administrator
     (createsuperuser, the admin, commands) have no address on record and are not held back."""
-    from allauth.account.models import EmailAddress
-
     addresses = EmailAddress.objects.filter(user=user)
     return addresses.exists() and not addresses.filter(verified=True).exists()
 

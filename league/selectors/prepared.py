@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+import psycopg
 from django.conf import settings
 from django.db import NotSupportedError, connections, router
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
@@ -44,8 +45,6 @@ def prepared_cursor(connection) -> Iterator:
         with connection.cursor() as cursor:
             yield cursor
         return
-    import psycopg
-
     # What Django's own cursor() does first: a connection whose health check fails (the database restarted since the
     # last request or task) is replaced, not used and found dead by the statement; and one thread's connection is
     # not used by another.

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from league.finals import final_decides_ranking
 
 from ..models import FinalRanking, Tournament, TournamentStatus
+from .finals import qualifying_order, stage_tables
 from .standings import StandingRow, tournament_standings
 from .standings_cache import cached_tournament_standings
 
@@ -45,8 +46,6 @@ class Ranking:
 
 
 def tournament_ranking(*, tournament: Tournament) -> Ranking:
-    from ..services.finals import qualifying_order, stage_tables
-
     qualifying = cached_tournament_standings(tournament)  # the page's standings table reads the same
     by_competitor = {r.competitor: r for r in qualifying}
     provisional = tournament.status != TournamentStatus.FINISHED

@@ -2,7 +2,7 @@
 functions of league.standings.
 
 Competitors are players, or partnerships (their team number) in a partnership tournament. In duplicate play the
-match's engine seats are the deal's hands (league.services.tournaments seats rotated tables so), so every table of
+match's engine seats are the deal's hands (league.services.rounds seats rotated tables so), so every table of
 a deal group is given rotation 0 and players who held the same hand are compared directly.
 
 Every game's seats carry a score and a tie-break (MatchSeat.tiebreak: Diamonds' vault, Diamoniak's diamond cards,

@@ -2,7 +2,7 @@
 
 A bot that missed a turn deadline (the fallback bot decided for it, `MatchSeat.timeouts`) or forfeited in
 `DIAMONDS_BOT_PAUSE_AFTER` finished matches in a row is paused: ladders stop seating it and it cannot be entered
-anywhere (league.services.tournaments.check_entrants_can_play) until its owner resumes it. A finished match it
+anywhere (league.services.competition.check_entrants_can_play) until its owner resumes it. A finished match it
 played without a miss resets the count; failed and cancelled matches count neither way (the bot did not finish
 them). Only finished matches count: a forfeit there is already final.
 

@@ -1,4 +1,5 @@
-"""An organiser stops a match or a whole tournament: its status becomes "cancelled", for good.
+"""An organiser stops a match or a whole tournament: its status becomes "cancelled", for good. A comparison's
+author stops their comparison the same way (stop_comparison: its pair in play is cancelled).
 
 A cancelled match is ended like a finished or failed one (league.models.match.ENDED): its round can close without
 it, the sweeps leave it alone, decisions on it are refused (409), and nothing counts it: standings, ratings and
@@ -9,19 +10,32 @@ loops look at its status between decisions (league.services.stopping). So cancel
 message to a worker that might be down.
 
 Cancelling a tournament cancels every match of it still in play, closes its rounds that are not closed and seats
-no round any more (league.services.tournaments refuses to); what its finished matches earned stays in its
+no round any more (league.services.rounds refuses to); what its finished matches earned stays in its
 standings. Both are safe to repeat: a second cancel changes nothing.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..models import Match, MatchSeat, MatchStatus, RoundStatus, Tournament, TournamentRound, TournamentStatus
+from ..models import (
+    Comparison,
+    ComparisonStatus,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    PairStatus,
+    RoundStatus,
+    Tournament,
+    TournamentRound,
+    TournamentStatus,
+)
 from ..models.match import IN_PLAY
-from .tournaments import on_match_finished
+from .comparisons import ComparisonRefused, close_pair, refusal_to_stop
+from .match_finished import on_match_finished
 
 
 class NotCancellable(Exception):
@@ -66,7 +80,7 @@ def cancel_tournament(*, tournament_id: int, by: str = "", reason: str = "") -> 
     """Cancel a tournament that has not finished: its matches in play are cancelled, its open rounds closed, and no
     round is seated any more. A cancelled one is returned as it is; NotCancellable for a finished one."""
     with transaction.atomic():
-        # The tournament row first, as every path that closes rounds takes it (league.services.tournaments).
+        # The tournament row first, as every path that closes rounds takes it (league.services.advancing).
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         if tournament.status == TournamentStatus.CANCELLED:
             return tournament
@@ -79,3 +93,31 @@ def cancel_tournament(*, tournament_id: int, by: str = "", reason: str = "") -> 
         tournament.status, tournament.finished_at = TournamentStatus.CANCELLED, now
         tournament.save(update_fields=["status", "finished_at"])
     return tournament
+
+
+def stop_comparison(*, user, comparison_id: int) -> Comparison:
+    """Stop a running comparison: no pair starts any more and the pair in play is cancelled (it becomes void).
+    A comparison that has ended already is returned as it is."""
+    with transaction.atomic():
+        comparison = Comparison.objects.select_for_update().get(pk=comparison_id)
+        refusal = refusal_to_stop(user, comparison)
+        if refusal:
+            raise ComparisonRefused(refusal)
+        if comparison.status != ComparisonStatus.RUNNING:
+            return comparison
+        comparison.status, comparison.finished_at = ComparisonStatus.STOPPED, timezone.now()
+        comparison.stop_reason = f"stopped by {user.get_username()}"
+        comparison.save(update_fields=["status", "finished_at", "stop_reason"])
+        ours = Q(comparison_pair_as_candidate__comparison=comparison) | Q(
+            comparison_pair_as_baseline__comparison=comparison)
+        in_play = list(Match.objects.filter(ours, status__in=[MatchStatus.PENDING, MatchStatus.RUNNING])
+                       .values_list("pk", flat=True))
+    for match_id in in_play:
+        try:
+            cancel_match(match_id=match_id, by=user.get_username(), reason="the comparison was stopped")
+        except NotCancellable:
+            pass  # it ended meanwhile: its pair is recorded as it stands
+    for pair_id in comparison.pair_set.filter(status=PairStatus.PLAYING).values_list("pk", flat=True):
+        close_pair(pair_id=pair_id)  # void now (cancel_match's own follow-up does it too, after its commit)
+    comparison.refresh_from_db()
+    return comparison

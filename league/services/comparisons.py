@@ -1,4 +1,5 @@
-"""Comparisons: is my new bot better? Create one, play it pair after pair, stop it (models: league.models.comparison).
+"""Comparisons: is my new bot better? Create one, play it pair after pair (models: league.models.comparison); its
+author stops it through league.services.cancellation.stop_comparison, which cancels the pair in play.
 
 A pair is one deal played twice as two league matches (engine.comparison describes the design): the candidate in
 the tested seat of the first, the baseline in the same seat of the second, the field's engine bots in every other
@@ -290,36 +291,6 @@ def refusal_to_stop(user, comparison: Comparison) -> str | None:
     if permissions.signed_in(user) and (user.pk == comparison.owner_id or permissions.organises_any(user)):
         return None
     return _("only the comparison's author or an organiser may stop it")
-
-
-def stop_comparison(*, user, comparison_id: int) -> Comparison:
-    """Stop a running comparison: no pair starts any more and the pair in play is cancelled (it becomes void).
-    A comparison that has ended already is returned as it is."""
-    from .cancellation import NotCancellable, cancel_match  # imports tournaments, which imports this module
-
-    with transaction.atomic():
-        comparison = Comparison.objects.select_for_update().get(pk=comparison_id)
-        refusal = refusal_to_stop(user, comparison)
-        if refusal:
-            raise ComparisonRefused(refusal)
-        if comparison.status != ComparisonStatus.RUNNING:
-            return comparison
-        comparison.status, comparison.finished_at = ComparisonStatus.STOPPED, timezone.now()
-        comparison.stop_reason = f"stopped by {user.get_username()}"
-        comparison.save(update_fields=["status", "finished_at", "stop_reason"])
-        ours = Q(comparison_pair_as_candidate__comparison=comparison) | Q(
-            comparison_pair_as_baseline__comparison=comparison)
-        in_play = list(Match.objects.filter(ours, status__in=[MatchStatus.PENDING, MatchStatus.RUNNING])
-                       .values_list("pk", flat=True))
-    for match_id in in_play:
-        try:
-            cancel_match(match_id=match_id, by=user.get_username(), reason="the comparison was stopped")
-        except NotCancellable:
-            pass  # it ended meanwhile: its pair is recorded as it stands
-    for pair_id in comparison.pair_set.filter(status=PairStatus.PLAYING).values_list("pk", flat=True):
-        close_pair(pair_id=pair_id)  # void now (cancel_match's own follow-up does it too, after its commit)
-    comparison.refresh_from_db()
-    return comparison
 
 
 def catch_up_comparisons(*, limit: int = 200) -> int:

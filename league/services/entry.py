@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 
 from ..models import Player, Tournament, TournamentEntry
 from ..selectors.accounts import open_for_self_entry
-from .tournaments import TournamentError, register_players, withdraw_player
+from .competition import TournamentError
+from .registration import register_players, withdraw_player
 
 
 def refusal_to_self_enter(tournament: Tournament) -> str | None:

@@ -5,7 +5,7 @@ check-in is always for the *next* round (the first not seated yet): once the org
 closed, and checking in then is for the round after. The club's organisers check anyone in or out; with
 `self_check_in`, a player's own account checks that player in or out, nobody else's. A dropped entry cannot check in.
 
-`present_entries` is the one place that says who a round seats (league.services.tournaments.seat_round): the active
+`present_entries` is the one place that says who a round seats (league.services.rounds.seat_round): the active
 entries that have joined by then (late entries from their `joined_round`) and, with check-in, are checked in.
 """
 

@@ -2,7 +2,8 @@
 qualifying standings go on to the final, seated by rank; after each stage but the last, the best `final_advance`
 of each table go on to the next. league.finals has the rules (the cut, the snake seating, the ranking); this module
 loads what they need and stores the stage as a TournamentRound with `stage` 1, 2... whose tables are ordinary
-matches (started, played and closed as any round: league.services.tournaments).
+matches (seated as any round is, league.services.rounds.seat_tables; started, played and closed as any round:
+league.services.advancing). The final's reads (the qualifying order, the stages' places) are league.selectors.finals.
 
 Partnership and duplicate tournaments have no final stage (refused when the tournament is set up): a final seats
 single players by rank, which neither format's seating keeps.
@@ -14,12 +15,14 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from engine.games import game_type
-from league.finals import StageTable, advancing, cut_order, plan_stages, seat_by_rank
+from league.finals import StageTable, advancing, plan_stages, seat_by_rank
 from league.scheduling import Table
 
-from ..events import emit
-from ..models import Match, MatchSeat, MatchStatus, RoundStatus, Tournament, TournamentFormat, TournamentRound
+from ..models import RoundStatus, Tournament, TournamentFormat, TournamentRound
+from ..selectors.finals import qualifying_order, stage_tables
+from .competition import TournamentError
 from .evening import present_entries
+from .rounds import seat_tables
 
 
 def check_final_settings(*, final_size: int, final_stages: int, final_advance: int, table_size: int, game: str,
@@ -44,32 +47,6 @@ def stage_plan(tournament: Tournament) -> list[list[int]]:
                        tournament.table_size, min_players=kind.min_players, max_players=kind.max_players)
 
 
-def qualifying_order(tournament: Tournament, rows=None) -> list[int]:
-    """Every competitor by the qualifying standings (`rows`, else computed), ties after every tie-break drawn from the
-    seed (league.finals)."""
-    from ..selectors.standings import tournament_standings
-
-    rows = rows if rows is not None else tournament_standings(tournament=tournament)
-    return cut_order([(r.competitor, r.rank) for r in rows], tournament.seed)
-
-
-def stage_tables(tournament: Tournament) -> list[StageTable]:
-    """The final's tables whose match has ended, with each player's place (a table that failed or was cancelled
-    places its players level: the cut then goes by qualifying rank)."""
-    out = []
-    rounds = TournamentRound.objects.filter(tournament=tournament, stage__gt=0).order_by("index")
-    for rnd in rounds:
-        for t in rnd.tables:
-            match = Match.objects.filter(pk=t["match"]).values_list("status", flat=True).first()
-            if match is None or (rnd.status != RoundStatus.CLOSED and match != MatchStatus.FINISHED):
-                continue
-            places = dict(MatchSeat.objects.filter(match_id=t["match"]).values_list("player_id", "placement"))
-            if match != MatchStatus.FINISHED:
-                places = {pid: 1 for pid in t["seats"]}
-            out.append(StageTable(stage=rnd.stage, places={pid: places.get(pid) or 1 for pid in t["seats"]}))
-    return out
-
-
 def _stage_field(tournament: Tournament, stage: int, round_index: int, qualifying: list[int]) -> list[int]:
     """Who plays the stage, best seed first."""
     plan = stage_plan(tournament)
@@ -88,8 +65,6 @@ def _stage_field(tournament: Tournament, stage: int, round_index: int, qualifyin
                  for t in previous for c in advancing(t, tournament.final_advance, qualifying)]
         field = [c for *_, c in sorted(going)]
     if len(field) < wanted:
-        from .tournaments import TournamentError
-
         raise TournamentError(_("stage %(stage)d of the final of %(tournament)s seats %(wanted)d players; only "
                                 "%(n)d can play it") % {"stage": stage, "tournament": tournament, "wanted": wanted,
                                                         "n": len(field)})
@@ -100,8 +75,6 @@ def _stage_field(tournament: Tournament, stage: int, round_index: int, qualifyin
 def seat_final_stage(*, tournament: Tournament) -> TournamentRound:
     """Seat the final's next stage (not started): TournamentError when there is none to seat, the round before it
     is not over, or too few players are left for it."""
-    from .tournaments import TournamentError, _table_match, _with_deal_seeds
-
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     rounds = list(TournamentRound.objects.filter(tournament=tournament).order_by("index"))
     if tournament.status not in ("registering", "running"):
@@ -124,17 +97,4 @@ def seat_final_stage(*, tournament: Tournament) -> TournamentRound:
     planned = [Table(number=n, units=tuple(seats), seats=tuple(seats), deal_id=f"final-{stage}-{n}")
                for n, seats in enumerate(seat_by_rank(field, stage_plan(tournament)[stage - 1]), start=1)]
     rnd = TournamentRound.objects.create(tournament=tournament, index=index, stage=stage)
-    stored = []
-    for table in _with_deal_seeds(tournament, index, planned):
-        match = _table_match(tournament, table, players, first_dealer=0)  # the best seed acts first
-        Match.objects.filter(pk=match.pk).update(
-            tournament_round=rnd, table_number=table.number, turn_deadline_seconds=tournament.turn_deadline_seconds,
-            deadline_action=tournament.deadline_action, deadline_fallback=tournament.deadline_fallback,
-            offline=tournament.offline_tables)  # a club evening's final is played with real cards too
-        stored.append({"number": table.number, "units": list(table.units), "seats": list(table.seats),
-                       "deal_id": table.deal_id, "seed": table.seed, "group": None, "rotation": 0,
-                       "match": match.pk})
-    rnd.tables = stored
-    rnd.save(update_fields=["tables"])
-    emit("round.seated", tournament_id=tournament.pk, round_number=index, match_ids=[t["match"] for t in stored])
-    return rnd
+    return seat_tables(tournament, rnd, planned, players, first_dealer=0)  # the best seed acts first

@@ -1,6 +1,6 @@
 """Ladders: a continuous pool of players; each tick seats tables of players of similar rating from the active
 entries who are not at a table already, and sends the matches to the workers. Ratings follow each match
-(league.services.ratings, via tournaments.on_match_finished).
+(league.services.ratings, via match_finished.on_match_finished).
 
 Seating: the free players sorted by their ladder ordinal (best first; unrated players at the model's starting
 ordinal) are cut into consecutive full tables, so a table holds neighbours in the rating order. When they do not
@@ -37,9 +37,9 @@ from ..models import (
     RatingModel,
 )
 from . import outbox
+from .competition import check_entrants_can_play, check_not_paused, competition_game, shared_ruleset, table_ruleset
 from .matches import create_match
 from .ratings import initial_ordinal
-from .tournaments import check_entrants_can_play, check_not_paused, competition_game, shared_ruleset, table_ruleset
 
 
 @transaction.atomic

@@ -37,6 +37,7 @@ from ..models.result_entry import OPEN_STATUSES
 from ..permissions import organises
 from ..selectors.live import seats_of_user
 from . import outbox
+from .match_finished import on_match_finished
 
 
 class OfflineResultError(ValueError):
@@ -170,8 +171,6 @@ def _confirm(match: Match, entry: ResultEntry, user, now, checked: OfflineResult
 def _finish(match: Match, checked: OfflineResult, now) -> None:
     """Finish the match with the checked result, as a played match finishes (league.services.progress stores a
     played one's seats the same way), and hand it to on_match_finished once the transaction commits."""
-    from .tournaments import on_match_finished  # tournaments imports this module's neighbours; import at use
-
     rows = list(MatchSeat.objects.filter(match=match).order_by("seat"))
     for row in rows:
         s = row.seat

@@ -239,7 +239,7 @@ def relaxed_commits() -> Iterator[None]:
     Safe for bot play and what follows it in its task, and only there: if the database server crashes, the last
     few commits may be lost, but the WAL keeps them in order, so what stays is consistent and what is lost is redone
     the same way. Every bot decision is a function of the match state, so the run that resumes the match plays
-    exactly the lost steps again; a match's follow-up (league.services.tournaments.on_match_finished) does nothing
+    exactly the lost steps again; a match's follow-up (league.services.match_finished.on_match_finished) does nothing
     twice and is called again for a finished match; and the outbox row, carried out last, is sent again if its
     carrying out was lost (workers.tasks.run_match). A person's decision (apply_decision) keeps full durability.
     Nested uses are one (the outermost sets and resets); nothing is changed inside a transaction (a SET there

@@ -55,7 +55,7 @@ def is_rated(*, ladder_id: int | None, round_id: int | None, tournament_rated: b
              in_rated_table: bool = False) -> bool:
     """The rule: ladder matches always; tournament and lobby matches when their tournament or table is rated (a
     lobby table's in the game's global context, as tournaments'); anything else never. Also for callers that read
-    these facts in a query of their own (league.services.tournaments.on_match_finished)."""
+    these facts in a query of their own (league.services.match_finished.on_match_finished)."""
     if ladder_id is not None:
         return True
     if round_id is not None:

@@ -10,12 +10,14 @@ import datetime
 from api.tokens import issue_token
 from league.models import Match, MatchStatus, Notification, RatingHistory, ResultCorrection, WebhookEndpoint
 from league.services import create_bot_player
+from league.services.advancing import start_tournament
 from league.services.comparisons import create_comparison
 from league.services.corrections import correct_result
 from league.services.ladders import create_ladder, join_ladder, seat_ladder_tables
 from league.services.leagues import create_league, create_season
 from league.services.lobby import create_table
-from league.services.tournaments import create_tournament, register_players, start_tournament
+from league.services.registration import register_players
+from league.services.tournament_setup import create_tournament
 
 from .conftest import live_match
 

@@ -7,7 +7,8 @@ import pytest
 
 from league.models import CheckIn, TournamentEntry
 from league.services import create_tournament, register_players
-from league.services.tournaments import seat_round, start_round
+from league.services.advancing import start_round
+from league.services.rounds import seat_round
 
 pytestmark = pytest.mark.django_db
 

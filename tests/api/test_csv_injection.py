@@ -10,7 +10,8 @@ import pytest
 
 from api.renderers import CSVRenderer
 from league.services import create_bot_player
-from league.services.tournaments import create_tournament, register_players
+from league.services.registration import register_players
+from league.services.tournament_setup import create_tournament
 
 pytestmark = pytest.mark.django_db
 

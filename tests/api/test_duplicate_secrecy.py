@@ -7,7 +7,9 @@ import pytest
 
 from league.models import Match, MatchStatus
 from league.services import create_bot_player
-from league.services.tournaments import create_tournament, register_players, start_tournament
+from league.services.advancing import start_tournament
+from league.services.registration import register_players
+from league.services.tournament_setup import create_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

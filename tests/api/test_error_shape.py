@@ -75,7 +75,7 @@ def test_an_error_of_a_csv_table_is_json(accounts):
 
 
 def test_an_empty_csv_table_is_its_header_row(accounts):
-    from league.services.tournaments import create_tournament
+    from league.services.tournament_setup import create_tournament
 
     t = create_tournament(name="Empty cup", rounds=1, table_size=4, club=accounts["club"])
     r = accounts["clients"]["anon"].get(f"/api/v1/tournaments/{t.pk}/standings/?format=csv")

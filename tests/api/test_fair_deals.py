@@ -22,7 +22,9 @@ from engine.game import seeded_hands
 from league.models import Match, MatchStatus, TournamentRound
 from league.selectors import match_record
 from league.services import create_bot_player
-from league.services.tournaments import create_tournament, register_players, start_tournament
+from league.services.advancing import start_tournament
+from league.services.registration import register_players
+from league.services.tournament_setup import create_tournament
 
 from .support import play_out
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from league.models import Match, Player, Tournament, TournamentEntry
-from league.services.tournaments import create_tournament
+from league.services.tournament_setup import create_tournament
 
 from .conftest import live_match
 

@@ -10,7 +10,8 @@ from engine.diamoniak.rules import TURN_LIMIT_BOUND
 from engine.ruleset import MAX_ROUNDS
 from league.limits import MAX_TOURNAMENT_ROUNDS, MAX_TURN_DEADLINE_SECONDS
 from league.models import Ladder, Match, MatchStatus, RoundStatus, Tournament, TournamentStatus
-from league.services.tournaments import register_players, seat_round
+from league.services.registration import register_players
+from league.services.rounds import seat_round
 
 from .conftest import live_match, snapshot
 

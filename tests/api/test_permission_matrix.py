@@ -18,7 +18,8 @@ from league.services.decisions import advance_match
 from league.services.ladders import create_ladder, join_ladder
 from league.services.leagues import create_league, create_season
 from league.services.players import add_club_admin
-from league.services.tournaments import create_tournament, register_players
+from league.services.registration import register_players
+from league.services.tournament_setup import create_tournament
 
 from .conftest import client_for, live_match
 from .support import choose

@@ -51,7 +51,9 @@ def test_turns_long_poll_answers_with_the_callers_awaited_matches(accounts):
 def test_a_tournament_table_with_a_person_is_played_over_http_and_closes_its_round(accounts):
     from league.models import Rating, Tournament
     from league.services import create_bot_player
-    from league.services.tournaments import create_tournament, register_players, start_tournament
+    from league.services.advancing import start_tournament
+    from league.services.registration import register_players
+    from league.services.tournament_setup import create_tournament
 
     bots = [create_bot_player(name=f"cup-{i}", kind="random") for i in range(3)]
     t = create_tournament(name="cup", rounds=2, table_size=4, seed="cup")

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from league.services.leagues import create_league
-from league.services.tournaments import create_tournament
+from league.services.tournament_setup import create_tournament
 
 from .conftest import live_match
 

@@ -11,9 +11,10 @@ from league.events import league_event
 from league.models import LadderEntry, Match, MatchSeat, MatchStatus, Player
 from league.services import create_bot_player, create_match, create_tournament, register_players
 from league.services.bot_pausing import NotPaused, count_match_conduct, resume_bot
+from league.services.competition import TournamentError
 from league.services.ladders import create_ladder, join_ladder, seat_ladder_tables
+from league.services.match_finished import on_match_finished
 from league.services.players import create_external_bot
-from league.services.tournaments import TournamentError, on_match_finished
 
 pytestmark = pytest.mark.django_db
 
@@ -150,7 +151,7 @@ def test_a_paused_bot_is_not_seated_by_a_ladder_tick_nor_entered_anywhere(table,
 
 
 def test_a_lost_follow_up_still_counts_once_through_the_sweep(table, settings):
-    from league.services.tournaments import catch_up_finished_matches
+    from league.services.match_finished import catch_up_finished_matches
 
     settings.DIAMONDS_BOT_PAUSE_AFTER = 1
     bot, others = table
@@ -166,7 +167,7 @@ def test_a_lost_follow_up_still_counts_once_through_the_sweep(table, settings):
 
 def test_a_running_tournament_keeps_a_paused_bot_seated_until_the_organiser_withdraws_it(table, settings):
     from league.services import advance_tournament, start_tournament
-    from league.services.tournaments import withdraw_player
+    from league.services.registration import withdraw_player
 
     from .tournament_support import store_result
 

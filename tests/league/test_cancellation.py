@@ -20,17 +20,15 @@ from league.models import (
 )
 from league.selectors.standings import tournament_standings
 from league.services import create_bot_player, create_match, play_bot_match, stopping
+from league.services.advancing import start_round
 from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
+from league.services.competition import TournamentError
 from league.services.decisions import MatchNotInPlay, advance_match, submit_decision
+from league.services.match_finished import catch_up_finished_matches
 from league.services.players import create_external_bot
-from league.services.tournaments import (
-    TournamentError,
-    catch_up_finished_matches,
-    create_tournament,
-    register_players,
-    seat_round,
-    start_round,
-)
+from league.services.registration import register_players
+from league.services.rounds import seat_round
+from league.services.tournament_setup import create_tournament
 
 from .matches_support import bot_match, bot_players, stored_play, stored_tricks
 from .tournament_support import bot_field

@@ -12,19 +12,13 @@ import pytest
 from league.models import CheckIn, Match, MatchSeat, RoundStatus, TournamentEntry, TournamentRound
 from league.scheduling import TableShape, table_sizes
 from league.selectors.standings import tournament_standings
+from league.services.advancing import advance_tournament, start_round
+from league.services.competition import TournamentError
 from league.services.evening import CheckInError, check_in, check_out, next_round_index
-from league.services.tournaments import (
-    TournamentError,
-    advance_tournament,
-    create_tournament,
-    on_match_finished,
-    register_players,
-    register_team,
-    seat_round,
-    start_round,
-    update_tournament,
-    withdraw_player,
-)
+from league.services.match_finished import on_match_finished
+from league.services.registration import register_players, register_team, withdraw_player
+from league.services.rounds import seat_round
+from league.services.tournament_setup import create_tournament, update_tournament
 
 from .tournament_support import bot_field, store_result
 

@@ -22,6 +22,7 @@ from league.models import (
 from league.selectors.live import deal_revealed
 from league.selectors.records import match_record
 from league.services import play_bot_match
+from league.services.cancellation import stop_comparison
 from league.services.comparisons import (
     ComparisonInvalid,
     ComparisonRefused,
@@ -29,7 +30,6 @@ from league.services.comparisons import (
     create_comparison,
     on_match_finished,
     pair_seed,
-    stop_comparison,
 )
 from league.services.matches import create_bot_player, create_club
 from league.services.players import add_club_admin, create_external_bot

@@ -19,9 +19,10 @@ from league.selectors.live import match_game
 from league.selectors.records import match_record
 from league.selectors.standings import tournament_standings
 from league.services import create_person_player, register_players, register_team
+from league.services.advancing import start_tournament
 from league.services.corrections import correct_result
 from league.services.decisions import SeatForfeited, submit_decision
-from league.services.tournaments import create_tournament, start_tournament
+from league.services.tournament_setup import create_tournament
 from league.standings import forfeit_places
 from workers.tasks import enforce_turn_deadlines
 

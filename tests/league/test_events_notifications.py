@@ -13,11 +13,13 @@ from django.utils import timezone
 from league.events import emit, league_event
 from league.models import Match, MatchStatus, Notification, NotificationKind
 from league.services import create_bot_player, create_match, create_person_player
+from league.services.advancing import start_tournament
 from league.services.cancellation import cancel_match
 from league.services.notification_emails import send_due_emails
 from league.services.notifications import mark_all_read, mark_read, notify, prune
 from league.services.play import play_bot_match
-from league.services.tournaments import create_tournament, register_players, start_tournament
+from league.services.registration import register_players
+from league.services.tournament_setup import create_tournament
 
 from .tournament_support import bot_field
 

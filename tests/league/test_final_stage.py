@@ -7,16 +7,11 @@ import pytest
 from league.finals import StageTable, cut_order, final_decides_ranking, plan_stages, seat_by_rank
 from league.models import Match, MatchSeat, TournamentRound
 from league.selectors.ranking import tournament_ranking
-from league.services.tournaments import (
-    TournamentError,
-    advance_tournament,
-    create_tournament,
-    register_players,
-    register_team,
-    seat_round,
-    update_tournament,
-    withdraw_player,
-)
+from league.services.advancing import advance_tournament
+from league.services.competition import TournamentError
+from league.services.registration import register_players, register_team, withdraw_player
+from league.services.rounds import seat_round
+from league.services.tournament_setup import create_tournament, update_tournament
 
 from .test_club_evening import finish_round
 from .tournament_support import bot_field

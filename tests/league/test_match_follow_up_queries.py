@@ -1,5 +1,5 @@
 """What a finished match of engine bots nobody owns costs after its last store: the work every bot match the workers
-play pays (league.services.tournaments.on_match_finished, and the notifications' listener of "match.finished"), held
+play pays (league.services.match_finished.on_match_finished, and the notifications' listener of "match.finished"), held
 to a few compiled queries, with no rows written for listeners that do not exist. A ladder's or a tournament's match
 pays for its ratings and round on top (their own tests)."""
 
@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from league.events import league_event
 from league.models import Match, MatchStatus, Notification, Player, WebhookDelivery
+from league.services.match_finished import on_match_finished
 from league.services.play import play_bot_match
-from league.services.tournaments import on_match_finished
 
 from .matches_support import bot_match
 

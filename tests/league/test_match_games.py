@@ -216,7 +216,7 @@ def test_K_BUY_1_a_match_begun_before_the_correction_and_resumed_after_it_keeps_
 def test_K_BUY_1_a_competition_made_before_the_correction_seats_new_tables_under_the_corrected_rule():
     """K-BUY-1: a tournament's or ladder's shared ruleset stored without `buy_pays` still makes new matches, and a
     new match plays the corrected rule (only stored games keep the old one)."""
-    from league.services.tournaments import table_ruleset
+    from league.services.competition import table_ruleset
 
     assert table_ruleset({"players": 4}, 3, "diamoniak").buy_pays == "seller"
     assert table_ruleset({"players": 4, "buy_pays": "discard"}, 3, "diamoniak").buy_pays == "discard"

@@ -21,6 +21,7 @@ from league.models import (
 )
 from league.selectors.standings import tournament_standings
 from league.services import create_club, create_person_player, register_players, start_tournament
+from league.services.advancing import start_round
 from league.services.offline_results import (
     NotAtTable,
     OfflineResultError,
@@ -29,7 +30,8 @@ from league.services.offline_results import (
     set_offline,
 )
 from league.services.play import play_bot_match
-from league.services.tournaments import create_tournament, seat_round, start_round
+from league.services.rounds import seat_round
+from league.services.tournament_setup import create_tournament
 
 from .tournament_support import bot_field
 

@@ -81,7 +81,7 @@ def test_a_bot_match_is_played_with_prepared_statements_and_they_are_logged_with
     from django.test.utils import CaptureQueriesContext
 
     from league.services import play_bot_match
-    from league.services.tournaments import on_match_finished
+    from league.services.match_finished import on_match_finished
 
     from .matches_support import VARIANTS, bot_match, reference_record
 

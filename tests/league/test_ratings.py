@@ -8,8 +8,11 @@ import pytest
 from league.models import Match, Rating, RatingHistory
 from league.services import create_match
 from league.services.ladders import create_ladder
+from league.services.match_finished import on_match_finished
 from league.services.ratings import apply_match_ratings, initial_ordinal
-from league.services.tournaments import create_tournament, on_match_finished, register_players, seat_round
+from league.services.registration import register_players
+from league.services.rounds import seat_round
+from league.services.tournament_setup import create_tournament
 
 from .tournament_support import bot_field, store_result
 

@@ -109,15 +109,11 @@ def test_the_standings_fingerprint_moves_with_every_input_of_the_standings_and_o
     from django.contrib.auth import get_user_model
 
     from league.models import Match, ResultCorrection, Tournament
-    from league.services.tournaments import (
-        create_tournament,
-        on_match_finished,
-        register_players,
-        seat_round,
-        start_round,
-        update_tournament,
-        withdraw_player,
-    )
+    from league.services.advancing import start_round
+    from league.services.match_finished import on_match_finished
+    from league.services.registration import register_players, withdraw_player
+    from league.services.rounds import seat_round
+    from league.services.tournament_setup import create_tournament, update_tournament
     from tests.league.tournament_support import bot_field, store_result
 
     t = create_tournament(name="prints", rounds=2, table_size=2, auto_advance=False, seed="fp")
@@ -183,7 +179,10 @@ def test_a_watched_tournament_s_table_is_computed_when_a_match_ends_so_its_reade
 
     from league.models import Match, Tournament
     from league.selectors.standings_cache import cached_tournament_standings
-    from league.services.tournaments import create_tournament, on_match_finished, register_players, start_tournament
+    from league.services.advancing import start_tournament
+    from league.services.match_finished import on_match_finished
+    from league.services.registration import register_players
+    from league.services.tournament_setup import create_tournament
     from tests.league.tournament_support import bot_field, store_result
 
     cache.clear()
@@ -212,7 +211,9 @@ def test_the_tournament_page_reads_the_cached_standings_and_sees_a_result_at_onc
     from django.urls import reverse
 
     from league.models import Match
-    from league.services.tournaments import create_tournament, register_players, start_tournament
+    from league.services.advancing import start_tournament
+    from league.services.registration import register_players
+    from league.services.tournament_setup import create_tournament
     from tests.league.tournament_support import bot_field, store_result
 
     cache.clear()
@@ -237,7 +238,8 @@ def test_a_new_tournament_that_reuses_a_deleted_one_s_id_never_gets_its_table():
     import copy
     from datetime import timedelta
 
-    from league.services.tournaments import create_tournament, register_players
+    from league.services.registration import register_players
+    from league.services.tournament_setup import create_tournament
     from tests.league.tournament_support import bot_field
 
     old = create_tournament(name="old", rounds=1, table_size=2, auto_advance=False, seed="o")
@@ -258,7 +260,9 @@ def test_a_season_s_table_is_cached_until_one_of_its_tournaments_of_the_game_cha
     from league.selectors import standings_cache
     from league.selectors.standings import season_standings
     from league.services import create_club
-    from league.services.tournaments import create_tournament, register_players, start_tournament
+    from league.services.advancing import start_tournament
+    from league.services.registration import register_players
+    from league.services.tournament_setup import create_tournament
     from tests.league.tournament_support import bot_field, store_result
 
     cache.clear()

@@ -22,19 +22,12 @@ from league.models import (
 from league.scheduling import History
 from league.selectors import match_record
 from league.selectors.standings import tournament_standings
-from league.services.tournaments import (
-    TournamentError,
-    _stored_round,
-    _swiss_order,
-    advance_tournament,
-    create_tournament,
-    on_match_finished,
-    register_players,
-    register_team,
-    seat_round,
-    start_round,
-    start_tournament,
-)
+from league.services.advancing import advance_tournament, start_round, start_tournament
+from league.services.competition import TournamentError
+from league.services.match_finished import on_match_finished
+from league.services.registration import register_players, register_team
+from league.services.rounds import _stored_round, _swiss_order, seat_round
+from league.services.tournament_setup import create_tournament
 
 from .tournament_support import bot_field, store_result
 
@@ -259,7 +252,7 @@ def test_an_eager_tournament_of_many_rounds_keeps_the_stack_flat(monkeypatch):
 
 
 def test_a_lost_follow_up_is_caught_up_by_the_sweep():
-    from league.services.tournaments import catch_up_finished_matches
+    from league.services.match_finished import catch_up_finished_matches
     from workers.tasks import catch_up_finished_matches_task
 
     t = create_tournament(name="lost", rounds=2, table_size=2, seed="lost")
@@ -295,7 +288,7 @@ def test_a_fixed_field_of_sixteen_meets_no_one_twice_in_five_rounds(run_on_commi
 
 
 def test_a_withdrawn_player_is_not_seated_again_and_keeps_their_results(run_on_commit):
-    from league.services.tournaments import withdraw_player
+    from league.services.registration import withdraw_player
 
     players = bot_field(9)
     t = create_tournament(name="withdraw", rounds=2, table_size=3, seed="wd", auto_advance=False, rated=False)

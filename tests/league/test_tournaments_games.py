@@ -13,14 +13,11 @@ from engine.games import game_type
 from league.models import League, Match, MatchSeat, MatchStatus, Rating, Season, TournamentStatus
 from league.selectors.standings import metric_columns, season_games, season_standings, tournament_standings
 from league.services import create_club
-from league.services.tournaments import (
-    TournamentError,
-    create_tournament,
-    register_players,
-    register_team,
-    seat_round,
-    start_tournament,
-)
+from league.services.advancing import start_tournament
+from league.services.competition import TournamentError
+from league.services.registration import register_players, register_team
+from league.services.rounds import seat_round
+from league.services.tournament_setup import create_tournament
 
 from .tournament_support import bot_field, store_result
 

@@ -10,8 +10,10 @@ from django.utils import timezone
 
 from league.models import DeliveryStatus, Match, WebhookDelivery, WebhookEndpoint
 from league.services import create_bot_player, create_club
+from league.services.advancing import start_tournament
 from league.services.players import add_club_admin
-from league.services.tournaments import create_tournament, register_players, start_tournament
+from league.services.registration import register_players
+from league.services.tournament_setup import create_tournament
 from league.services.webhooks import RETRY_SCHEDULE, WebhookError, create_endpoint, deliver_due, send_ping
 from league.webhook_http import signature
 

@@ -26,15 +26,12 @@ from league.models import (
 )
 from league.selectors.ranking import tournament_ranking
 from league.services import create_club, create_person_player, register_players
+from league.services.advancing import advance_tournament, start_round
 from league.services.evening import check_in
 from league.services.offline_results import enter_result
-from league.services.tournaments import (
-    advance_tournament,
-    create_tournament,
-    seat_round,
-    start_round,
-    withdraw_player,
-)
+from league.services.registration import withdraw_player
+from league.services.rounds import seat_round
+from league.services.tournament_setup import create_tournament
 
 from .browser import PHONE, shoot
 from .conftest import PASSWORD

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from league.models import ClubAdmin, EntryStatus, Match, MatchSeat, MatchStatus, ResultEntry
 from league.services import create_club, create_person_player, register_players, start_tournament
-from league.services.tournaments import create_tournament
+from league.services.tournament_setup import create_tournament
 
 from .browser import PHONE, shoot
 from .conftest import PASSWORD

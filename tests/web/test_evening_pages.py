@@ -100,7 +100,9 @@ def test_the_tournament_page_shows_the_provisional_ranking_of_a_tournament_with_
 
 def test_the_organiser_registers_a_bot_late_and_a_dropped_player_is_marked(client, evening):
     from league.models import TournamentEntry
-    from league.services.tournaments import seat_round, start_round, withdraw_player
+    from league.services.advancing import start_round
+    from league.services.registration import withdraw_player
+    from league.services.rounds import seat_round
 
     t = evening["t"]
     t.check_in_required = False

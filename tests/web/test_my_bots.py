@@ -14,8 +14,8 @@ from rest_framework.authtoken.models import Token
 from league.models import LadderEntry, Match, MatchSeat, MatchStatus, Player, TournamentEntry
 from league.services import create_bot_player, create_club, create_match, create_tournament
 from league.services.ladders import create_ladder, join_ladder
+from league.services.match_finished import on_match_finished
 from league.services.players import add_club_admin
-from league.services.tournaments import on_match_finished
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.test import Client
 
 from league.models import ClubAdmin, EntryStatus, Match, MatchSeat, MatchStatus, ResultEntry
 from league.services import create_club, create_person_player, register_players, start_tournament
-from league.services.tournaments import create_tournament
+from league.services.tournament_setup import create_tournament
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

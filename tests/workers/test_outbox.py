@@ -27,7 +27,9 @@ from league.models import (
 from league.selectors import match_record
 from league.selectors.records import match_tricks
 from league.services import outbox
-from league.services.tournaments import create_tournament, register_players, start_tournament
+from league.services.advancing import start_tournament
+from league.services.registration import register_players
+from league.services.tournament_setup import create_tournament
 from workers.tasks import run_match
 
 from ..api.conftest import _fast_passwords, accounts, client_for, live_match  # noqa: F401 (fixtures)

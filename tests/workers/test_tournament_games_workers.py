@@ -15,7 +15,9 @@ from league.models import Match, MatchSeat, MatchStatus, Rating, RatingHistory, 
 from league.selectors import standings_cache
 from league.selectors.standings import tournament_standings
 from league.selectors.standings_cache import cached_tournament_standings, standings_fingerprint
-from league.services.tournaments import create_tournament, register_players, start_tournament
+from league.services.advancing import start_tournament
+from league.services.registration import register_players
+from league.services.tournament_setup import create_tournament
 
 from ..league.tournament_support import bot_field
 from .conftest import wait_for

@@ -10,7 +10,9 @@ import pytest
 
 from league.models import Match, MatchSeat, MatchStatus, RatingHistory, TournamentStatus
 from league.selectors.standings import tournament_standings
-from league.services.tournaments import create_tournament, register_players, start_tournament
+from league.services.advancing import start_tournament
+from league.services.registration import register_players
+from league.services.tournament_setup import create_tournament
 
 from ..league.tournament_support import bot_field
 from .conftest import wait_for

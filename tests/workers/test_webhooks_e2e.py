@@ -10,8 +10,10 @@ from django.contrib.auth import get_user_model
 
 from league.models import DeliveryStatus, Match, WebhookDelivery
 from league.services import create_club
+from league.services.advancing import start_tournament
 from league.services.players import add_club_admin
-from league.services.tournaments import create_tournament, register_players, start_tournament
+from league.services.registration import register_players
+from league.services.tournament_setup import create_tournament
 from league.services.webhooks import create_endpoint
 from workers.embedded_beat import EmbeddedBeat
 

@@ -15,8 +15,11 @@ again rather than played a second time (`--again` plays another).
 
 from __future__ import annotations
 
+import sys
+
 from django.conf import settings
 from django.core.management import call_command
+from rich.console import Console
 
 from engine.games import game_type
 from league.models import Club, Ladder, Player, Tournament, TournamentStatus
@@ -90,10 +93,6 @@ class Command(RunTournament):
         self.stdout.write('Your own bot in that ladder: docs/bot-authors.md, "Your first bot game in five minutes".')
 
     def _console(self):
-        import sys
-
-        from rich.console import Console
-
         return Console(width=None if sys.stdout.isatty() else 140)
 
     def _bots(self, n: int, kinds: list[str]) -> list[Player]:

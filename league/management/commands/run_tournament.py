@@ -31,7 +31,9 @@ from league.models.match import ENDED
 from league.scheduling import FORMATS, TableShape, table_sizes
 from league.selectors.standings import tournament_standings
 from league.services import create_bot_player
-from league.services.tournaments import create_tournament, register_players, register_team, start_tournament
+from league.services.advancing import start_tournament
+from league.services.registration import register_players, register_team
+from league.services.tournament_setup import create_tournament
 
 # Bots a tournament of each game is played by when --bots is not given: Diamonds' fast ones (search is slow at 240
 # players), and what the newer games have.
