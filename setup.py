@@ -37,7 +37,7 @@ from setuptools.command.build_ext import build_ext
 HERE = Path(__file__).resolve().parent
 CACHE: Path | None = None  # set by _extensions once Cython is found
 
-# The modules a game of random or search bots spends its time in (python -m engine.bench). Any module of the
+# The modules a game of random or search bots spends its time in (python -m tools.bench.engine). Any module of the
 # engine can be added: Cython compiles ordinary Python, and the pure-Python path stays the same source.
 COMPILED = [
     "engine/cards.py",
@@ -51,8 +51,8 @@ COMPILED = [
     "engine/bots/greedy.py",
     "engine/bots/knowledge.py",
     "engine/bots/search.py",
-    # Diamoniak and the ring race, as the league's bot workers play them (python -m engine.bench --game ...), and
-    # the codec that stores every game's choices.
+    # Diamoniak and the ring race, as the league's bot workers play them (python -m tools.bench.engine --game ...),
+    # and the codec that stores every game's choices.
     "engine/common/referee.py",
     "engine/common/decision_bots.py",
     "engine/common/compact.py",

@@ -33,7 +33,7 @@ def too_large_message(size: int | None) -> str:
 class BodySizeLimitMiddleware:
     """A body announced larger than DIAMONDS_MAX_BODY_BYTES is answered 413 (JSON, saying why) without reading it;
     Django's own limit would answer an HTML 400 that does not say why. Sync and async alike: a synchronous-only
-    middleware would make Django run the async long-poll in a thread for its whole wait (config/asgi_routing.py)."""
+    middleware would make Django run the async long-poll in a thread for its whole wait (runtime/asgi_routing.py)."""
 
     sync_capable = True
     async_capable = True

@@ -1,4 +1,4 @@
-"""The API's rate limits (DRF throttles), defined with the website's in config.throttling: reads are not limited,
+"""The API's rate limits (DRF throttles), defined with the website's in runtime.throttling: reads are not limited,
 every write is counted per account (or per client address without one), decisions have their own, larger budget
 since a game is many of them, and token requests are also counted per client address. Every API view gets
 WriteThrottle by default (REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"]); past a limit the answer is a plain 429 with
@@ -6,8 +6,8 @@ Retry-After. Failed sign-ins lock an account and an address out for a while (dja
 
 from __future__ import annotations
 
-from config.throttling import DecisionLimit as DecisionThrottle
-from config.throttling import SigninLimit as SigninThrottle
-from config.throttling import WriteLimit as WriteThrottle
+from runtime.throttling import DecisionLimit as DecisionThrottle
+from runtime.throttling import SigninLimit as SigninThrottle
+from runtime.throttling import WriteLimit as WriteThrottle
 
 __all__ = ["DecisionThrottle", "SigninThrottle", "WriteThrottle"]

@@ -1,5 +1,5 @@
 """ASGI entry point: what the deployed server runs (gunicorn with uvicorn workers, deploy/Procfile), so that a
-waiting turns long-poll is a suspended coroutine rather than a thread (api/play.py); config/asgi_routing.py sends
+waiting turns long-poll is a suspended coroutine rather than a thread (api/play.py); runtime/asgi_routing.py sends
 the synchronous views through a chain that costs them one thread hop."""
 
 import os
@@ -13,7 +13,7 @@ import django  # noqa: E402 - after the environment it reads
 
 django.setup(set_prefix=False)
 
-from config.asgi_routing import router  # noqa: E402
+from runtime.asgi_routing import router  # noqa: E402
 
 application = router()
 

@@ -3,7 +3,7 @@ check and whoever is paged at night. The answer names the checks but not why one
 
 - 503 "failing": the database does not answer. Nothing works without it; take this process out of rotation.
 - 200 "degraded": the database answers but the cache, the broker or the outbox relay does not keep up. The web still
-  serves reads and takes decisions (the cache falls back to this process's memory, config/cache.py; work waits in
+  serves reads and takes decisions (the cache falls back to this process's memory, runtime/cache.py; work waits in
   the outbox until the broker is back, workers.outbox), so it stays in rotation, but someone should look.
 - 200 "ok": everything answers.
 """
@@ -14,6 +14,7 @@ import logging
 import secrets
 from datetime import timedelta
 
+import redis
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
@@ -21,6 +22,8 @@ from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+
+from league.models import OutboxMessage
 
 log = logging.getLogger(__name__)
 
@@ -46,14 +49,10 @@ def _cache() -> None:
 
 
 def _broker() -> None:
-    import redis
-
     redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2).ping()
 
 
 def _outbox() -> None:
-    from league.models import OutboxMessage
-
     late = timezone.now() - timedelta(seconds=OUTBOX_LAG_SECONDS)
     if OutboxMessage.objects.filter(done_at__isnull=True, sent_at__isnull=True, created_at__lt=late).exists():
         raise RuntimeError(f"outbox rows wait more than {OUTBOX_LAG_SECONDS}s to be sent")

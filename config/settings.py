@@ -68,8 +68,8 @@ MIDDLEWARE = [
     # A body larger than DIAMONDS_MAX_BODY_BYTES is answered 413 before anything reads it (api.parsers).
     "api.parsers.BodySizeLimitMiddleware",
     # Static files (the website's CSS and scripts, the API docs' assets) served by the app itself under gunicorn:
-    # WhiteNoise's, made able to sit in an async chain (config/static_files.py says why).
-    "config.static_files.StaticFilesMiddleware",
+    # WhiteNoise's, made able to sit in an async chain (runtime/static_files.py says why).
+    "runtime.static_files.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language of each request (Accept-Language, or the switcher's cookie): after sessions, before common.
     "django.middleware.locale.LocaleMiddleware",
@@ -77,7 +77,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A signed-in person's own language (their profile's) wins over the browser's: needs request.user.
-    "config.language.ProfileLanguageMiddleware",
+    "runtime.language.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -211,9 +211,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["api.permissions.ReadOnlyOrAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
-    # Rate limits: config/throttling.py, with their rates in DIAMONDS_RATE_LIMITS (the abuse block below).
+    # Rate limits: runtime/throttling.py, with their rates in DIAMONDS_RATE_LIMITS (the abuse block below).
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.WriteThrottle"],
-    # Never believe X-Forwarded-For by DRF's own reckoning: config.client_address decides who the client is.
+    # Never believe X-Forwarded-For by DRF's own reckoning: runtime.client_address decides who the client is.
     "NUM_PROXIES": 0,
     # DRF's parsers, held to a size, a depth and text the database can store (api.parsers).
     "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser", "api.parsers.FormParser", "api.parsers.MultiPartParser"],
@@ -296,14 +296,14 @@ CELERY_DB_REUSE_MAX = 1000
 # Every web and worker process must count the same rate limits and share the standings tables (a worker computes a
 # watched tournament's new table for the web processes), so with Redis the cache lives there: in REDIS_URL's own
 # database, the one the operator gave this server, unless DIAMONDS_CACHE_URL names another. Its keys carry its
-# KEY_PREFIX and clearing it deletes only those (config.cache), so clearing the cache never drops queued tasks nor
+# KEY_PREFIX and clearing it deletes only those (runtime.cache), so clearing the cache never drops queued tasks nor
 # touches a key that is not the cache's. Without Redis everything runs in one process, and the in-process default
 # cache is that process's.
 DIAMONDS_CACHE_URL = os.environ.get("DIAMONDS_CACHE_URL", "").strip() or REDIS_URL
 if DIAMONDS_CACHE_URL:
-    # Fail-soft: while Redis is down each process uses its own memory instead (config/cache.py), so reads and
+    # Fail-soft: while Redis is down each process uses its own memory instead (runtime/cache.py), so reads and
     # writes go on; the short timeouts make a dead Redis cost a request about a second, once per pause.
-    CACHES = {"default": {"BACKEND": "config.cache.FailSoftRedisCache", "LOCATION": DIAMONDS_CACHE_URL,
+    CACHES = {"default": {"BACKEND": "runtime.cache.FailSoftRedisCache", "LOCATION": DIAMONDS_CACHE_URL,
                           "KEY_PREFIX": "diamonds:cache",
                           "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}}}
 CELERY_TASK_DEFAULT_QUEUE = "celery"
@@ -401,9 +401,9 @@ DIAMONDS_STALLED_AFTER_SECONDS = int(os.environ.get("DIAMONDS_STALLED_AFTER_SECO
 
 # ---- abuse: rate limits, sign-in lockout, long-poll waits (issue 15: throttles and starvation) -----------------
 # The proxies (addresses or networks, comma separated) whose X-Forwarded-For is believed; none by default, so the
-# client's address is the connection's (config/client_address.py).
+# client's address is the connection's (runtime/client_address.py).
 DIAMONDS_TRUSTED_PROXIES = [p.strip() for p in os.environ.get("DIAMONDS_TRUSTED_PROXIES", "").split(",") if p.strip()]
-# Requests per account (or per client address without one), over a sliding window (config/throttling.py). Reads
+# Requests per account (or per client address without one), over a sliding window (runtime/throttling.py). Reads
 # are not limited; a waiting long-poll is limited by DIAMONDS_TURNS_WAITS_PER_ACCOUNT instead.
 DIAMONDS_RATE_LIMITS = {
     "writes": os.environ.get("DIAMONDS_WRITE_RATE", "120/min"),
@@ -425,7 +425,7 @@ AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contri
 AXES_FAILURE_LIMIT = int(os.environ.get("DIAMONDS_SIGNIN_FAILURES", "10"))
 AXES_COOLOFF_TIME = float(os.environ.get("DIAMONDS_SIGNIN_LOCKOUT_MINUTES", "15")) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_CLIENT_IP_CALLABLE = "config.client_address.client_ip"
+AXES_CLIENT_IP_CALLABLE = "runtime.client_address.client_ip"
 AXES_RESET_ON_SUCCESS = True
 
 # ---- accounts: sign up, email verification, password reset (django-allauth, account only) ------------------------
@@ -445,7 +445,7 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Diamonds League] "
 ACCOUNT_RATE_LIMITS = {"login_failed": False}
 # django-axes counts failures under the username or the email address typed (allauth's "login" field).
-AXES_USERNAME_CALLABLE = "config.signin.signin_name"
+AXES_USERNAME_CALLABLE = "runtime.signin.signin_name"
 ACCOUNT_SIGNUP_REDIRECT_URL = "web:me"
 # Emails (verification, password reset): printed on the console unless EMAIL_HOST names an SMTP server.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip()

@@ -23,7 +23,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
 ]
 
-handler400 = "config.errors.bad_request"
-handler403 = "config.errors.forbidden"
-handler404 = "config.errors.not_found"
-handler500 = "config.errors.server_error"
+handler400 = "runtime.errors.bad_request"
+handler403 = "runtime.errors.forbidden"
+handler404 = "runtime.errors.not_found"
+handler500 = "runtime.errors.server_error"

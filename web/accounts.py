@@ -12,10 +12,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.throttling import WriteLimit, rate_limited
 from league.models import Language
 from league.selectors.accounts import email_unverified, my_page
 from league.services.accounts import AccountError, ensure_person, name_taken, update_profile
+from runtime.throttling import WriteLimit, rate_limited
 
 
 class AccountAdapter(DefaultAccountAdapter):

@@ -21,7 +21,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from config.throttling import WriteLimit, rate_limited
 from league.models import Ladder, Player, Tournament
 from league.models.player import EXTERNAL_BOT
 from league.permissions import may_act_for, refusal_to_enter, refusal_to_manage_bot
@@ -31,6 +30,7 @@ from league.services.competition import TournamentError
 from league.services.ladders import join_ladder, leave_ladder
 from league.services.players import create_external_bot, regenerate_bot_token, revoke_bot_token
 from league.services.registration import register_players, take_out
+from runtime.throttling import WriteLimit, rate_limited
 
 NEW_TOKEN = "bots.new_token"  # the session key that carries a new token to the one page that shows it
 

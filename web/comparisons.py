@@ -15,7 +15,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from config.throttling import WriteLimit, rate_limited
 from engine.games import GAMES
 from league.limits import MAX_COMPARISON_PAIRS
 from league.models import Comparison, Player
@@ -25,6 +24,7 @@ from league.selectors import comparisons as selectors
 from league.selectors.live import public_record, record_is_public
 from league.services.cancellation import stop_comparison
 from league.services.comparisons import ComparisonInvalid, ComparisonRefused, create_comparison
+from runtime.throttling import WriteLimit, rate_limited
 
 from .charts import llr_chart
 from .games import presenter_for

@@ -10,11 +10,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from config.throttling import WriteLimit, rate_limited
 from league.models import Player, Tournament, TournamentEntry, TournamentStatus
 from league.permissions import organises, owns, refusal_to_check_in
 from league.selectors.ranking import tournament_ranking
 from league.services.evening import CheckInError, check_in, check_out, checked_in_ids, next_round_index
+from runtime.throttling import WriteLimit, rate_limited
 
 
 def _open(tournament: Tournament) -> bool:

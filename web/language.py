@@ -1,6 +1,6 @@
 """The language switcher's view: Django's set_language (the choice kept in a cookie, back to the page it came
 from), and for a signed-in person with a profile, the choice also kept as their profile's language, so that it
-wins everywhere they sign in (config.language) instead of being overridden by it."""
+wins everywhere they sign in (runtime.language) instead of being overridden by it."""
 
 from __future__ import annotations
 

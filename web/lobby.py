@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from config.throttling import TableLimit, WriteLimit, rate_limited
 from engine.games import GAMES
 from league.models import LobbyStatus
 from league.selectors.lobby import (
@@ -38,6 +37,7 @@ from league.services.lobby import (
     leave_table,
     start_with_bots,
 )
+from runtime.throttling import TableLimit, WriteLimit, rate_limited
 
 from .games import PRESENTERS, presenter_for
 

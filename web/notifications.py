@@ -16,10 +16,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from config.throttling import WriteLimit, rate_limited
 from league.models.webhook import WEBHOOK_EVENTS
 from league.selectors.notifications import deliveries_of, endpoints_of, notifications_of, unread_count
 from league.services import notifications, webhooks
+from runtime.throttling import WriteLimit, rate_limited
 
 
 @login_required

@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from config.throttling import WriteLimit, rate_limited
 from engine.offline import InvalidResult
 from league.models import EntryStatus, Match, MatchSeat, MatchStatus, Tournament, TournamentRound
 from league.permissions import organises
@@ -34,6 +33,7 @@ from league.services.offline_results import (
     set_offline,
     table_seats_of,
 )
+from runtime.throttling import WriteLimit, rate_limited
 
 # What each figure is called on the form and the slip.
 FIGURE_LABELS = {

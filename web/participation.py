@@ -11,7 +11,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from config.throttling import WriteLimit, rate_limited
 from league.models import Club, Ladder, Tournament
 from league.permissions import organises, refusal_to_enter, refusal_to_take_part
 from league.services.accounts import ensure_person
@@ -25,6 +24,7 @@ from league.services.membership import (
     leave_club,
     set_membership_policy,
 )
+from runtime.throttling import WriteLimit, rate_limited
 
 
 def _me(request):

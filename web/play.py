@@ -23,7 +23,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from config.throttling import DecisionLimit, TableLimit, WriteLimit, rate_limited
 from engine.ruleset import ROUNDS_BY_PLAYERS
 from league.models import LobbyTable, Match, MatchSeat
 from league.models.match import IN_PLAY
@@ -43,6 +42,7 @@ from league.services import create_match
 from league.services.accounts import ensure_person
 from league.services.decisions import DecisionRefused, start_live_match, submit_decision
 from league.services.players import house_bots
+from runtime.throttling import DecisionLimit, TableLimit, WriteLimit, rate_limited
 
 from .games import PRESENTERS, presenter_for
 from .games.base import number_or_text

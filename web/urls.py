@@ -3,7 +3,7 @@
 from allauth.account import views as account_views
 from django.urls import path
 
-from config.throttling import SigninLimit, rate_limited
+from runtime.throttling import SigninLimit, rate_limited
 
 from . import accounts, bots, comparisons, evening, language, lobby, notifications, offline, participation, play, views
 

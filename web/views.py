@@ -15,7 +15,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from config.throttling import WriteLimit, rate_limited
 from league.models import (
     Club,
     Ladder,
@@ -41,6 +40,7 @@ from league.services import advance_tournament, register_players, start_tourname
 from league.services.bot_pausing import pause_after
 from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
 from league.services.competition import TournamentError
+from runtime.throttling import WriteLimit, rate_limited
 
 from .charts import Series, rating_chart
 from .evening import evening_context

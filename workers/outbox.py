@@ -91,7 +91,7 @@ def batches(match_ids: list[int], *, most: int | None = None, spread: int | None
     """How a page of bot matches due at once is cut into tasks, in order: at most `most` matches a task
     (DIAMONDS_PLAY_BATCH), and never fewer than `spread` tasks (DIAMONDS_PLAY_SPREAD) while there are matches
     for them, so that a few matches due together (a small round) still go to as many workers as can take them.
-    The benchmark (workers.bench) cuts its matches the same way."""
+    The benchmark (tools/bench/workers.py) cuts its matches the same way."""
     most = settings.DIAMONDS_PLAY_BATCH if most is None else most
     spread = settings.DIAMONDS_PLAY_SPREAD if spread is None else spread
     if not match_ids:

@@ -25,7 +25,7 @@ def _fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def _fresh_throttles():
-    from config.throttling import STORE
+    from runtime.throttling import STORE
 
     # The rate limits count in the cache (or, while it fails, in memory): every test starts with a full budget.
     cache.clear()

@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory, override_settings
 from rest_framework.test import APIClient
 
-from config.client_address import client_ip
 from league.models import Match
+from runtime.client_address import client_ip
 
 TOKEN = "/api/v1/auth/token/"
 
@@ -122,7 +122,7 @@ def test_every_api_view_counts_its_writes():
     """Each route's view has a rate limit that counts writes (DEFAULT_THROTTLE_CLASSES, unless it names its own)."""
     from django.urls import URLPattern, URLResolver, get_resolver
 
-    from config.throttling import RateLimit
+    from runtime.throttling import RateLimit
 
     def views(patterns):
         for p in patterns:
@@ -146,7 +146,7 @@ def test_concurrent_requests_cannot_slip_past_the_count(db):
     history, as DRF's throttles keep, loses some of them)."""
     import threading
 
-    from config.throttling import STORE
+    from runtime.throttling import STORE
 
     key = "rl:test:concurrent"
 

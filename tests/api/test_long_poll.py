@@ -199,7 +199,7 @@ def test_the_asgi_application_keeps_async_views_async_and_runs_the_rest_in_one_t
     # it ran in, so none is left open on the test database.
     monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 0)
 
-    from config.asgi_routing import is_async_view, router
+    from runtime.asgi_routing import is_async_view, router
 
     assert is_async_view("/api/v1/me/turns/")
     assert not is_async_view("/api/v1/clubs/") and not is_async_view("/healthz") and not is_async_view("/nowhere")

@@ -1,6 +1,6 @@
 """The number of database statements live play costs per request, pinned on PostgreSQL so it cannot creep back.
 
-A decision is the load benchmark's hot path (api/bench.py): every statement is a round trip and, through the ORM,
+A decision is the load benchmark's hot path (tools/bench/api.py): every statement is a round trip and, through the ORM,
 CPU. On PostgreSQL a POST decisions/ is: the token and its account (1), BEGIN, the match row locked (1), its seats
 (1), the step (one small row appended) with its awaited-seat flags as one statement (league.services.progress),
 COMMIT: 6. A legal/ read is

@@ -14,8 +14,8 @@ from django.core.management.base import CommandError
 from django.utils import translation
 
 import engine
-from config import translations
 from league.refusals import RULE_REFUSALS, refusal_text
+from runtime import translations
 
 
 def test_every_string_is_translated_and_none_is_fuzzy():

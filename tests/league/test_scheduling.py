@@ -519,7 +519,7 @@ def test_schedule_tournament_of_diamoniak_seats_no_table_past_four(capsys):
 
 
 def test_benchmark_runs_and_reports_no_repeats(capsys):
-    from league.scheduling.bench import main
+    from tools.bench.seating import main
 
     assert main(["--players", "200", "--rounds", "4"]) == 0
     assert "no pair met twice" in capsys.readouterr().out

@@ -246,7 +246,7 @@ def test_find_design_command_prints_a_checked_base_class(capsys):
 
 
 def test_bench_names_the_method_and_reports_no_repeats_for_kirkmans_schoolgirls(capsys):
-    from league.scheduling.bench import main
+    from tools.bench.seating import main
 
     assert main(["--players", "15", "--table-size", "3", "--rounds", "7"]) == 0
     out = capsys.readouterr().out

@@ -36,7 +36,7 @@ NEW_PASSWORD = "a-Long-pass-phrase-42"
 def _fresh_throttles():
     from django.core.cache import cache
 
-    from config.throttling import STORE
+    from runtime.throttling import STORE
 
     cache.clear()
     STORE.clear_local()

@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from config.language import profile_language
 from league.models import Match, MatchStatus
+from runtime.language import profile_language
 
 from .conftest import table_with_bots
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _fresh_throttles():
-    from config.throttling import STORE
+    from runtime.throttling import STORE
 
     cache.clear()
     STORE.clear_local()

@@ -1,10 +1,10 @@
-"""The chaos run (workers.chaos) with real processes started from deploy/Procfile, on PostgreSQL and a Redis server of
+"""The chaos run (tools/chaos.py) with real processes started from deploy/Procfile, on PostgreSQL and a Redis server of
 its own: a 16-player, 3-round bot tournament, uninterrupted, then with a worker's main process and a pool process
 kill -9'd mid-match, Redis stopped for 10 s mid-round, and the deployment's database connections terminated mid-round.
 Every run must finish every match exactly once, close every round and end with the uninterrupted run's standings and
 records (each replaying), with no 5xx from the web during the faults and no process dying by itself.
 
-Smaller matches and a shorter lease than the defaults keep it to a couple of minutes in CI; `python -m workers.chaos`
+Smaller matches and a shorter lease than the defaults keep it to a couple of minutes in CI; `python -m tools.chaos`
 is the full benchmark with the default settings, and prints the recovery times. Nothing here asserts on time.
 """
 
@@ -33,7 +33,7 @@ def test_a_tournament_heals_from_killed_workers_a_redis_outage_and_cut_database_
             pytest.fail(message)
         pytest.skip(message)
     report_path = tmp_path / "chaos.json"
-    command = [sys.executable, "-m", "workers.chaos", "--match-rounds", "12", "--timeout", "240",
+    command = [sys.executable, "-m", "tools.chaos", "--match-rounds", "12", "--timeout", "240",
                "--scratch-suffix", "_chaos_test", "--json", str(report_path), "--log-dir", str(tmp_path / "logs"),
                "--set", "DIAMONDS_LEASE_SECONDS=5", "--set", "DIAMONDS_RELAY_SWEEP_SECONDS=1"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)

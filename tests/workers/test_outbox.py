@@ -180,7 +180,7 @@ def test_while_redis_is_down_the_web_reads_and_takes_decisions_and_the_follow_up
     from django.core.cache import cache
 
     # The cache on a Redis that does not answer (nothing listens on port 1), as when Redis is stopped.
-    settings.CACHES = {"default": {"BACKEND": "config.cache.FailSoftRedisCache", "LOCATION": "redis://127.0.0.1:1/0",
+    settings.CACHES = {"default": {"BACKEND": "runtime.cache.FailSoftRedisCache", "LOCATION": "redis://127.0.0.1:1/0",
                                    "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}}
     match = live_match(accounts, ["ann", "greedy-1", "random-1"])
     attempts = _broker_down(monkeypatch)

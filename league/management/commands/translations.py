@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from config import translations
+from runtime import translations
 
 
 class Command(BaseCommand):

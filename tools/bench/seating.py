@@ -1,8 +1,8 @@
-"""`python -m league.scheduling.bench`: time seating a fixed schedule and print its quality.
+"""`python -m tools.bench.seating`: time seating a fixed schedule and print its quality.
 
-    python -m league.scheduling.bench                                          # 1,000 players, fours, 8 rounds
-    python -m league.scheduling.bench --players 15 --table-size 3 --rounds 7   # one field
-    python -m league.scheduling.bench --all                                    # the table of classic small fields
+    python -m tools.bench.seating                                          # 1,000 players, fours, 8 rounds
+    python -m tools.bench.seating --players 15 --table-size 3 --rounds 7   # one field
+    python -m tools.bench.seating --all                                    # the table of classic small fields
 
 The figures asked for are under 5 seconds with no pair meeting twice wherever that is possible; the tests check
 the second part only (they never assert on wall time), this prints both.
@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table as RichTable
 
-from .cli import figures_table
-from .quality import measure
-from .seating import exact_construction, fixed_schedule
-from .sizes import TableShape
+from league.scheduling.cli import figures_table
+from league.scheduling.quality import measure
+from league.scheduling.seating import exact_construction, fixed_schedule
+from league.scheduling.sizes import TableShape
 
 # (players, table size, rounds): the classic small fields with a repeat-free schedule (resolvable designs and
 # the social golfer instances a club night meets), and a few that do not divide into full tables.
@@ -50,7 +50,7 @@ def run(players: int, table_size: int, rounds: int, seed: str) -> dict[str, obje
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m league.scheduling.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.bench.seating", description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--table-size", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=8)

@@ -1,7 +1,8 @@
-"""The site's translation catalogues (config/locale/<lang>/LC_MESSAGES/django.po and its compiled django.mo): the
-checks that a catalogue is complete and compiled, and the compiling itself, with `polib` so that neither needs the
-gettext tools. `python manage.py translations` runs them (league/management/commands/translations.py); the tests
-(tests/test_translations.py) assert them. Only finding the strings in the code (`makemessages`) needs xgettext.
+"""The site's translation catalogues (settings.LOCALE_PATHS: config/locale/<lang>/LC_MESSAGES/django.po and its
+compiled django.mo): the checks that a catalogue is complete and compiled, and the compiling itself, with `polib` so
+that neither needs the gettext tools. `python manage.py translations` runs them
+(league/management/commands/translations.py); the tests (tests/config/test_translations.py) assert them. Only
+finding the strings in the code (`makemessages`) needs xgettext.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from django.conf import settings
 from django.core.management import call_command
 from django.test.utils import override_settings
 
-LOCALE_DIR = Path(settings.BASE_DIR) / "config" / "locale"
+LOCALE_DIR = Path(settings.LOCALE_PATHS[0])
 # The languages with a catalogue of their own: every one but the source strings' (English).
 TRANSLATED = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
 # What makemessages reads besides the default (.html, .txt, .py): nothing. What it must not read: the catalogues
 # themselves, and folders that hold no user-facing string.
-IGNORED = ["config/locale", "tests", "examples", "deploy", "staticfiles", "node_modules"]
+IGNORED = [str(LOCALE_DIR.relative_to(settings.BASE_DIR)), "tests", "examples", "deploy", "staticfiles", "node_modules"]
 GETTEXT_TOOLS = ("xgettext", "msguniq", "msgmerge", "msgattrib")
 
 

@@ -1,6 +1,6 @@
 """Rate limits for the API and the website alike: one counter store, one way to tell who is asking, one set of rates.
 
-Each limit counts requests per account (a signed-in caller) or per client address (config.client_address: the
+Each limit counts requests per account (a signed-in caller) or per client address (runtime.client_address: the
 proxy headers only behind DIAMONDS_TRUSTED_PROXIES) over a sliding window, with rates from DIAMONDS_RATE_LIMITS
 (e.g. "120/min"). Counting is one atomic increment in the shared cache, so concurrent requests cannot slip past
 each other the way DRF's read-then-write request history lets them.

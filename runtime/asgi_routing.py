@@ -4,7 +4,7 @@ gets a handler that runs the whole middleware chain and the view in one thread, 
 
 Django's own ASGI handler alone would serve both, but it runs each synchronous middleware of a synchronous view
 in a thread hop of its own, in and out: a decision cost about half as much CPU again as under WSGI
-(api/README.md). One hop per request instead keeps the synchronous views at WSGI's cost.
+(docs/benchmarks.md). One hop per request instead keeps the synchronous views at WSGI's cost.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Start the processes deploy/Procfile declares, as a Procfile runner (honcho, foreman, a PaaS) would, and keep hold
-of each so that it can be killed, restarted and stopped: what the chaos run (workers.chaos) needs to test the deploy
+of each so that it can be killed, restarted and stopped: what the chaos run (tools/chaos.py) needs to test the deploy
 files themselves rather than a command line of its own.
 
 Each line `name: command` is run by `bash -c "exec command"` (so `${PORT:-8000}` expands from the environment as on

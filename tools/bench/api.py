@@ -1,8 +1,8 @@
 """Load benchmark of the API: standings reads and decisions, sent over loopback to a real server process.
 
-    python -m api.bench                       # SQLite in a scratch file
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/diamonds python -m api.bench --clients 8
-    DATABASE_URL=... python -m api.bench --finished-matches 10000 --clients 50   # the issue's scale
+    python -m tools.bench.api                       # SQLite in a scratch file
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/diamonds python -m tools.bench.api --clients 8
+    DATABASE_URL=... python -m tools.bench.api --finished-matches 10000 --clients 50   # the issue's scale
 
 Sets up a scratch database (a temporary SQLite file, or `<name>_apibench` beside DATABASE_URL's, dropped afterwards
 unless --keep) with a finished tournament of engine bots (for standings) and live matches between external bots
@@ -34,7 +34,7 @@ matches are played by engine bots through the ordinary storage path, and the N m
 of their rows (the match with its stored play, its seats' results) at tournament tables of `--entrants` players, so
 setting up 10,000 matches takes seconds rather than the hours playing them would.
 Prints requests per second and the p50/p95/p99 latency of each kind. (`--longpolls N`: the other benchmark, of
-waiting long-polls under the ASGI server: api/bench_longpolls.py.) Tasks run in the server process (no broker)
+waiting long-polls under the ASGI server: tools/bench/api_longpolls.py.) Tasks run in the server process (no broker)
 and the rate limits are lifted for the run. Every request loop is bounded; nothing leaves the machine.
 """
 
@@ -55,18 +55,18 @@ import threading
 import time
 from pathlib import Path
 
-from config.scratch_database import create_scratch_database, drop_scratch_database
+from tools.scratch_database import create_scratch_database, drop_scratch_database
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if any(a == "--longpolls" or a.startswith("--longpolls=") for a in argv):
-        from .bench_longpolls import main as longpolls  # the other benchmark: waiting long-polls under ASGI
+        from tools.bench.api_longpolls import main as longpolls  # the other benchmark: waiting long-polls under ASGI
 
         return longpolls(argv)
-    parser = argparse.ArgumentParser(prog="python -m api.bench", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.bench.api", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=4, help="concurrent client threads")
     parser.add_argument("--reads", type=int, default=400, help="standings requests")

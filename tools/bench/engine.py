@@ -1,4 +1,4 @@
-"""`python -m engine.bench`: how fast the engine plays, measured the way the league uses it.
+"""`python -m tools.bench.engine`: how fast the engine plays, measured the way the league uses it.
 
 `--game diamoniak` or `--game ringrace` measures another game of engine.games the same way (random bots through
 its own `play_game`; player counts outside the game's range are skipped). Against 7c126e8 (4 players, `--compare`,
@@ -23,9 +23,9 @@ prints the best figure of each and their ratio. The figure the engine was sped u
 commit 3039b49, measured so:
 
     git worktree add --detach /tmp/engine-before 3039b49
-    python -m engine.bench --compare /tmp/engine-before            # old and new (compiled), side by side
-    DIAMONDS_PURE_PYTHON=1 python -m engine.bench --compare /tmp/engine-before   # old and new pure Python
-    (cd /tmp/engine-before && python -m engine.bench)              # the old figures alone
+    python -m tools.bench.engine --compare /tmp/engine-before          # old and new (compiled), side by side
+    DIAMONDS_PURE_PYTHON=1 python -m tools.bench.engine --compare /tmp/engine-before   # old and new pure Python
+    (cd /tmp/engine-before && python -m engine.bench)                  # the old figures alone (its place then)
 """
 
 from __future__ import annotations
@@ -38,10 +38,11 @@ import sys
 import time
 from pathlib import Path
 
-from . import _loader
-from .bots import RandomBot, make_bot, play_game
-from .game import Game
-from .ruleset import Ruleset
+from engine import _loader
+from engine.bots import RandomBot, make_bot, play_game
+from engine.game import Game
+from engine.games import game_type
+from engine.ruleset import Ruleset
 
 
 def random_games_per_second(players: int, seconds: float, seed: str = "bench") -> tuple[float, int]:
@@ -60,8 +61,6 @@ def random_games_per_second(players: int, seconds: float, seed: str = "bench") -
 
 def other_game_per_second(name: str, players: int, seconds: float, seed: str = "bench") -> tuple[float, int]:
     """Complete random-bot games per second of another game of engine.games, measured as for Diamonds."""
-    from .games import game_type
-
     kind = game_type(name)
     games = 0
     start = time.process_time()
@@ -95,11 +94,24 @@ _PATH = re.compile(r"^engine: .*$", re.M)
 _FIGURE = re.compile(r"^(?P<label>[^:\n]+):\s+(?P<rate>[0-9.]+) (?P<unit>complete games/s|playouts/s)", re.M)
 
 
+# Where a checkout keeps this benchmark: tools/ now, engine/bench.py in checkouts from before tools/ existed (the
+# figures of issue 19 were measured against such a checkout).
+_BENCH_MODULES = {"tools/bench/engine.py": "tools.bench.engine", "engine/bench.py": "engine.bench"}
+
+
+def _bench_module(checkout: Path) -> str:
+    """The module that runs this benchmark in `checkout`; SystemExit when it is not a checkout of this project."""
+    for path, module in _BENCH_MODULES.items():
+        if (checkout / path).is_file():
+            return module
+    raise SystemExit(f"{checkout} is not a checkout of this project (no tools/bench/engine.py nor engine/bench.py)")
+
+
 def _figures(checkout: Path, args: list[str]) -> tuple[dict[str, float], str]:
-    """Run `python -m engine.bench ARGS` from `checkout` (its own engine package): its figures, and the path
-    it ran (compiled or pure Python; older checkouts, from before the compiled build, do not say)."""
+    """Run this benchmark with ARGS from `checkout` (its own engine package): its figures, and the path it ran
+    (compiled or pure Python; older checkouts, from before the compiled build, do not say)."""
     env = {**os.environ, "PYTHONPATH": str(checkout)}
-    out = subprocess.run([sys.executable, "-m", "engine.bench", *args], cwd=checkout, env=env,
+    out = subprocess.run([sys.executable, "-m", _bench_module(checkout), *args], cwd=checkout, env=env,
                          capture_output=True, text=True, check=True).stdout
     path = _PATH.search(out)
     figures = {m["label"].strip(): float(m["rate"]) for m in _FIGURE.finditer(out)}
@@ -108,9 +120,8 @@ def _figures(checkout: Path, args: list[str]) -> tuple[dict[str, float], str]:
 
 def compare(old: Path, args: list[str], turns: int) -> int:
     """Old checkout and this one measured in turns; the best of each figure, and new / old."""
-    new = Path(__file__).resolve().parent.parent
-    if not (old / "engine" / "bench.py").is_file():
-        raise SystemExit(f"{old} is not a checkout of this project (no engine/bench.py)")
+    new = Path(__file__).resolve().parents[2]
+    _bench_module(old)
     best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
     paths: dict[str, str] = {}
     for turn in range(turns):
@@ -133,7 +144,7 @@ def compare(old: Path, args: list[str], turns: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.bench.engine", description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--players", default="2,4,6", help="player counts for the random-bot games")
     parser.add_argument("--no-search", action="store_true", help="skip the search bot's playouts")
@@ -147,8 +158,6 @@ def main(argv: list[str] | None = None) -> int:
         return compare(args.compare.resolve(), passed + (["--no-search"] if args.no_search else []), args.turns)
     print(f"Python {sys.version.split()[0]}, one process")
     if args.game != "diamonds":
-        from .games import game_type
-
         kind = game_type(args.game)
         for players in (int(p) for p in args.players.split(",")):
             if not kind.min_players <= players <= kind.max_players:

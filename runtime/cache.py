@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import time
 
+import redis
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 
@@ -24,10 +25,9 @@ log = logging.getLogger(__name__)
 PAUSE_SECONDS = 5.0
 
 
-def _redis_down_errors() -> tuple[type[BaseException], ...]:
-    import redis
-
-    return (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError, OSError)
+# What a Redis that does not answer raises: the calls that meet one of these go to the fallback.
+REDIS_DOWN_ERRORS: tuple[type[BaseException], ...] = (redis.ConnectionError, redis.TimeoutError,
+                                                      redis.BusyLoadingError, OSError)
 
 
 class FailSoftRedisCache(RedisCache):
@@ -37,7 +37,6 @@ class FailSoftRedisCache(RedisCache):
                                                             "KEY_PREFIX": params.get("KEY_PREFIX", ""),
                                                             "OPTIONS": {"MAX_ENTRIES": 5000}})
         self._down_until = 0.0
-        self._errors = _redis_down_errors()
 
     @property
     def degraded(self) -> bool:
@@ -56,7 +55,7 @@ class FailSoftRedisCache(RedisCache):
         if not self.degraded:
             try:
                 return on_redis(*args, **kwargs)
-            except self._errors as e:
+            except REDIS_DOWN_ERRORS as e:
                 if not self.degraded:
                     log.warning("the cache's Redis does not answer (%s); using this process's memory for %ss", e,
                                 PAUSE_SECONDS)

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _bench(*args: str) -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "REDIS_URL")}
-    done = subprocess.run([sys.executable, "-m", "api.bench", *args], cwd=ROOT, env=env, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "tools.bench.api", *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout

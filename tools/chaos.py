@@ -1,6 +1,6 @@
-"""`python -m workers.chaos`: break a real deployment mid-tournament and check that it heals.
+"""`python -m tools.chaos`: break a real deployment mid-tournament and check that it heals.
 
-It starts what deploy/Procfile declares (web, two workers, beat, relay; workers.procfile), on PostgreSQL
+It starts what deploy/Procfile declares (web, two workers, beat, relay; tools/procfile.py), on PostgreSQL
 (a scratch database `<DATABASE_URL's>_chaos`, created and dropped here) and a Redis server of its own (started here
 on a free port, without persistence, so that stopping it loses every queued message: the hard case). Then it runs
 the same 16-player, 3-round bot tournament (same seeds) once per fault:
@@ -17,8 +17,8 @@ stored move), and to the tournament's end. Then it checks that every run finishe
 every round, and ended with the reference's standings and records (every record replaying), and that the web
 answered no 5xx while Redis was down. Exit status 0 if all holds.
 
-  DATABASE_URL=postgres://postgres@127.0.0.1:5432/diamonds python -m workers.chaos            # the benchmark
-  python -m workers.chaos --faults none,redis --match-rounds 10 --json out.json               # a quicker one
+  DATABASE_URL=postgres://postgres@127.0.0.1:5432/diamonds python -m tools.chaos            # the benchmark
+  python -m tools.chaos --faults none,redis --match-rounds 10 --json out.json               # a quicker one
 
 Timings depend on the machine; tests (tests/workers/test_chaos.py) check the outcomes, never the times.
 """
@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from .procfile import PROCFILE, ProcfileRunner
+from tools.procfile import PROCFILE, ProcfileRunner
 
 FAULTS = ("none", "kill-main", "kill-child", "redis", "database")
 REDIS_DOWN_SECONDS = 10.0
@@ -385,7 +385,7 @@ def _parse_setting(text: str) -> tuple[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m workers.chaos", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.chaos", description=__doc__.split("\n\n")[0])
     parser.add_argument("--faults", default=",".join(FAULTS), help="comma-separated, the reference 'none' first")
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=3, help="tournament rounds")

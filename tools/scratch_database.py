@@ -1,4 +1,4 @@
-"""Throw-away PostgreSQL databases for the benchmarks (`python -m workers.bench`, `python -m api.bench`).
+"""Throw-away PostgreSQL databases for the benchmarks (`python -m tools.bench.workers`, `python -m tools.bench.api`).
 
 A benchmark fills a database of its own next to the one DATABASE_URL names, and drops it when it is done, so
 measuring never touches real data.

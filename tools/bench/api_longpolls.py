@@ -1,6 +1,6 @@
-"""Benchmark of waiting long-polls against the server as deployed: `python -m api.bench --longpolls 1000 ...`.
+"""Benchmark of waiting long-polls against the server as deployed: `python -m tools.bench.api --longpolls 1000 ...`.
 
-    DATABASE_URL=postgres://... REDIS_URL=redis://.../7 python -m api.bench --longpolls 1000 --accounts 200
+    DATABASE_URL=postgres://... REDIS_URL=redis://.../7 python -m tools.bench.api --longpolls 1000 --accounts 200
 
 Sets up a scratch database (`<name>_pollbench` beside DATABASE_URL's, or a temporary SQLite file) with --accounts
 bot accounts that owe no decision, starts gunicorn with uvicorn workers (config.asgi, as deploy/Procfile) on
@@ -27,13 +27,13 @@ import sys
 import time
 from pathlib import Path
 
-from .bench import _CpuMeter, _free_port, _wait_for_port, stop_and_clean_up, use_scratch_database
+from tools.bench.api import _CpuMeter, _free_port, _wait_for_port, stop_and_clean_up, use_scratch_database
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m api.bench --longpolls N", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.bench.api --longpolls N", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--longpolls", type=int, default=1000, help="long-polls held open at once")
     parser.add_argument("--accounts", type=int, default=200, help="accounts the long-polls are spread over")
@@ -129,7 +129,7 @@ def _held_waits() -> int | None:
 
     if not settings.REDIS_URL:
         return None
-    from .waits import _redis
+    from api.waits import _redis
 
     client = _redis()[0]
     return sum(client.zcard(k) for k in client.scan_iter("diamonds:waits:*", count=1000))

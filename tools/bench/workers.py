@@ -1,8 +1,8 @@
 """Benchmark: a batch of bot matches played by real Celery workers into PostgreSQL.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/diamonds REDIS_URL=redis://127.0.0.1:6379/0 \\
-        python -m workers.bench --matches 400 --workers 2
-        python -m workers.bench --game diamoniak --players 3 --bot heuristic
+        python -m tools.bench.workers --matches 400 --workers 2
+        python -m tools.bench.workers --game diamoniak --players 3 --bot heuristic
 
 Creates a scratch database beside DATABASE_URL's (`<name>_bench`, dropped afterwards unless --keep), starts
 `celery -A workers worker` processes on a queue of their own, sends the matches as the outbox relay sends matches
@@ -28,14 +28,14 @@ import time
 import uuid
 from pathlib import Path
 
-from config.scratch_database import create_scratch_database, drop_scratch_database
+from tools.scratch_database import create_scratch_database, drop_scratch_database
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TABLES = ["league_match", "league_matchseat", "league_matchstep"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m workers.bench", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.bench.workers", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=400)
     parser.add_argument("--workers", type=int, default=2, help="worker processes to start (one task at a time each)")

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import bench
+from tools.bench import engine as bench
 
 
 def test_bench_measures_each_game_and_skips_player_counts_outside_its_range(capsys):
@@ -22,7 +22,7 @@ def test_bench_refuses_an_unknown_game():
 
 
 def test_bench_compares_an_older_checkout_with_this_one(capsys, tmp_path):
-    this_checkout = Path(bench.__file__).resolve().parent.parent
+    this_checkout = Path(bench.__file__).resolve().parents[2]
     args = ["--seconds", "0.05", "--players", "2", "--no-search", "--turns", "1"]
     assert bench.main([*args, "--compare", str(this_checkout)]) == 0
     out = capsys.readouterr().out
@@ -31,3 +31,10 @@ def test_bench_compares_an_older_checkout_with_this_one(capsys, tmp_path):
     assert float(old) > 0 and float(new) > 0 and ratio.endswith("x")
     with pytest.raises(SystemExit, match="not a checkout"):
         bench.main([*args, "--compare", str(tmp_path)])
+
+
+def test_bench_finds_itself_in_checkouts_from_before_tools(tmp_path):
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "bench.py").touch()
+    assert bench._bench_module(tmp_path) == "engine.bench"
+    assert bench._bench_module(Path(bench.__file__).resolve().parents[2]) == "tools.bench.engine"
