@@ -8,6 +8,7 @@ import os
 
 from celery import Celery
 from celery.signals import task_prerun
+from django.db import close_old_connections
 from kombu import Exchange, Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -32,8 +33,6 @@ def _close_old_connections(sender=None, **kwargs) -> None:
     request or transaction, whose connection is not ours to close."""
     if sender is not None and getattr(sender.request, "is_eager", False):
         return
-    from django.db import close_old_connections
-
     close_old_connections()
 
 __all__ = ["app"]

@@ -31,6 +31,7 @@ from django.db import close_old_connections, connections
 
 from . import app
 from . import tasks as _tasks  # noqa: F401  (registers the tasks the schedule names)
+from .outbox import sweep
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +75,6 @@ class EmbeddedBeat:
         self.stop_event = threading.Event()
 
     def _relay_sweep(self) -> None:
-        from .relay import sweep
-
         _, self.purged_at = sweep(purged_at=self.purged_at)
 
     def run_due(self) -> float:

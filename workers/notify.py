@@ -13,6 +13,8 @@ import logging
 
 from django.conf import settings
 
+from .tasks import deliver_webhooks, send_notification_emails
+
 log = logging.getLogger(__name__)
 
 
@@ -27,12 +29,8 @@ def _send(task, **kwargs) -> None:
 
 
 def deliveries_after_commit(sender, *, endpoint_ids, **kwargs) -> None:
-    from .tasks import deliver_webhooks
-
     _send(deliver_webhooks, endpoint_ids=list(endpoint_ids))
 
 
 def emails_after_commit(sender, **kwargs) -> None:
-    from .tasks import send_notification_emails
-
     _send(send_notification_emails)

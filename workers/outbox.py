@@ -29,6 +29,9 @@ from redis.exceptions import RedisError
 from league.models import OutboxKind
 from league.selectors.comparisons import comparison_match_ids, is_comparison_match
 from league.services import outbox
+from league.services.outbox import purge_carried_out
+
+from . import tasks
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +43,9 @@ _local = threading.local()
 _broker_down_until = 0.0
 
 
+PURGE_EVERY_SECONDS = 600
+
+
 @dataclass
 class RelayReport:
     sent: int = 0
@@ -47,8 +53,6 @@ class RelayReport:
 
 
 def _task_of(kind: str) -> Task:
-    from . import tasks
-
     by_kind: dict[str, Task] = {OutboxKind.PLAY_MATCH: tasks.run_match, OutboxKind.ADVANCE_MATCH: tasks.advance_match}
     return by_kind[kind]
 
@@ -82,9 +86,7 @@ def send(message) -> None:
 def send_batch(messages: list, queue: str) -> None:
     """Hand several rows of bot matches to the broker as one task (workers.tasks.run_matches), which plays them one
     after the other: what a task costs the broker and the worker is then paid once for them all."""
-    from .tasks import run_matches
-
-    run_matches.apply_async(([[m.match_id, m.pk] for m in messages],), **_options(queue))
+    tasks.run_matches.apply_async(([[m.match_id, m.pk] for m in messages],), **_options(queue))
 
 
 def batches(match_ids: list[int], *, most: int | None = None, spread: int | None = None) -> list[list[int]]:
@@ -170,3 +172,14 @@ def relay_after_commit(**_) -> None:
         relay()
     except (*SEND_ERRORS, DatabaseError) as e:  # the database may be what failed: the relay's sweep tries again
         log.warning("outbox relay after commit failed: %s", e)
+
+
+def sweep(*, purged_at: float) -> tuple[RelayReport, float]:
+    """One sweep of the relay: send what is due, and purge old rows every PURGE_EVERY_SECONDS (`purged_at` is when
+    it last did, by time.monotonic()). Returns the report and the new `purged_at`. The relay process loops on it
+    (workers.relay); without a broker the web process's embedded beat calls it (workers/embedded_beat.py)."""
+    report = relay()
+    if time.monotonic() - purged_at > PURGE_EVERY_SECONDS:
+        purge_carried_out()  # rows carried out more than a day ago
+        purged_at = time.monotonic()
+    return report, purged_at

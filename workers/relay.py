@@ -16,33 +16,22 @@ import signal
 import sys
 import time
 
+import django
+
+# This module is the relay process's entry point, never imported by the product: Django is set up before the
+# modules that need its apps are imported (as config/wsgi.py does).
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.db import close_old_connections, connection  # noqa: E402
+
+from workers.outbox import sweep  # noqa: E402
+
 log = logging.getLogger("workers.relay")
-PURGE_EVERY_SECONDS = 600
-
-
-def sweep(*, purged_at: float) -> tuple:
-    """One sweep of the relay: send what is due, and purge old rows every PURGE_EVERY_SECONDS (`purged_at` is when
-    it last did, by time.monotonic()). Returns the report and the new `purged_at`. The relay process loops on it;
-    without a broker the web process's embedded beat calls it (workers/embedded_beat.py)."""
-    from league.services.outbox import purge_carried_out
-
-    from .outbox import relay
-
-    report = relay()
-    if time.monotonic() - purged_at > PURGE_EVERY_SECONDS:
-        purge_carried_out()  # rows carried out more than a day ago
-        purged_at = time.monotonic()
-    return report, purged_at
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.db import close_old_connections, connection
-
     # Its own handler: Django's LOGGING (configured by setup) sends only warnings to the console.
     handler = logging.StreamHandler(sys.stdout)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

@@ -14,8 +14,8 @@ import time
 
 import pytest
 import redis
-from runtime.cache import FailSoftRedisCache
 
+from runtime.cache import FailSoftRedisCache
 from tests.config.test_production_settings import manage
 
 SHOW_CACHE = "from django.conf import settings as s; print(s.DIAMONDS_CACHE_URL, s.CACHES['default']['LOCATION'])"
