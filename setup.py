@@ -25,17 +25,19 @@ HERE = Path(__file__).resolve().parent
 # The modules a game of random or search bots spends its time in (python -m engine.bench). Any module of the
 # engine can be added: Cython compiles ordinary Python, and the pure-Python path stays the same source.
 COMPILED = [
-    "engine/cards.py",
+    "engine/diamonds/cards.py",
     "engine/fastrandom.py",
-    "engine/game.py",
-    "engine/view.py",
-    "engine/record.py",
+    "engine/common/pending.py",
+    "engine/diamonds/game.py",
+    "engine/diamonds/view.py",
+    "engine/diamonds/record.py",
     "engine/common/seat_view.py",
-    "engine/bots/base.py",
-    "engine/bots/random_bot.py",
-    "engine/bots/greedy.py",
-    "engine/bots/knowledge.py",
-    "engine/bots/search.py",
+    "engine/common/bot.py",
+    "engine/diamonds/bots/play.py",
+    "engine/diamonds/bots/random_bot.py",
+    "engine/diamonds/bots/greedy.py",
+    "engine/diamonds/bots/knowledge.py",
+    "engine/diamonds/bots/search.py",
     # Diamoniak and the ring race, as the league's bot workers play them (python -m engine.bench --game ...), and
     # the codec that stores every game's choices.
     "engine/common/referee.py",

@@ -13,7 +13,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engine.offline import InvalidResult
+from engine.common.offline import InvalidResult
 from league.models import Match, ResultEntry
 from league.permissions import organises
 from league.services.offline_results import (

@@ -39,9 +39,10 @@ import time
 from pathlib import Path
 
 from . import _loader
-from .bots import RandomBot, make_bot, play_game
-from .game import Game
-from .ruleset import Ruleset
+from .diamonds.bots import RandomBot, make_bot, play_game
+from .diamonds.game import Game
+from .diamonds.ruleset import Ruleset
+from .games import game_type
 
 
 def random_games_per_second(players: int, seconds: float, seed: str = "bench") -> tuple[float, int]:
@@ -60,8 +61,6 @@ def random_games_per_second(players: int, seconds: float, seed: str = "bench") -
 
 def other_game_per_second(name: str, players: int, seconds: float, seed: str = "bench") -> tuple[float, int]:
     """Complete random-bot games per second of another game of engine.games, measured as for Diamonds."""
-    from .games import game_type
-
     kind = game_type(name)
     games = 0
     start = time.process_time()
@@ -147,8 +146,6 @@ def main(argv: list[str] | None = None) -> int:
         return compare(args.compare.resolve(), passed + (["--no-search"] if args.no_search else []), args.turns)
     print(f"Python {sys.version.split()[0]}, one process")
     if args.game != "diamonds":
-        from .games import game_type
-
         kind = game_type(args.game)
         for players in (int(p) for p in args.players.split(",")):
             if not kind.min_players <= players <= kind.max_players:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.throttling import WriteLimit, rate_limited
-from engine.offline import InvalidResult
+from engine.common.offline import InvalidResult
 from league.models import EntryStatus, Match, MatchSeat, MatchStatus, Tournament, TournamentRound
 from league.permissions import organises
 from league.selectors.offline import (

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from ..game import Pending
+from .pending import Pending
 
 OVER = "over"  # the phase of a finished game
 

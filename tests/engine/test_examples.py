@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from engine import from_record, replay, to_record
-from engine.record import differences
+from engine.common.records import differences
 
-from .support import example_names, examples_dir, spec_dir, load
+from .support import example_names, examples_dir, load, spec_dir
 
 EXPECTED = ["2p", "2p-perfect", "3p-thief", "4p-partners", "4p-perfect", "4p-thief", "5p-choose", "6p-partners",
             "6p-thief"]

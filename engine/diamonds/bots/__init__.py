@@ -5,8 +5,9 @@
 
 from __future__ import annotations
 
-from .base import Bot, play_game
+from ...common.bot import Bot
 from .greedy import GreedyBot
+from .play import play_game
 from .random_bot import RandomBot
 from .search import SearchBot
 

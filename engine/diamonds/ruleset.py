@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from .common.ruleset_fields import fields_of, one_of, whole_number, yes_no
-from .errors import InvalidRuleset
+from ..common.ruleset_fields import fields_of, one_of, whole_number, yes_no
+from ..errors import InvalidRuleset
 
 ROUNDS_BY_PLAYERS = {2: 4, 3: 6, 4: 4, 5: 5, 6: 6}  # R-ROUNDS-1
 # R-PERFECT-1: players -> (deck_ranks, hand_size)

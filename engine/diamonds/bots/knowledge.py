@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ...fastrandom import BITS, below, draws_like_stdlib
 from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, deck
-from ..fastrandom import BITS, below, draws_like_stdlib
 from ..game import Action
 from ..view import SeatView
 
