@@ -64,7 +64,7 @@ class ResultChecker:
         if not isinstance(entry, Mapping):
             raise InvalidResult([Problem("result", f"a result is an object of {game_title}'s figures per seat, not "
                                                    f"{type(entry).__name__}")])
-        self.entry: Mapping = entry
+        self.entry: Mapping[Any, Any] = entry
         for name in sorted(set(self.entry) - set(allowed)):
             self.fail(str(name), f"{game_title} results have no {name!r}: they give {', '.join(allowed)}")
 
@@ -72,7 +72,7 @@ class ResultChecker:
         self.problems.append(Problem(field_name, message, rule))
 
     def numbers(self, name: str, count: int, *, minimum: int | None = 0, what: str = "seat",
-                negative_rule: str | None = None, negative_note: str = "", source: Mapping | None = None,
+                negative_rule: str | None = None, negative_note: str = "", source: Mapping[str, Any] | None = None,
                 prefix: str = "") -> list[int] | None:
         """The field as `count` whole numbers (none missing, none below `minimum`), or None after noting why. A
         field of a nested object (a round of Diamonds) is read from `source` and named with `prefix`."""

@@ -68,7 +68,7 @@ class ChoicesReferee:
     def over(self) -> bool:
         return self.phase == OVER
 
-    def clone(self):
+    def clone(self) -> ChoicesReferee:
         """An independent copy of the game as it stands (the league caches live games and hands out clones).
 
         A deep copy of the table (small lists and sets). The log is copied as new lists holding the same entries: a

@@ -11,16 +11,18 @@ R-ROUNDS-1), the last being the final ones. Crystals only move between the suppl
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from ..common.offline import OfflineResult, ResultChecker
 from ..common.referee import ranked_places
-from .ruleset import STARTING_SHOWROOM, SUPPLY_POINTS
+from .ruleset import STARTING_SHOWROOM, SUPPLY_POINTS, Ruleset
 
 # The figures an entry asks for, per seat (per team with partnerships), in form order.
 FIGURES = ("vault", "showroom")
 
 
-def _check_totals(check: ResultChecker, ruleset, vault: list[int], showroom: list[int], prefix: str = "") -> None:
+def _check_totals(check: ResultChecker, ruleset: Ruleset, vault: list[int], showroom: list[int],
+                  prefix: str = "") -> None:
     """What any moment of a Diamonds game holds: crystals come from the supply and never go back to it (R-ACT-*)."""
     total = sum(vault) + sum(showroom)
     if total > SUPPLY_POINTS:
@@ -32,7 +34,8 @@ def _check_totals(check: ResultChecker, ruleset, vault: list[int], showroom: lis
                                         "started with: crystals never go back to the supply", "R-SETUP-1")
 
 
-def _diamonds_rounds(check: ResultChecker, ruleset, what: str) -> tuple[list[int] | None, list[int] | None, list]:
+def _diamonds_rounds(check: ResultChecker, ruleset: Ruleset,
+                     what: str) -> tuple[list[int] | None, list[int] | None, list[dict[str, Any]]]:
     """Each round's totals at its end (`rounds`, oldest first): every round there (R-ROUNDS-1), each a possible
     moment of the game, no vault ever smaller than the round before (no Suit Action takes from a vault) and no fewer
     crystals on the table (none goes back to the supply). The final totals are the last round's."""
@@ -75,8 +78,8 @@ def _diamonds_rounds(check: ResultChecker, ruleset, what: str) -> tuple[list[int
     return snapshots[-1][1], snapshots[-1][2], stored
 
 
-def check_result(ruleset, entry: object) -> OfflineResult:
-    """Diamonds' final totals, or each round's (see the module docstring); `ruleset` is an engine.ruleset.Ruleset."""
+def check_result(ruleset: Ruleset, entry: object) -> OfflineResult:
+    """Diamonds' final totals, or each round's (see the module docstring)."""
     check = ResultChecker(entry, ("vault", "showroom", "score", "rounds"), "Diamonds")
     teams = ruleset.team_count
     what = "team" if ruleset.partnerships else "seat"
@@ -94,13 +97,14 @@ def check_result(ruleset, entry: object) -> OfflineResult:
         if given_score is not None and given_score != score:
             check.fail("score", f"score is 2 x vault + showroom: {score}, not {given_score}", "R-SCORE-1")
     check.done()
+    assert vault is not None and showroom is not None  # check.done() raised otherwise
     key = list(zip(score, vault))  # R-WIN-1: score, then vault; still tied: shared
     best = max(key)
     team_winners = [t for t in range(teams) if key[t] == best]
     team_places = ranked_places(key)
     seat_team = [next(t for t, members in enumerate(ruleset.teams) if s in members) for s in range(ruleset.players)]
     places = [team_places[seat_team[s]] for s in range(ruleset.players)]
-    figures = {"vault": vault, "showroom": showroom}
+    figures: dict[str, Any] = {"vault": vault, "showroom": showroom}
     if per_round is not None:
         figures["rounds"] = per_round
     return OfflineResult(

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from ..common.offline import OfflineResult, ResultChecker
 from ..common.referee import ranked_places
-from .rules import CASTLE_SIZE, DIAMOND_CARDS
+from .rules import CASTLE_SIZE, DIAMOND_CARDS, Ruleset
 
 # The figures an entry asks for, per seat, in form order.
 FIGURES = ("castle", "diamonds")
 
 
-def check_result(ruleset, entry: object) -> OfflineResult:
+def check_result(ruleset: Ruleset, entry: object) -> OfflineResult:
     """Diamoniak's castles and diamond cards, and the winner of a castle win (see the module docstring)."""
     check = ResultChecker(entry, ("castle", "diamonds", "winner"), "Diamoniak")
     n = ruleset.players
@@ -44,6 +44,7 @@ def check_result(ruleset, entry: object) -> OfflineResult:
             check.fail("diamonds", f"the game has {DIAMOND_CARDS} diamond cards; the table holds {sum(diamonds)}",
                        "K-SETUP-1")
     check.done()
+    assert castle is not None and diamonds is not None  # check.done() raised otherwise
     keys = [(castle[s], diamonds[s]) for s in range(n)]
     complete = [s for s in range(n) if castle[s] == CASTLE_SIZE]
     if complete:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from ..common.offline import OfflineResult, ResultChecker
 from ..common.referee import ranked_places
-from .rules import LOOSE, RINGS_PER_VALUE, VALUES
+from .rules import LOOSE, RINGS_PER_VALUE, VALUES, Ruleset
 
 # The figures an entry asks for, per seat, in form order.
 FIGURES = ("dollars", "set_rings")
 
 
-def check_result(ruleset, entry: object) -> OfflineResult:
+def check_result(ruleset: Ruleset, entry: object) -> OfflineResult:
     """The ring race's dollars and set rings (see the module docstring)."""
     check = ResultChecker(entry, ("dollars", "set_rings"), "The ring race")
     n = ruleset.players
@@ -48,6 +48,7 @@ def check_result(ruleset, entry: object) -> OfflineResult:
             check.fail("dollars", f"{sum(set_rings)} set rings are worth at most {best} dollars in all, not "
                                   f"{sum(dollars)}", "G-SCORE-1")
     check.done()
+    assert dollars is not None and set_rings is not None  # check.done() raised otherwise
     places = ranked_places(list(zip(dollars, set_rings)))  # G-SCORE-1: dollars, then set rings, then shared
     winners = [s for s in range(n) if places[s] == 1]
     return OfflineResult(

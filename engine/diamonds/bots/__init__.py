@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...common.bot import Bot
 from .greedy import GreedyBot
 from .play import play_game
@@ -14,7 +16,7 @@ from .search import SearchBot
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
 
 
-def make_bot(name: str, seed: str | int = 0, **settings) -> Bot:
+def make_bot(name: str, seed: str | int = 0, **settings: Any) -> Bot:
     try:
         cls = BOTS[name]
     except KeyError:
