@@ -40,19 +40,21 @@ CACHE: Path | None = None  # set by _extensions once Cython is found
 # The modules a game of random or search bots spends its time in (python -m tools.bench.engine). Any module of the
 # engine can be added: Cython compiles ordinary Python, and the pure-Python path stays the same source.
 COMPILED = [
-    "engine/cards.py",
+    "engine/diamonds/cards.py",
     "engine/fastrandom.py",
-    "engine/game.py",
-    "engine/view.py",
-    "engine/record.py",
+    "engine/common/pending.py",
+    "engine/diamonds/game.py",
+    "engine/diamonds/view.py",
+    "engine/diamonds/record.py",
     "engine/common/seat_view.py",
-    "engine/bots/base.py",
-    "engine/bots/random_bot.py",
-    "engine/bots/greedy.py",
-    "engine/bots/knowledge.py",
-    "engine/bots/search.py",
-    # Diamoniak and the ring race, as the league's bot workers play them (python -m tools.bench.engine --game ...),
-    # and the codec that stores every game's choices.
+    "engine/common/bot.py",
+    "engine/diamonds/bots/play.py",
+    "engine/diamonds/bots/random_bot.py",
+    "engine/diamonds/bots/greedy.py",
+    "engine/diamonds/bots/knowledge.py",
+    "engine/diamonds/bots/search.py",
+    # Diamoniak and the ring race, as the league's bot workers play them (python -m tools.bench.engine --game
+    # ...), and the codec that stores every game's choices.
     "engine/common/referee.py",
     "engine/common/decision_bots.py",
     "engine/common/compact.py",

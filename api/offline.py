@@ -1,6 +1,6 @@
 """Results of tables played with real cards (Match.offline): enter one, confirm one, settle a dispute, and switch a
 table that has not begun between real cards and online play. The rules of who may do what, and what follows, are
-league.services.offline_results'; the figures are checked by engine.offline."""
+league.services.offline_results'; the figures are checked by the game's offline check (engine/<game>/offline.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engine.offline import InvalidResult
+from engine.common.offline import InvalidResult
 from league.models import Match, ResultEntry
 from league.permissions import organises
 from league.services.offline_results import (

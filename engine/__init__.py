@@ -10,8 +10,9 @@ Pure Python, no Django. The public interface:
     SeatView(game, 0).to_dict()   # what seat 0 may see
     to_record(game)         # diamonds-record/1
 
-The engine also holds two more games of the same shape, `engine.diamoniak` and `engine.ringrace`; the
-registry `engine.games` finds any of the three by name ("diamonds", "diamoniak", "ringrace") or record format.
+Diamonds lives in `engine.diamonds`, beside two more games of the same shape, `engine.diamoniak` and
+`engine.ringrace`; these names are Diamonds'. The registry `engine.games` finds any of the three by name
+("diamonds", "diamoniak", "ringrace") or record format (engine/README.md: the layout, how to add a game).
 
 The hot modules may run compiled (setup.py's optional Cython build of the same source); `DIAMONDS_PURE_PYTHON=1`
 runs them all as Python, and `engine._loader.describe()` says which path is running.
@@ -19,25 +20,33 @@ runs them all as Python, and `engine._loader.describe()` says which path is runn
 
 # First, before any other engine module is imported: it decides compiled or .py (see engine/_loader.py).
 from . import _loader  # noqa: F401
-from .cards import SUITS, Card, card_str, parse_card, parse_cards
-from .errors import IllegalDecision, InvalidRuleset
-from .game import (
+from .common.pending import Pending
+from .common.records import ReplayError, differences
+from .diamonds import (
     CLUBS_TARGET,
     DECISION_KINDS,
+    FORMAT,
     OVER,
     PASS_CARDS,
     PASS_COUNT,
     PLAY,
+    SUITS,
     Action,
+    Card,
     Decision,
     Game,
-    Pending,
     Play,
     Result,
+    Ruleset,
+    SeatView,
+    card_str,
+    from_record,
+    parse_card,
+    parse_cards,
+    replay,
+    to_record,
 )
-from .record import FORMAT, ReplayError, differences, from_record, replay, to_record
-from .ruleset import Ruleset
-from .view import SeatView
+from .errors import IllegalDecision, InvalidRuleset
 
 __all__ = [
     "Action", "CLUBS_TARGET", "Card", "DECISION_KINDS", "Decision", "FORMAT", "Game", "IllegalDecision",

@@ -16,17 +16,28 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import make_bot, play_game
+try:
+    import rich.console
+    import rich.table
+except ImportError:  # rich is a declared dependency, but the engine must not need it
+    HAVE_RICH = False
+else:
+    HAVE_RICH = True
+
+from .comparison import Contestant, PairSpec, play_pair
+from .diamonds.bots import make_bot, play_game
+from .diamonds.game import Game
+from .diamonds.ruleset import Ruleset
 from .errors import InvalidRuleset
-from .game import Game
 from .games import GAMES, GameType, game_type
-from .ruleset import Ruleset
+from .sprt import Hypotheses, Sprt, placement_score
 
 DIAMONDS = "diamonds"
 
@@ -150,7 +161,6 @@ def run(matchup: Matchup, games: int, jobs: int = 1) -> Iterator[list[Outcome]]:
     if jobs <= 1:
         yield from map(play_one, tasks)
         return
-    import multiprocessing
 
     with multiprocessing.Pool(jobs) as pool:
         yield from pool.imap(play_one, tasks, chunksize=1)
@@ -242,9 +252,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main_sprt(parser: argparse.ArgumentParser, args: argparse.Namespace, kind: GameType) -> int:
     """--sprt: pairs until the test decides, a line per pair on stderr, the verdict and estimate on stdout."""
-    from .comparison import Contestant, PairSpec, play_pair
-    from .sprt import Hypotheses, Sprt, placement_score
-
     candidate_kind, field_kind = _seat_and_field(parser, args, kind)
     if not args.baseline or args.baseline not in kind.bots:
         parser.error(f"--sprt needs --baseline, one of {kind.title}'s bots: {', '.join(kind.bots)}")
@@ -357,21 +364,18 @@ def _print_table(tallies: dict[str, Tally], matchup: Matchup, kind: GameType, ga
         rows.append((label, str(t.games), f"{t.wins:g}", f"{rate:.1%}", f"{low:.1%} - {high:.1%}",
                      f"{_mean(t.scores):.2f}", f"{_mean(t.margins):+.2f}"))
     headers = ("bot", "seat-games", "wins", "win rate", "95% CI (Wilson)", f"mean {kind.score_label}", "mean margin")
-    try:
-        from rich.console import Console
-        from rich.table import Table
-    except ImportError:  # rich is a declared dependency, but the engine must not need it
+    if not HAVE_RICH:
         print(title)
         print(" | ".join(headers))
         for row in rows:
             print(" | ".join(row))
         return
-    table = Table(title=title, min_width=len(title))  # the title on one line, even over a narrow table
+    table = rich.table.Table(title=title, min_width=len(title))  # the title on one line, even over a narrow table
     for h in headers:
         table.add_column(h, justify="left" if h == "bot" else "right")
     for row in rows:
         table.add_row(*row)
-    Console(width=140).print(table)
+    rich.console.Console(width=140).print(table)
 
 
 def _mean(xs: list[int]) -> float:

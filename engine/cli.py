@@ -12,13 +12,15 @@ import json
 import sys
 from collections.abc import Callable
 
-from .bots import BOTS, Bot, make_bot, play_game
+from .common.bot import Bot
+from .common.records import ReplayError
+from .diamonds.bots import BOTS, make_bot, play_game
+from .diamonds.game import Game
+from .diamonds.record import replay, to_record
+from .diamonds.ruleset import Ruleset
 from .errors import InvalidRuleset
 from .fairness import verify_record
-from .game import Game
 from .games import GAMES, by_format
-from .record import ReplayError, replay, to_record
-from .ruleset import Ruleset
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,11 +23,10 @@ import re
 import secrets
 from typing import Any
 
+from .games import by_format
+
 SCHEME = "sha256(nonce:seed)"
 NONCE_HEX_DIGITS = 32
-# Not rules: what the server attests about the deal. Replays carry them over untouched; `verify_record` checks them.
-ATTESTATION_FIELDS = ("commitment", "reveal")
-
 _HEX_NONCE = re.compile(rf"[0-9a-f]{{{NONCE_HEX_DIGITS}}}")
 _HEX_DIGEST = re.compile(r"[0-9a-f]{64}")
 
@@ -53,14 +52,6 @@ def commitment(seed: str, nonce: str) -> str:
     if not _HEX_NONCE.fullmatch(nonce):
         raise ValueError(f"a nonce is {NONCE_HEX_DIGITS} lowercase hex digits")
     return hashlib.sha256(f"{nonce}:{seed}".encode()).hexdigest()
-
-
-def carry_attestation(given: dict[str, Any], derived: dict[str, Any]) -> dict[str, Any]:
-    """`derived` with the given record's commitment and reveal, which no rule derives, copied over."""
-    for name in ATTESTATION_FIELDS:
-        if name in given:
-            derived[name] = given[name]
-    return derived
 
 
 def verify_record(record: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -92,47 +83,9 @@ def verify_record(record: dict[str, Any]) -> tuple[list[str], list[str]]:
                 else:
                     notes.append(f"commitment matches {SCHEME} of the revealed seed and nonce")
     if isinstance(seed, str):
-        deal_problems, deal_notes = _deal_follows_from_seed(record, seed)
+        deal_problems, deal_notes = by_format(record.get("format")).check_deal(record, seed)
         problems += deal_problems
         notes += deal_notes
     else:
         problems.append("the record has no seed to check its deal against")
     return problems, notes
-
-
-def _deal_follows_from_seed(record: dict[str, Any], seed: str) -> tuple[list[str], list[str]]:
-    from .games import by_format
-
-    kind = by_format(record.get("format"))
-    if kind.name == "diamonds":
-        return _diamonds_deal(record, seed)
-    # Diamoniak's draw pile and the ring race's board are drawn from the seed while the record replays, and the
-    # replay compares every drawn card and board space the record shows; a set-up given instead of drawn (a
-    # puzzle's deck_top, a fixed board) does not come from the seed at all.
-    given = [name for name in ("deck_top", "fixed", "board") if record.get(name) is not None]
-    if given:
-        return [f"the record gives its set-up ({', '.join(given)}) instead of drawing it from the seed"], []
-    return [], [f"{kind.title}: the set-up is drawn from the seed during the replay"]
-
-
-def _diamonds_deal(record: dict[str, Any], seed: str) -> tuple[list[str], list[str]]:
-    from .cards import card_str
-    from .game import seeded_hands
-    from .ruleset import Ruleset
-
-    ruleset = Ruleset.from_dict(record.get("ruleset"))  # InvalidRuleset for anything but an object of fields
-    problems = []
-    rounds = record.get("rounds") or []
-    if not isinstance(rounds, list):
-        return ["the record's rounds are not a list"], []
-    for r, rnd in enumerate(rounds):
-        dealt = [[card_str(c) for c in hand] for hand in seeded_hands(ruleset, seed, r)]
-        hands = rnd.get("hands") if isinstance(rnd, dict) else None
-        if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
-            problems.append(f"round {r + 1}: the record shows no hands")
-            continue
-        for s, (shown, expected) in enumerate(zip(hands, dealt)):
-            if list(shown) != expected:
-                problems.append(f"round {r + 1}, seat {s}: the record's hand {' '.join(shown)} is not the one the "
-                                f"seed deals ({' '.join(expected)})")
-    return problems, [f"Diamonds: {len(rounds)} round(s) of hands match the seed's shuffle"] if not problems else []

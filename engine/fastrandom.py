@@ -9,7 +9,8 @@ the running Python; if it draws differently (another version), the standard meth
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 BITS = _BITS = tuple(n.bit_length() for n in range(128))  # bit lengths, for callers that inline `below`
 
@@ -32,7 +33,7 @@ def _shuffle_plan(length: int) -> tuple[tuple[int, int, int], ...]:
 _PLANS = {length: _shuffle_plan(length) for length in range(129)}
 
 
-def _shuffle(rng: random.Random, x: list) -> None:
+def _shuffle(rng: random.Random, x: list[Any]) -> None:
     """Like `rng.shuffle(x)`."""
     getrandbits = rng.getrandbits
     plan = _PLANS.get(len(x)) or _shuffle_plan(len(x))
@@ -43,7 +44,7 @@ def _shuffle(rng: random.Random, x: list) -> None:
         x[i], x[j] = x[j], x[i]
 
 
-def _sample(rng: random.Random, population: list, k: int) -> list:
+def _sample(rng: random.Random, population: Sequence[Any], k: int) -> list[Any]:
     """Like `rng.sample(population, k)`: for the small draws of a card game (a population of at most 21, at
     most 5 chosen) the standard library's pool method inlined; anything else goes to the standard library."""
     n = len(population)
@@ -82,8 +83,8 @@ def _agrees() -> bool:
 
 
 below: Callable[[random.Random, int], int]
-shuffle: Callable[[random.Random, list], None]
-sample: Callable[[random.Random, list, int], list]
+shuffle: Callable[[random.Random, list[Any]], None]
+sample: Callable[[random.Random, Sequence[Any], int], list[Any]]
 # True when `below` is the inlined rejection sampling above (which a hot loop may inline again with BITS).
 draws_like_stdlib = _agrees()
 if draws_like_stdlib:

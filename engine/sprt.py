@@ -141,7 +141,7 @@ class Hypotheses:
     alpha: float = 0.05
     beta: float = 0.05
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not (0.0 < self.alpha < 0.5 and 0.0 < self.beta < 0.5):
             raise ValueError("alpha and beta must lie between 0 and 0.5")
         if not self.elo0 < self.elo1:
@@ -170,7 +170,7 @@ class Sprt:
     max_pairs: int = 2000
     outcomes: list[float] = field(default_factory=list)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.grid = outcome_grid(self.competitors)
         self.counts = [0] * len(self.grid)
         for w in list(self.outcomes):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from engine.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
+from engine.diamonds.cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS
 
 # The suits' names in the reader's language, by the engine's (English) name: the French rulebook's carreau, cœur,
 # pique and trèfle.

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from engine.offline import InvalidResult
+from engine.common.offline import InvalidResult
 from league.models import EntryStatus, Match, MatchSeat, MatchStatus, Tournament, TournamentRound
 from league.permissions import organises
 from league.selectors.offline import (
@@ -48,8 +48,8 @@ _WHOLE = re.compile(r"^-?\d{1,9}$")
 
 
 def _figures_from_form(post, game: str, units) -> dict:
-    """The figures as engine.offline reads them: a blank box is None (it says which), anything not a whole number is
-    passed on as typed (it says so too)."""
+    """The figures as the game's offline check reads them: a blank box is None (it says which), anything not a whole
+    number is passed on as typed (it says so too)."""
     figures: dict = {}
     for name in figure_names(game):
         values = []

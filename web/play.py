@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from engine.ruleset import ROUNDS_BY_PLAYERS
+from engine.diamonds.ruleset import ROUNDS_BY_PLAYERS
 from league.models import LobbyTable, Match, MatchSeat
 from league.models.match import IN_PLAY
 from league.permissions import organises

@@ -3,7 +3,7 @@
 A record holds the ruleset, the seed, the seats, the first player, any set-up given instead of drawn from the
 seed, every choice in order, and what the rules derived from them: the events and the result. Replaying feeds
 the choices to a fresh game, so the referee's own checks are the checks; the derived parts of the given record
-are then compared with the replayed ones, path by path (`engine.record.differences`).
+are then compared with the replayed ones, path by path (`engine.common.records.differences`).
 
 The seed draws the first player (K-SETUP-1, G-SETUP-1 Decisions). A game given another one is exported with
 `"first_player_given": true`; a record carrying its seed and a first player that seed never drew, unmarked, is
@@ -20,8 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from ..errors import IllegalDecision, InvalidRuleset
-from ..fairness import carry_attestation
-from ..record import ReplayError, differences
+from .records import ReplayError, carry_attestation, differences
 from .referee import result_json
 
 GameT = TypeVar("GameT")
@@ -35,14 +34,16 @@ FIRST_PLAYER_GIVEN = "first_player_given"
 class ChoicesRecordFormat(Generic[GameT]):
     """One game's choices record.
 
-    `name`: the record's "format"; `ruleset`, `game`, `decision`: the game's classes (`Ruleset.from_dict`,
-    `Game(ruleset, seed, seats, first_player=..., **given set-up)`, `Decision.from_json`); `setup_rule`: the
-    rule id of a record whose ruleset or set-up the game refuses; `given_setup`: per record field (also the
-    game's keyword argument), the game's given value as JSON, or None when the game drew it from the seed
-    (tests and puzzles give set-ups; the record keeps them, so their games replay).
+    `name`: the record's "format"; `title`: the game's name for people; `ruleset`, `game`, `decision`: the
+    game's classes (`Ruleset.from_dict`, `Game(ruleset, seed, seats, first_player=..., **given set-up)`,
+    `Decision.from_json`); `setup_rule`: the rule id of a record whose ruleset or set-up the game refuses;
+    `given_setup`: per record field (also the game's keyword argument), the game's given value as JSON, or None
+    when the game drew it from the seed (tests and puzzles give set-ups; the record keeps them, so their games
+    replay).
     """
 
     name: str
+    title: str
     ruleset: Any
     game: Callable[..., GameT]
     decision: Any
@@ -119,6 +120,16 @@ class ChoicesRecordFormat(Generic[GameT]):
         raise ReplayError(f"first_player is seat {g.first_player}, but the seed draws seat {g.drawn_first_player} "
                           f"(a game given its first player says \"{FIRST_PLAYER_GIVEN}\": true)",
                           rule=self.setup_rule)
+
+    def check_deal(self, record: dict[str, Any], seed: str) -> tuple[list[str], list[str]]:
+        """For engine.fairness.verify_record: (problems, notes) about the record's set-up and `seed`. The draw pile
+        or board is drawn from the seed while the record replays, and the replay compares every drawn card and
+        board space the record shows; a set-up given instead of drawn (a puzzle's deck_top, a fixed board) does
+        not come from the seed at all."""
+        given = [name for name in self.given_setup if record.get(name) is not None]
+        if given:
+            return [f"the record gives its set-up ({', '.join(given)}) instead of drawing it from the seed"], []
+        return [], [f"{self.title}: the set-up is drawn from the seed during the replay"]
 
     def replay(self, record: dict[str, Any]) -> tuple[GameT, dict[str, Any], list[str]]:
         """Replay and check: the game, its whole derived record, and where the given record disagrees with it."""

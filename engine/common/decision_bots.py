@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..bots.base import Bot
+from .bot import Bot
 
 
 class RandomBot(Bot):

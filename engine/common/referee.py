@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from ..game import Pending
+from .pending import Pending
 
 OVER = "over"  # the phase of a finished game
 
@@ -68,7 +68,7 @@ class ChoicesReferee:
     def over(self) -> bool:
         return self.phase == OVER
 
-    def clone(self):
+    def clone(self) -> ChoicesReferee:
         """An independent copy of the game as it stands (the league caches live games and hands out clones).
 
         A deep copy of the table (small lists and sets). The log is copied as new lists holding the same entries: a

@@ -22,11 +22,12 @@ class RulesetDict:
     # field -> its value for a stored ruleset that lacks it (the rule before the field existed)
     BEFORE_CORRECTION: ClassVar[dict[str, Any]] = {}
 
-    def to_dict(self) -> dict:
-        return asdict(self)  # type: ignore[call-overload]
+    def to_dict(self) -> dict[str, Any]:
+        fields: dict[str, Any] = asdict(self)  # type: ignore[call-overload]  # a dataclass mixin
+        return fields
 
     @classmethod
-    def from_dict(cls, data: dict, *, new: bool = False) -> Any:
+    def from_dict(cls, data: object, *, new: bool = False) -> Any:
         """The ruleset `data` describes (InvalidRuleset naming a field unknown or out of bounds). A stored dict
         (`new` False: a match's, a record's) lacking a field of `BEFORE_CORRECTION` reads as the rule it was played
         under; a new game's (`new`) takes today's default."""

@@ -2,13 +2,14 @@
 names. A ruleset arrives from JSON (the API, a stored match, a record), so anything may come: each check refuses
 with InvalidRuleset naming the field, what it must be and what it got, never a TypeError further in.
 
-The bounds themselves are each game's (engine.ruleset, engine.diamoniak.rules, engine.ringrace.rules): one place per
-game, beside its rules, so a game with every field in bounds always ends in a bounded number of decisions.
+The bounds themselves are each game's (engine.diamonds.ruleset, engine.diamoniak.rules, engine.ringrace.rules): one
+place per game, beside its rules, so a game with every field in bounds always ends in a bounded number of decisions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import InvalidRuleset
 
@@ -36,7 +37,7 @@ def one_of(name: str, value: object, choices: Sequence[str], *, rule: str | None
     return value
 
 
-def fields_of(data: object, known: Sequence[str]) -> dict:
+def fields_of(data: object, known: Sequence[str]) -> dict[str, Any]:
     """`data` as a ruleset's fields: an object whose keys are all `known`, with `players` among them."""
     if not isinstance(data, dict):
         raise InvalidRuleset(f"a ruleset is an object of fields ({', '.join(known)}), not {type(data).__name__}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import Pending
+from .pending import Pending
 from .referee import result_json
 
 

@@ -13,10 +13,12 @@ from .game import Decision, Game
 from .rules import Ruleset, card_name
 
 RECORD_FORMAT: ChoicesRecordFormat[Game] = ChoicesRecordFormat(
-    name="diamoniak-record/1", ruleset=Ruleset, game=Game, decision=Decision, setup_rule="K-SETUP-1",
+    name="diamoniak-record/1", title="Diamoniak", ruleset=Ruleset, game=Game,
+    decision=Decision, setup_rule="K-SETUP-1",
     given_setup={"deck_top": given_deck_top(card_name)},
 )
 FORMAT = RECORD_FORMAT.name
 to_record = RECORD_FORMAT.to_record
 from_record = RECORD_FORMAT.from_record
 replay = RECORD_FORMAT.replay
+check_deal = RECORD_FORMAT.check_deal

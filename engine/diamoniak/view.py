@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..common.pending import Pending
 from ..common.seat_view import ChoicesSeatView
-from ..game import Pending
 from .rules import CARD_COUNT, COLOURS, card_name, kind_of
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..bots.base import Bot
+from ..common.bot import Bot
 from ..common.decision_bots import RandomBot, make_named_bot, play_until_over
 from .game import STEAL, TRY, Decision, Game
 from .view import UNKNOWN, SeatView

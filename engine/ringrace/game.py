@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from itertools import compress
 from typing import Any, NamedTuple
 
+from ..common.pending import Pending
 from ..common.referee import OVER, ChoicesReferee, card_places, cards_on_top, one_seat_pending, ranked_places
 from ..errors import IllegalDecision
-from ..game import Pending
 from .rules import (
     CARD_COUNT,
     CARD_NAMES,

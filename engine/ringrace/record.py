@@ -12,7 +12,8 @@ from .game import Decision, Game
 from .rules import Ruleset, card_name
 
 RECORD_FORMAT: ChoicesRecordFormat[Game] = ChoicesRecordFormat(
-    name="ringrace-record/1", ruleset=Ruleset, game=Game, decision=Decision, setup_rule="G-SETUP-1",
+    name="ringrace-record/1", title="The ring-card diamond race", ruleset=Ruleset, game=Game,
+    decision=Decision, setup_rule="G-SETUP-1",
     given_setup={
         "deck_top": given_deck_top(card_name),
         "fixed": lambda game: None if game.given_fixed is None else list(game.given_fixed),
@@ -22,3 +23,4 @@ FORMAT = RECORD_FORMAT.name
 to_record = RECORD_FORMAT.to_record
 from_record = RECORD_FORMAT.from_record
 replay = RECORD_FORMAT.replay
+check_deal = RECORD_FORMAT.check_deal

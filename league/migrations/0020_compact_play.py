@@ -165,7 +165,7 @@ def forwards(apps, schema_editor):
 
 def backwards(apps, schema_editor):
     """Rebuild the old rows (rounds, tricks and Suit Actions; the newer games' choices) by replaying `moves`."""
-    from engine.cards import SUITS, card_str
+    from engine.diamonds.cards import SUITS, card_str
     from engine.games import game_type
 
     Match = apps.get_model("league", "Match")

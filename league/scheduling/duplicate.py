@@ -24,8 +24,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from engine.cards import Card, deck
-from engine.ruleset import Ruleset
+from engine.diamonds.cards import Card, deck
+from engine.diamonds.ruleset import Ruleset
 
 from .model import History, Round, Schedule, Table, Unit
 from .seating import fixed_schedule, seat_round

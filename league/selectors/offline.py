@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.games import game_type
-from engine.offline import FIGURES
 
 from ..models import EntryStatus, Match, MatchSeat, ResultEntry, Tournament, TournamentRound
 
@@ -29,7 +28,7 @@ def result_units(match: Match, seats: list[MatchSeat]) -> list[Unit]:
 
 
 def figure_names(game: str) -> tuple[str, ...]:
-    return FIGURES[game]
+    return game_type(game).offline_figures
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine import PASS_CARDS, Game, IllegalDecision
-from engine.games import game_type
+from engine.games import FALLBACK_BOTS, GAMES, game_type
 
 from ..events import emit
 from ..limits import check_turn_deadline
@@ -57,19 +57,13 @@ from .play import play_bot_match, seeded_for
 from .progress import store_progress
 from .stopping import PlayStopped, StopWatch
 
-# The bots an organiser may choose to play overdue decisions: fast ones, since a worker plays them on a timer.
-# The names are Diamonds' ("greedy" is its fast heuristic bot); FALLBACK_BOT_OF_GAME says which bot plays them in
-# every game: each game has "random", and the newer games' fast counterpart of "greedy" is their "heuristic".
-FALLBACK_BOTS = ("random", "greedy")
-FALLBACK_BOT_OF_GAME = {"diamonds": {"random": "random", "greedy": "greedy"},
-                        "diamoniak": {"random": "random", "greedy": "heuristic"},
-                        "ringrace": {"random": "random", "greedy": "heuristic"}}
-
 
 def fallback_bot_kind(game: str, name: str) -> str:
-    """The bot of `game` that plays the fallback `name` (one of FALLBACK_BOTS); ValueError naming the game's
-    fallbacks for anything else (a game added to engine.games needs its row in FALLBACK_BOT_OF_GAME)."""
-    bots = FALLBACK_BOT_OF_GAME.get(game, {})
+    """The bot of `game` that plays the fallback `name` (one of engine.games' FALLBACK_BOTS: the bots an organiser
+    may choose to play overdue decisions, fast ones, since a worker plays them on a timer), as the game's GameType
+    maps it (`fallback_bots`); ValueError naming the game's fallbacks for anything else."""
+    kind = GAMES.get(game)
+    bots = kind.fallback_bots if kind is not None else {}
     if name not in bots:
         known = ", ".join(bots) or "none"
         raise ValueError(f"{name!r} is not a fallback bot of {game!r}; its fallbacks: {known}")
@@ -301,7 +295,7 @@ def advance_match(*, match_id: int) -> AdvanceOutcome:
 
 
 def _fallback_kind(match: Match) -> str:
-    """The bot of the match's game that plays its overdue decisions (see FALLBACK_BOT_OF_GAME)."""
+    """The bot of the match's game that plays its overdue decisions (its GameType's fallback_bots)."""
     # An organiser may only have picked a fast bot (set_turn_deadline checks), but a row edited by hand could hold
     # anything: a timer-driven worker never thinks for long.
     name = match.deadline_fallback if match.deadline_fallback in FALLBACK_BOTS else "random"

@@ -3,8 +3,8 @@
 An offline table is seated like any other (players, seats, first dealer) but the server deals nothing, plays no bot
 and runs no turn deadline on it (league.services.play and .decisions leave it alone; a tournament round starts no
 worker for it). Its result is entered instead, on the table's phone or by an organiser, and checked by the game's
-pure function in engine.offline. Every version entered is kept (ResultEntry, the audit trail), and one becomes
-final as in Tabbycat's ballot confirmation:
+pure function (engine/<game>/offline.py, through its GameType). Every version entered is kept (ResultEntry, the
+audit trail), and one becomes final as in Tabbycat's ballot confirmation:
 
 - a player at the table enters the figures: the version is `entered`; they may enter again before anyone confirms
   (their earlier version is `superseded`);
@@ -16,7 +16,7 @@ final as in Tabbycat's ballot confirmation:
   behalf of the table, and an organiser who also plays at the table is trusted the same way (documented in README).
 
 The final version finishes the match exactly as a played match's end does: its seats get the score, tie-break,
-showroom, placement and winner flag the game's standing gives (engine.offline returns them in that shape), the
+showroom, placement and winner flag the game's standing gives (engine.common.offline returns them in that shape), the
 match its result JSON, and then `on_match_finished` runs after the commit: ratings, the round closing, the next
 round with auto-advance. A finished Diamonds table is corrected later through league.services.corrections.
 """
@@ -27,8 +27,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from engine.common.offline import OfflineResult
 from engine.games import game_type
-from engine.offline import OfflineResult, check_result
 
 from ..events import emit
 from ..models import EntryStatus, Match, MatchSeat, MatchStatus, OutboxKind, ResultEntry, RoundStatus
@@ -68,9 +68,10 @@ def may_see(match: Match, user) -> bool:
 
 
 def checked_figures(match: Match, figures: object) -> OfflineResult:
-    """The figures checked against the match's game and ruleset (engine.offline.InvalidResult when they cannot be)."""
+    """The figures checked against the match's game and ruleset (engine.common.offline.InvalidResult when they
+    cannot be)."""
     kind = game_type(match.game)
-    return check_result(kind.name, kind.stored_ruleset(match.ruleset), figures)
+    return kind.check_offline_result(kind.stored_ruleset(match.ruleset), figures)
 
 
 def _locked_offline_match(match: Match) -> Match:
@@ -95,7 +96,7 @@ def _decide(entries, status: str, user, now) -> None:
 @transaction.atomic
 def enter_result(*, match: Match, user, figures: object) -> ResultEntry:
     """A version of the table's result from a player at it or an organiser (see the module docstring for what
-    follows). Raises NotAtTable, OfflineResultError, or engine.offline.InvalidResult naming every wrong figure;
+    follows). Raises NotAtTable, OfflineResultError, or engine.common.offline.InvalidResult naming every wrong figure;
     any refusal changes nothing."""
     match = _locked_offline_match(match)
     seats = table_seats_of(match, user)

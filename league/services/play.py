@@ -34,7 +34,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from engine import PLAY, Decision, Game, IllegalDecision
-from engine.bots import Bot
+from engine.common.bot import Bot
 from engine.decision_random import DecisionRandom
 from engine.games import game_type
 

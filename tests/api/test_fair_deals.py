@@ -17,8 +17,8 @@ import pytest
 from django.test import Client
 
 from engine import Ruleset
-from engine.cards import card_str
-from engine.game import seeded_hands
+from engine.diamonds.cards import card_str
+from engine.diamonds.game import seeded_hands
 from league.models import Match, MatchStatus, TournamentRound
 from league.selectors import match_record
 from league.services import create_bot_player

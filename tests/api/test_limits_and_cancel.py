@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.diamonds.ruleset import MAX_ROUNDS
 from engine.diamoniak.rules import TURN_LIMIT_BOUND
-from engine.ruleset import MAX_ROUNDS
 from league.limits import MAX_TOURNAMENT_ROUNDS, MAX_TURN_DEADLINE_SECONDS
 from league.models import Ladder, Match, MatchStatus, RoundStatus, Tournament, TournamentStatus
 from league.services.registration import register_players

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from engine import SeatView
-from engine.bots import make_bot
+from engine.diamonds.bots import make_bot
 from league.models import Match, MatchSeat
 from league.selectors.live import match_game
 from workers.tasks import enforce_turn_deadlines

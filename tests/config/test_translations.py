@@ -12,9 +12,11 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import translation
+from django.utils.translation import gettext
 
 import engine
-from league.refusals import RULE_REFUSALS, refusal_text
+from engine.games import GAME_TYPES, refusal_of
+from league.refusals import refusal_text
 from runtime import translations
 
 
@@ -60,16 +62,17 @@ def test_makemessages_finds_no_string_the_catalogue_lacks():
 
 
 def test_every_rule_the_engine_refuses_with_has_a_french_sentence():
-    """The engine raises IllegalDecision with these rule ids (engine/game.py, engine/diamoniak, engine/ringrace)."""
+    """The engine raises IllegalDecision with these rule ids (engine/diamonds, engine/diamoniak, engine/ringrace);
+    each game's GameType gives their English sentences, the catalogue their French ones."""
     source = "".join(p.read_text() for p in Path(engine.__file__).parent.rglob("*.py"))
     raised = set(re.findall(r'IllegalDecision\(\s*"([RKG]-[A-Z]+-[A-Z0-9]+)"', source))
     raised |= set(re.findall(r'"([RKG]-[A-Z]+-[A-Z0-9]+)" if ', source))  # rule = "R-TWO-1" if ... else ...
-    assert raised and raised <= set(RULE_REFUSALS), sorted(raised - set(RULE_REFUSALS))
-    for rule, text in RULE_REFUSALS.items():
-        with translation.override("en"):
-            english = str(text)
+    refusals = {rule: text for kind in GAME_TYPES for rule, text in kind.refusals.items()}
+    assert raised and raised <= set(refusals), sorted(raised - set(refusals))
+    for rule, text in refusals.items():
+        assert refusal_of(rule) == text, rule
         with translation.override("fr"):
-            assert refusal_text(rule, "the engine's English") == str(text) != english, rule
+            assert refusal_text(rule, "the engine's English") == gettext(text) != text, rule
     with translation.override("fr"):
         assert refusal_text("R-NEW-9", "new rule") == "Cette décision enfreint la règle R-NEW-9."
     with translation.override("en"):

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from engine import Game, Ruleset, SeatView, parse_card, parse_cards, to_record
-from engine.bots import make_bot
-from engine.ruleset import SUPPLY_POINTS
+from engine.diamonds.bots import make_bot
+from engine.diamonds.ruleset import SUPPLY_POINTS
 
 TOTAL_CRYSTALS = SUPPLY_POINTS  # 235 points, wherever they are
 

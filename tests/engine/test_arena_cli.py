@@ -35,7 +35,7 @@ def test_the_same_bot_in_seat_and_field_is_told_apart_and_margins_cancel_with_tw
 
 
 def test_diamonds_with_partnerships_counts_each_team_once_per_game():
-    from engine.ruleset import Ruleset
+    from engine.diamonds.ruleset import Ruleset
 
     matchup = Matchup("diamonds", Ruleset(4, partnerships=True), "greedy", "random", seed="teams")
     tallies = tally(matchup, games=4)

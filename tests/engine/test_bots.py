@@ -8,10 +8,10 @@ import random
 import pytest
 
 from engine import Game, Ruleset, SeatView, to_record
-from engine.bots import BOTS, make_bot, play_game
-from engine.bots.knowledge import Knowledge
-from engine.cards import deck
-from engine.game import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Decision
+from engine.diamonds.bots import BOTS, make_bot, play_game
+from engine.diamonds.bots.knowledge import Knowledge
+from engine.diamonds.cards import deck
+from engine.diamonds.game import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Decision
 
 VARIANTS = [
     Ruleset(2), Ruleset(3), Ruleset(4), Ruleset(5), Ruleset(6),
@@ -227,7 +227,7 @@ def test_search_passes_from_its_own_hand_only(ruleset: Ruleset):
 ])
 def test_the_search_bot_s_settings_are_bounded(bot_settings, named):
     """A bot thinks between two looks at its match's status: its settings bound how long one decision may take."""
-    from engine.bots.search import MAX_PLAYOUTS, MAX_SECONDS
+    from engine.diamonds.bots.search import MAX_PLAYOUTS, MAX_SECONDS
 
     with pytest.raises(ValueError, match=named):
         make_bot("search", seed="bounded", **bot_settings)

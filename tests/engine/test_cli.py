@@ -7,9 +7,9 @@ import json
 import pytest
 
 from engine import Game, Ruleset, replay, to_record
-from engine.bots import play_game
 from engine.cli import main
-from engine.record import differences
+from engine.common.records import differences
+from engine.diamonds.bots import play_game
 
 from .support import bots_for, example_names, examples_dir, game_after_pass, load, play
 

@@ -23,11 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 PLAY = r"""
 import json, sys
 from engine import _loader, to_record
-from engine.bots import make_bot, play_game
-from engine.game import Game
+from engine.diamonds.bots import make_bot, play_game
+from engine.diamonds.game import Game
 from engine.games import game_type
-from engine.ruleset import Ruleset
-from engine.view import SeatView
+from engine.diamonds.ruleset import Ruleset
+from engine.diamonds.view import SeatView
 
 out = []
 rulesets = [Ruleset(2), Ruleset(3, perfect=True), Ruleset(4), Ruleset(4, partnerships=True),
@@ -66,10 +66,11 @@ def _run(script: str, pure: bool) -> str:
 
 
 def test_pure_python_variable_loads_every_engine_module_from_source():
-    script = ("import json, sys, engine, engine.bots, engine.bots.search, engine.view, engine.record, engine.games\n"
+    script = ("import json, sys, engine, engine.diamonds.bots, engine.diamonds.bots.search, engine.diamonds.view, "
+              "engine.diamonds.record, engine.games\n"
               "print(json.dumps({n: m.__file__ for n, m in sys.modules.items() if n.startswith('engine.')}))")
     files = json.loads(_run(script, pure=True))
-    assert "engine.game" in files and "engine.bots.random_bot" in files
+    assert "engine.diamonds.game" in files and "engine.diamonds.bots.random_bot" in files
     assert "engine.diamoniak.game" in files and "engine.ringrace.game" in files and "engine.common.compact" in files
     assert all(f.endswith(".py") for f in files.values()), files
 
@@ -78,7 +79,8 @@ def test_compiled_modules_are_used_when_built():
     built = list((ROOT / "engine").rglob("game.*.so")) + list((ROOT / "engine").rglob("game.*.pyd"))
     if not built:
         pytest.skip("the engine is not compiled here (pure-Python install)")
-    out = _run("from engine import game, games, _loader; print(game.__file__); print(_loader.describe())", pure=False)
+    out = _run("from engine import games, _loader; from engine.diamonds import game; print(game.__file__); "
+               "print(_loader.describe())", pure=False)
     assert not out.splitlines()[0].endswith(".py")
     assert "engine: compiled" in out
     # the newer games and the choice codec are compiled too (setup.py's COMPILED)
@@ -97,15 +99,15 @@ def test_both_paths_record_every_game_byte_for_byte_alike():
 def test_a_source_edited_since_it_was_compiled_is_found(tmp_path, monkeypatch):
     from engine import _loader
 
-    (tmp_path / "game.py").write_bytes(b"# as compiled\n")
-    (tmp_path / "bots").mkdir()
-    (tmp_path / "bots" / "search.py").write_bytes(b"# as compiled\n")
-    recorded = {"engine.game": hashlib.sha256(b"# as compiled\n").hexdigest(),
-                "engine.bots.search": hashlib.sha256(b"# as compiled\n").hexdigest()}
+    (tmp_path / "diamonds" / "bots").mkdir(parents=True)
+    (tmp_path / "diamonds" / "game.py").write_bytes(b"# as compiled\n")
+    (tmp_path / "diamonds" / "bots" / "search.py").write_bytes(b"# as compiled\n")
+    recorded = {"engine.diamonds.game": hashlib.sha256(b"# as compiled\n").hexdigest(),
+                "engine.diamonds.bots.search": hashlib.sha256(b"# as compiled\n").hexdigest()}
     (tmp_path / "_compiled_sources.json").write_text(json.dumps(recorded))
     monkeypatch.setattr(_loader, "PACKAGE_DIR", tmp_path)
     assert _loader.stale_modules() == []
-    (tmp_path / "bots" / "search.py").write_bytes(b"# edited\n")
-    assert _loader.stale_modules() == ["engine.bots.search"]
+    (tmp_path / "diamonds" / "bots" / "search.py").write_bytes(b"# edited\n")
+    assert _loader.stale_modules() == ["engine.diamonds.bots.search"]
     (tmp_path / "_compiled_sources.json").unlink()
     assert _loader.stale_modules() == []  # nothing compiled, nothing stale

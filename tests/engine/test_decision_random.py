@@ -10,12 +10,12 @@ from collections import Counter
 
 import pytest
 
-from engine.bots import RandomBot
 from engine.decision_random import DecisionRandom
+from engine.diamonds.bots import RandomBot
+from engine.diamonds.game import Game
+from engine.diamonds.ruleset import Ruleset
+from engine.diamonds.view import SeatView
 from engine.fastrandom import below, sample, shuffle
-from engine.game import Game
-from engine.ruleset import Ruleset
-from engine.view import SeatView
 
 
 def _seed(text: str) -> str:

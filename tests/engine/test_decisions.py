@@ -8,7 +8,7 @@ import json
 import pytest
 
 from engine import Decision, Game, Ruleset, SeatView
-from engine.game import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY
+from engine.diamonds.game import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY
 
 from .support import ALL_RULESETS, bots_for
 

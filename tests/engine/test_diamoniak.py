@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.common.records import ReplayError
 from engine.diamoniak import (
     Decision,
     Game,
@@ -32,7 +33,6 @@ from engine.diamoniak import (
 from engine.diamoniak.rules import CARD_COUNT, kind_of
 from engine.errors import InvalidRuleset
 from engine.games import by_format, game_type
-from engine.record import ReplayError
 
 from . import games_support as shared
 from .games_support import THOROUGH, do, random_games_settings

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import from_record, replay, to_record
-from engine.record import differences
+from engine.common.records import differences
 
 from .support import example_names, examples_dir, load, spec_dir
 

@@ -9,12 +9,12 @@ import json
 import pytest
 
 from engine import Game, Ruleset, to_record
-from engine.bots import make_bot, play_game
 from engine.cli import main
+from engine.diamonds.bots import make_bot, play_game
+from engine.diamonds.game import seeded_hands
+from engine.diamonds.view import SeatView
 from engine.fairness import commitment, new_nonce, new_seed, verify_record
-from engine.game import seeded_hands
 from engine.games import game_type
-from engine.view import SeatView
 
 
 def committed_record(kind: str = "diamonds", players: int = 4) -> dict:

@@ -15,10 +15,10 @@ import random
 import pytest
 
 from engine import Game, Ruleset, SeatView, to_record
-from engine.bots import make_bot, play_game
-from engine.bots import search as search_module
-from engine.bots.greedy import choose_pass_cards
-from engine.game import CLUBS_TARGET, OVER, PASS_CARDS, PLAY, Decision
+from engine.diamonds.bots import make_bot, play_game
+from engine.diamonds.bots import search as search_module
+from engine.diamonds.bots.greedy import choose_pass_cards
+from engine.diamonds.game import CLUBS_TARGET, OVER, PASS_CARDS, PLAY, Decision
 
 VARIANTS = [
     Ruleset(2), Ruleset(3), Ruleset(4), Ruleset(5), Ruleset(6),

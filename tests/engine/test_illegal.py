@@ -9,8 +9,8 @@ import random
 import pytest
 
 from engine import Decision, Game, IllegalDecision, Ruleset, SeatView, parse_card, parse_cards
-from engine.bots import play_game
-from engine.cards import deck
+from engine.diamonds.bots import play_game
+from engine.diamonds.cards import deck
 
 from .support import ALL_RULESETS, bots_for, game_after_pass, play, rule_ids, snapshot
 

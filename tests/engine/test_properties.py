@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, SeatView, from_record, replay, to_record
-from engine.bots import play_game
+from engine.diamonds.bots import play_game
 
 from .support import ALL_RULESETS, TOTAL_CRYSTALS, bots_for, crystals, receiver, snapshot
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from engine import Game, ReplayError, Ruleset, SeatView, from_record, replay, to_record
-from engine.bots import play_game
+from engine.diamonds.bots import play_game
 
 from .support import bots_for, game_after_pass, play, snapshot
 

@@ -281,7 +281,7 @@ def test_G_SCORE_1_a_finished_game_scores_its_rings():
 # ---- records, views, registry ---------------------------------------------------------------------------
 
 def test_record_replays_and_names_an_illegal_choice():
-    from engine.record import ReplayError
+    from engine.common.records import ReplayError
 
     game = play_game(Game(Ruleset(4), "rec"), [make_bot("random", seed=s) for s in range(4)])
     record = json.loads(json.dumps(to_record(game)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Game, Ruleset, to_record
-from engine.bots import play_game
+from engine.diamonds.bots import play_game
 
 from .support import ALL_RULESETS, actions, bots_for, game_after_pass, play
 

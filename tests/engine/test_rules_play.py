@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Game, IllegalDecision, Ruleset, parse_card, parse_cards, to_record
-from engine.bots import play_game
+from engine.diamonds.bots import play_game
 
 from .support import ALL_RULESETS, actions, bots_for, game_after_pass, play, snapshot
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine import Game, IllegalDecision, InvalidRuleset, Ruleset, parse_cards, to_record
-from engine.bots import play_game
-from engine.cards import card_str, rank_of
+from engine.diamonds.bots import play_game
+from engine.diamonds.cards import card_str, rank_of
 
 from .support import ALL_RULESETS, TOTAL_CRYSTALS, bots_for, game_after_pass
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Game, IllegalDecision, Ruleset, SeatView, card_str, to_record
-from engine.bots import play_game
+from engine.diamonds.bots import play_game
 
 from .support import bots_for, game_after_pass, play, snapshot
 

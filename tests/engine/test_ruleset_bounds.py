@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from engine import InvalidRuleset
+from engine.diamonds.ruleset import MAX_DECK_RANKS, MAX_HAND_SIZE, MAX_ROUNDS, Ruleset
 from engine.diamoniak.rules import TURN_LIMIT_BOUND
 from engine.games import GAMES, game_type
-from engine.ruleset import MAX_DECK_RANKS, MAX_HAND_SIZE, MAX_ROUNDS, Ruleset
 
 HOSTILE = [10**6, 10**9, 10**30, -1, 0, True, False, "4", 4.0, None, [4], {"n": 4}]
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from engine import Game, Ruleset, SeatView, card_str
-from engine.bots import play_game
+from engine.diamonds.bots import play_game
 
 from .support import ALL_RULESETS, bots_for, game_after_pass, play
 

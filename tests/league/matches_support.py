@@ -4,7 +4,7 @@ played by the engine alone, with the same per-decision bot seeding the league us
 from __future__ import annotations
 
 from engine import Game, Ruleset, SeatView, to_record
-from engine.bots import make_bot
+from engine.diamonds.bots import make_bot
 from league.models import Match, MatchStep, Player
 from league.services import create_bot_player, create_match
 from league.services.play import seeded_for

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from engine.cards import SUITS, card_str
+from engine.diamonds.cards import SUITS, card_str
 from engine.games import game_type
 from league.scheduling.duplicate import rotated_deals
 

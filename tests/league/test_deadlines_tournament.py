@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from engine import SeatView, replay
-from engine.bots import make_bot
+from engine.diamonds.bots import make_bot
 from league.models import Match, MatchSeat, MatchStatus, TournamentStatus
 from league.selectors.live import match_game
 from league.selectors.records import match_record

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from engine.offline import InvalidResult
+from engine.common.offline import InvalidResult
 from league.models import (
     ClubAdmin,
     EntryStatus,

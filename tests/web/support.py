@@ -6,7 +6,7 @@ import random
 import re
 
 from engine import SUITS, card_str
-from engine.cards import SUIT_NAMES
+from engine.diamonds.cards import SUIT_NAMES
 from league.selectors.live import match_game
 
 

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from engine import Game, Ruleset, SeatView
-from engine.bots import make_bot
+from engine.diamonds.bots import make_bot
 from league.models import Match, MatchStatus
 from league.services.play import seeded_for
 

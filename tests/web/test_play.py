@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from engine import SUITS
-from engine.cards import SUIT_NAMES
+from engine.diamonds.cards import SUIT_NAMES
 from league.models import Match, MatchStatus
 from league.selectors.live import match_game, seat_state
 

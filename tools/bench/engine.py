@@ -39,10 +39,10 @@ import time
 from pathlib import Path
 
 from engine import _loader
-from engine.bots import RandomBot, make_bot, play_game
-from engine.game import Game
+from engine.diamonds.bots import RandomBot, make_bot, play_game
+from engine.diamonds.game import Game
+from engine.diamonds.ruleset import Ruleset
 from engine.games import game_type
-from engine.ruleset import Ruleset
 
 
 def random_games_per_second(players: int, seconds: float, seed: str = "bench") -> tuple[float, int]:

@@ -5,15 +5,18 @@
 
 from __future__ import annotations
 
-from .base import Bot, play_game
+from typing import Any
+
+from ...common.bot import Bot
 from .greedy import GreedyBot
+from .play import play_game
 from .random_bot import RandomBot
 from .search import SearchBot
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
 
 
-def make_bot(name: str, seed: str | int = 0, **settings) -> Bot:
+def make_bot(name: str, seed: str | int = 0, **settings: Any) -> Bot:
     try:
         cls = BOTS[name]
     except KeyError:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 SUITS = "DHSC"  # diamonds, hearts, spades, clubs: also the order of end-of-round actions (R-END-2)
 DIAMONDS, HEARTS, SPADES, CLUBS = range(4)
 SUIT_NAMES = ("diamonds", "hearts", "spades", "clubs")
@@ -45,12 +47,12 @@ _STR = {card(s, r): f"{SUITS[s]}{r}" for s in range(4) for r in range(1, 16)}
 _PARSE = {v: k for k, v in _STR.items()}
 
 
-def cards_str(cards) -> list[str]:
+def cards_str(cards: Iterable[Card]) -> list[str]:
     return [_STR[c] for c in cards]
 
 
-def parse_cards(texts) -> list[Card]:
-    out = []
+def parse_cards(texts: Iterable[str]) -> list[Card]:
+    out: list[Card] = []
     for t in texts:
         c = _PARSE.get(t) if isinstance(t, str) else None
         out.append(parse_card(t) if c is None else c)

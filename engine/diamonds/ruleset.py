@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
-from .common.ruleset_fields import fields_of, one_of, whole_number, yes_no
-from .errors import InvalidRuleset
+from ..common.ruleset_fields import fields_of, one_of, whole_number, yes_no
+from ..errors import InvalidRuleset
 
 ROUNDS_BY_PLAYERS = {2: 4, 3: 6, 4: 4, 5: 5, 6: 6}  # R-ROUNDS-1
 # R-PERFECT-1: players -> (deck_ranks, hand_size)
@@ -81,13 +82,13 @@ class Ruleset:
     def tricks_per_round(self) -> int:
         return self.hand_size // 2 if self.players == 2 else self.hand_size
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("teams")
         return d
 
     @classmethod
-    def from_dict(cls, data: dict, *, new: bool = False) -> Ruleset:
+    def from_dict(cls, data: object, *, new: bool = False) -> Ruleset:
         """A ruleset from its stored (JSON) fields; InvalidRuleset naming any field that is unknown or out of
         bounds. `new` (a game about to be made rather than a stored one) is the same for Diamonds: none of its
         rules has been corrected since games were stored (see engine.common.ruleset_dict)."""

@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..common.pending import Pending
+from ..errors import IllegalDecision
+from ..fastrandom import shuffle
 from .cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, card_str, deck, parse_cards
-from .errors import IllegalDecision
-from .fastrandom import shuffle
 from .ruleset import STARTING_SHOWROOM, SUPPLY_POINTS, Ruleset
 
 PASS_COUNT = "pass_count"
@@ -76,15 +77,6 @@ class RoundLog:
         self.clubs_targets: list[int | None] = []
         self.tricks: list[Trick] = []
         self.actions: list[Action] = []
-
-
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """The decision the game waits for: its kind, the seats that owe it, and for passing how many cards."""
-
-    kind: str
-    seats: tuple[int, ...]
-    count: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,26 +1,12 @@
-"""The bot interface and the loop that lets bots play a game to its end."""
+"""The loop that lets Diamonds bots play a game to its end."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
-from ..game import PLAY, Decision, Game
+from ...common.bot import Bot
+from ..game import PLAY, Game
 from ..view import SeatView
-
-
-class Bot:
-    """A player that decides from its seat's view alone. Subclasses implement `decide`."""
-
-    name = "bot"
-
-    def __init__(self, seed: str | int = 0, **settings):
-        if settings:
-            raise ValueError(f"{type(self).__name__} takes no settings {sorted(settings)}")
-        self.rng = random.Random(seed)
-
-    def decide(self, view: SeatView) -> Decision:
-        raise NotImplementedError
 
 
 def play_game(game: Game, bots: Sequence[Bot]) -> Game:
@@ -28,7 +14,7 @@ def play_game(game: Game, bots: Sequence[Bot]) -> Game:
     views = [SeatView(game, s) for s in range(game.n)]
     deciders = [bot.decide for bot in bots]
     # game.play and game.apply are called as methods, not kept as bound ones: the compiled build calls them
-    # straight in C (bots/base.pxd), and that is only open to a method call on the typed game.
+    # straight in C (bots/play.pxd), and that is only open to a method call on the typed game.
     while True:
         if game.phase is PLAY:  # the hot path: one seat owes a card; no Pending needed to know which
             seat = game._order[game._pos]

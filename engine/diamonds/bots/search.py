@@ -25,12 +25,12 @@ import math
 import random
 import time
 
+from ...common.bot import Bot
+from ...fastrandom import below
 from ..cards import DIAMONDS, Card
-from ..fastrandom import below
 from ..game import CLUBS_TARGET, OVER, PASS_CARDS, PASS_COUNT, PLAY, Decision, Game
 from ..ruleset import Ruleset
 from ..view import SeatView
-from .base import Bot
 from .greedy import choose_pass_cards, choose_pass_count
 from .knowledge import Knowledge
 

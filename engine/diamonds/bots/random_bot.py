@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..fastrandom import BITS, below, draws_like_stdlib, sample
+from ...common.bot import Bot
+from ...fastrandom import BITS, below, draws_like_stdlib, sample
 from ..game import PASS_CARDS, PLAY_DECISIONS, Decision
 from ..view import SeatView
-from .base import Bot
 
 
 class RandomBot(Bot):

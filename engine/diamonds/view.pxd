@@ -4,7 +4,7 @@
 cimport cython
 
 from engine.common.seat_view cimport SeatViewBase
-from engine.game cimport Game
+from engine.diamonds.game cimport Game
 
 
 cdef class SeatView(SeatViewBase):

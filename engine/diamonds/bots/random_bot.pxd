@@ -3,7 +3,7 @@
 
 cimport cython
 
-from engine.bots.base cimport Bot
+from engine.common.bot cimport Bot
 
 
 cdef class RandomBot(Bot):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..common.seat_view import SeatViewBase
 from .cards import SUITS, Card, card_str
-from .common.seat_view import SeatViewBase
 from .game import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Game
 
 

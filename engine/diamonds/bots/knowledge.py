@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ...fastrandom import BITS, below, draws_like_stdlib
 from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, deck
-from ..fastrandom import BITS, below, draws_like_stdlib
 from ..game import Action
 from ..view import SeatView
 
@@ -41,7 +41,7 @@ class Knowledge:
         self.played = {c for _, _, c in plays}
         self.trick = view.current_trick
         # voids: a seat that did not follow the led suit holds none of it for the rest of the round
-        self.voids = [set() for _ in range(n)]
+        self.voids: list[set[int]] = [set() for _ in range(n)]
         led_by_trick: dict[int, int] = {}
         for t, s, c in plays:
             led = led_by_trick.setdefault(t, c >> 4)
@@ -135,7 +135,7 @@ def _try_deal(k: Knowledge, rng: random.Random, relax: bool) -> list[list[Card]]
     return hands
 
 
-def count_vaults(events: Sequence, team_of: Sequence[int], teams: int) -> list[int]:
+def count_vaults(events: Sequence[Action], team_of: Sequence[int], teams: int) -> list[int]:
     """Every team's vault, counted from the public Suit Actions (R-ACT-D and R-ACT-S fill vaults)."""
     vaults = [0] * teams
     for e in events:

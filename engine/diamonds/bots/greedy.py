@@ -8,10 +8,10 @@ opponent who leads on score.
 
 from __future__ import annotations
 
+from ...common.bot import Bot
 from ..cards import CLUBS, DIAMONDS, SPADES, Card
 from ..game import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, Decision
 from ..view import SeatView
-from .base import Bot
 from .knowledge import ACTION_POINTS, Knowledge, action_value
 
 NO_TRICK_BONUS = 4.0  # R-END-3: two diamonds actions, 2 points each

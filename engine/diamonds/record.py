@@ -9,25 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..common.records import ReplayError, carry_attestation, differences
+from ..errors import IllegalDecision, InvalidRuleset
 from .cards import SUITS, card_str, parse_cards
-from .errors import IllegalDecision, InvalidRuleset
-from .fairness import carry_attestation
-from .game import CLUBS_TARGET, Game, RoundLog
+from .game import CLUBS_TARGET, Game, RoundLog, seeded_hands
 from .ruleset import Ruleset
 
 FORMAT = "diamonds-record/1"
-
-
-class ReplayError(Exception):
-    """A record that cannot be replayed: the first illegal choice, with where it happened."""
-
-    def __init__(self, message: str, *, rule: str | None = None, round: int | None = None,
-                 trick: int | None = None, seat: int | None = None):
-        self.rule, self.round, self.trick, self.seat, self.message = rule, round, trick, seat, message
-        where = ", ".join(
-            f"{k} {v}" for k, v in (("round", round), ("trick", trick), ("seat", seat)) if v is not None
-        )
-        super().__init__(" ".join(x for x in (f"[{rule}]" if rule else "", f"{where}:" if where else "", message) if x))
 
 
 def to_record(game: Game) -> dict[str, Any]:
@@ -189,30 +177,29 @@ def _replay_round(game: Game, index: int, r: dict[str, Any], last: bool = False)
                               rule="R-ACT-C", round=index)
 
 
-def differences(given: Any, derived: Any, path: str = "") -> list[str]:
-    """Paths where `given` says something other than `derived`; fields `given` lacks are not compared."""
-    if isinstance(given, dict) and isinstance(derived, dict):
-        out = []
-        for key, value in given.items():
-            if key not in derived:
-                out.append(f"{path}/{key}: not derivable from the rules")
-            else:
-                out.extend(differences(value, derived[key], f"{path}/{key}"))
-        return out
-    if isinstance(given, list) and isinstance(derived, list):
-        if len(given) != len(derived):
-            return [f"{path}: {len(given)} entries, the rules give {len(derived)}"]
-        out = []
-        for i, (a, b) in enumerate(zip(given, derived)):
-            out.extend(differences(a, b, f"{path}/{i}"))
-        return out
-    if given != derived:
-        return [f"{path}: record says {given!r}, the rules give {derived!r}"]
-    return []
-
-
 def replay(record: dict[str, Any]) -> tuple[Game, dict[str, Any], list[str]]:
     """Replay and check: the game, its whole derived record, and where the given record disagrees with it."""
     game = from_record(record)
     derived = carry_attestation(record, to_record(game))
     return game, derived, differences(record, derived)
+
+
+def check_deal(record: dict[str, Any], seed: str) -> tuple[list[str], list[str]]:
+    """Whether every round's hands in `record` are the ones `seed` deals: (problems, notes), for
+    engine.fairness.verify_record."""
+    ruleset = Ruleset.from_dict(record.get("ruleset"))  # InvalidRuleset for anything but an object of fields
+    problems = []
+    rounds = record.get("rounds") or []
+    if not isinstance(rounds, list):
+        return ["the record's rounds are not a list"], []
+    for r, rnd in enumerate(rounds):
+        dealt = [[card_str(c) for c in hand] for hand in seeded_hands(ruleset, seed, r)]
+        hands = rnd.get("hands") if isinstance(rnd, dict) else None
+        if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
+            problems.append(f"round {r + 1}: the record shows no hands")
+            continue
+        for s, (shown, expected) in enumerate(zip(hands, dealt)):
+            if list(shown) != expected:
+                problems.append(f"round {r + 1}, seat {s}: the record's hand {' '.join(shown)} is not the one the "
+                                f"seed deals ({' '.join(expected)})")
+    return problems, [f"Diamonds: {len(rounds)} round(s) of hands match the seed's shuffle"] if not problems else []
