@@ -25,9 +25,9 @@ from league.aio import run_sync
 from league.models import Match, MatchSeat
 from league.models.match import IN_PLAY
 from league.refusals import refusal_text
+from league.selectors.deals import deal_still_in_play
 from league.selectors.live import (
     await_turns,
-    deal_still_in_play,
     legal_decisions,
     match_game,
     public_state,

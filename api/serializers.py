@@ -20,11 +20,10 @@ from league.models import (
     Rating,
     RatingHistory,
     ResultCorrection,
-    RoundStatus,
     Tournament,
     TournamentRound,
 )
-from league.selectors.live import deal_revealed
+from league.selectors.deals import RevealedSeed, revealed_seed, shown_tables
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -95,11 +94,11 @@ class MatchSeatSerializer(serializers.ModelSerializer):
         return ms.tiebreak if ms.match.game == "diamonds" else None
 
 
-def _deal_revealed(match: Match) -> bool:
-    """deal_revealed, asked once per match however many fields need it."""
-    if not hasattr(match, "_deal_revealed"):
-        match._deal_revealed = deal_revealed(match)
-    return match._deal_revealed
+def _revealed_seed(match: Match) -> RevealedSeed | None:
+    """revealed_seed, asked once per match however many fields need it."""
+    if not hasattr(match, "_revealed_seed"):
+        match._revealed_seed = revealed_seed(match)
+    return match._revealed_seed
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -129,10 +128,12 @@ class MatchSerializer(serializers.ModelSerializer):
         return match.tournament_round.tournament_id if match.tournament_round_id else None
 
     def get_seed(self, match: Match) -> str | None:
-        return match.seed if _deal_revealed(match) else None
+        revealed = _revealed_seed(match)
+        return revealed.seed if revealed else None
 
     def get_nonce(self, match: Match) -> str | None:
-        return (match.nonce or None) if _deal_revealed(match) else None
+        revealed = _revealed_seed(match)
+        return revealed.nonce if revealed else None
 
     def get_score_label(self, match: Match) -> str:
         return game_type(match.game).score_label
@@ -265,10 +266,7 @@ class TournamentRoundSerializer(serializers.ModelSerializer):
                   "closed_at"]
 
     def get_tables(self, rnd: TournamentRound) -> list[dict]:
-        if rnd.status == RoundStatus.CLOSED:
-            return rnd.tables
-        # A table's seed decides its deals: shown only once every match of the round is over.
-        return [{k: v for k, v in table.items() if k != "seed"} for table in rnd.tables]
+        return shown_tables(rnd)
 
 
 class StandingSerializer(serializers.Serializer):

@@ -29,9 +29,8 @@ from league.models import LobbyTable, Match, MatchSeat
 from league.models.match import IN_PLAY
 from league.permissions import organises
 from league.refusals import refusal_text
+from league.selectors.deals import deal_still_in_play, revealed_seed
 from league.selectors.live import (
-    deal_revealed,
-    deal_still_in_play,
     match_game,
     public_record,
     public_state,
@@ -78,7 +77,7 @@ def match_page(request, pk: int):
     context = _table_context(match, seat)
     context["seats"] = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
     context["replay"] = record_is_public(match)
-    context["deal_revealed"] = deal_revealed(match)
+    context["revealed_seed"] = revealed_seed(match)
     context["can_cancel"] = match.status in IN_PLAY and organises(request.user, match.club_id)
     # A table nobody has played yet may be switched to real cards (web.offline.offline_switch).
     context["can_play_offline"] = (match.status in IN_PLAY and not match.move_number
