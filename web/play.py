@@ -3,7 +3,8 @@ a table against three bots, and a finished game's replay, for every game the eng
 
 What a page shows of a match is the engine's SeatView of the viewer's seat, or the public view for a spectator
 (league.selectors.live), exactly what the API's state endpoint sends; decisions go through the same service as the
-API's decisions endpoint (league.services.decisions.submit_decision), so the rules and the secrecy live there.
+API's decisions endpoint (league.services.decisions.submit_user_decision), so the rules, the refusals and the
+secrecy live there.
 How a game looks (its table, its buttons' decision JSON, its replay) is its presenter's (web.games), found by the
 match's `game`.
 """
@@ -40,7 +41,7 @@ from league.selectors.live import (
 )
 from league.services import create_match
 from league.services.accounts import ensure_person
-from league.services.decisions import DecisionRefused, start_live_match, submit_decision
+from league.services.decisions import DecisionRefused, start_live_match, submit_user_decision
 from league.services.players import house_bots
 
 from .games import PRESENTERS, presenter_for
@@ -107,23 +108,20 @@ def match_live(request, pk: int):
 @require_POST
 @rate_limited(DecisionLimit, what="decisions")
 def match_decide(request, pk: int):
-    """One decision from the page's buttons, through the decisions service. The script asks for JSON; a plain
-    form post (no script) gets the match page again, with any refusal as a message."""
-    match = get_object_or_404(Match, pk=pk)
+    """One decision from the page's buttons, through the decisions service's entry for an account, as the API's:
+    the seat it answers for is the viewer's awaited one (else their first), chosen under the match's lock. The
+    script asks for JSON; a plain form post (no script) gets the match page again, with any refusal as a message."""
+    match = get_object_or_404(Match, pk=pk)  # its game reads the buttons' decision
     wants_json = "application/json" in request.headers.get("Accept", "")
-    seat = _viewer_seat(match, request.user)
     error, status = None, 201
-    if seat is None:
-        error, status = _("You have no seat at this table."), 403
-    else:
-        try:
-            submit_decision(match=match, player=seat.player,
-                            move_number=number_or_text(request.POST.get("move_number")),
-                            decision_json=presenter_for(match.game).decision_json(request.POST), seat=seat.seat)
-        except DecisionRefused as e:
-            error, status = refusal_text(e.rule, e.message) + (f" ({e.rule})" if e.rule else ""), e.status
-        except Match.DoesNotExist:
-            raise Http404("no such match") from None
+    try:
+        submit_user_decision(match_id=match.pk, user=request.user,
+                             move_number=number_or_text(request.POST.get("move_number")),
+                             decision_json=presenter_for(match.game).decision_json(request.POST))
+    except DecisionRefused as e:
+        error, status = refusal_text(e.rule, e.message) + (f" ({e.rule})" if e.rule else ""), e.status
+    except Match.DoesNotExist:
+        raise Http404("no such match") from None
     if wants_json:
         return JsonResponse({"ok": error is None, "detail": error}, status=status)
     if error:
