@@ -16,9 +16,10 @@ from league.models import Comparison, Player
 from league.selectors import comparisons as selectors
 from league.services.comparisons import ComparisonInvalid, ComparisonRefused, create_comparison, stop_comparison
 
+from .errors import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS
+from .ids import body_id
 from .permissions import ReadOnlyOrAuthenticated, refuse
 from .throttling import WriteThrottle
-from .views import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, _int
 
 
 class ComparisonCreateSerializer(serializers.Serializer):
@@ -65,7 +66,7 @@ class ComparisonDetailSerializer(ComparisonSerializer):
 
 
 def _bot(value, name: str) -> Player:
-    player = Player.objects.filter(pk=_int(value, name)).first()
+    player = Player.objects.filter(pk=body_id(value, name)).first()
     if player is None:
         raise ValidationError({name: _("no such player")})
     return player
@@ -86,7 +87,7 @@ class ComparisonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     def get_queryset(self):
         bot = self.request.query_params.get("bot") if self.action == "list" else None
-        return selectors.comparisons(bot_id=_int(bot, "bot") if bot not in (None, "") else None)
+        return selectors.comparisons(bot_id=body_id(bot, "bot") if bot not in (None, "") else None)
 
     def get_serializer_class(self):
         return ComparisonDetailSerializer if self.action == "retrieve" else ComparisonSerializer

@@ -35,23 +35,13 @@ from league.services.leagues import (
 )
 from league.services.tournaments import withdraw_player
 
-from .errors import Conflict
-from .permissions import ReadOnlyOrAuthenticated, refuse
+from .errors import E409, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, Conflict, conflict
+from .ids import body_id
+from .permissions import ReadOnlyOrAuthenticated, refuse, require_organiser
 from .renderers import CSVRenderer
 from .serializers import StandingSerializer
 from .throttling import WriteThrottle
-from .views import (
-    E409,
-    LIST_ERRORS,
-    READ_ERRORS,
-    STANDING_COLUMNS,
-    WRITE_ERRORS,
-    TournamentViewSet,
-    _int,
-    _number,
-    _require_organiser,
-    conflict,
-)
+from .tournaments import STANDING_COLUMNS, TournamentViewSet, metric_value
 
 
 class LeagueSerializer(serializers.ModelSerializer):
@@ -99,7 +89,7 @@ def _players(data) -> list[Player]:
     ids = data.get("players") if isinstance(data, dict) else None
     if not isinstance(ids, list) or not ids:
         raise ValidationError({"players": "a list of player ids"})
-    ids = [_int(i, "players") for i in ids]
+    ids = [body_id(i, "players") for i in ids]
     players = list(Player.objects.filter(pk__in=ids))
     if len(players) != len(set(ids)):
         raise ValidationError({"players": "unknown player ids"})
@@ -107,7 +97,7 @@ def _players(data) -> list[Player]:
 
 
 def _player(data) -> Player:
-    player = Player.objects.filter(pk=_int(data.get("player") if isinstance(data, dict) else None, "player")).first()
+    player = Player.objects.filter(pk=body_id(data.get("player") if isinstance(data, dict) else None, "player")).first()
     if player is None:
         raise ValidationError({"player": "no such player"})
     return player
@@ -136,7 +126,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     def create(self, request):
         form = LeagueSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        _require_organiser(request, form.validated_data["club"].pk)
+        require_organiser(request, form.validated_data["club"].pk)
         try:
             league = create_league(club=form.validated_data["club"], name=form.validated_data["name"])
         except IntegrityError:
@@ -145,7 +135,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
     def partial_update(self, request, pk=None):
         league = self.get_object()
-        _require_organiser(request, league.club_id)
+        require_organiser(request, league.club_id)
         form = LeagueSerializer(league, data=request.data, partial=True)
         form.is_valid(raise_exception=True)
         if set(form.validated_data) - {"name"}:
@@ -159,7 +149,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
     def destroy(self, request, pk=None):
         league = self.get_object()
-        _require_organiser(request, league.club_id)
+        require_organiser(request, league.club_id)
         try:
             delete_league(league=league)
         except NotEmpty as e:
@@ -191,7 +181,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         form = SeasonSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
-        _require_organiser(request, data["league"].club_id)
+        require_organiser(request, data["league"].club_id)
         try:
             season = create_season(league=data["league"], name=data["name"], starts_on=data.get("starts_on"),
                                    ends_on=data.get("ends_on"))
@@ -203,7 +193,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
     def partial_update(self, request, pk=None):
         season = self.get_object()
-        _require_organiser(request, season.league.club_id)
+        require_organiser(request, season.league.club_id)
         form = SeasonSerializer(season, data=request.data, partial=True)
         form.is_valid(raise_exception=True)
         changes = {k: v for k, v in form.validated_data.items() if k in ("name", "starts_on", "ends_on")}
@@ -219,7 +209,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
     def destroy(self, request, pk=None):
         season = self.get_object()
-        _require_organiser(request, season.league.club_id)
+        require_organiser(request, season.league.club_id)
         try:
             delete_season(season=season)
         except NotEmpty as e:
@@ -242,7 +232,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         csv = getattr(request.accepted_renderer, "format", "") == "csv"
         rows = []
         for r in cached_season_standings(season, game):
-            metrics = {k: _number(v) for k, v in r.metrics.items()}
+            metrics = {k: metric_value(v) for k, v in r.metrics.items()}
             row = {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
                    "games": r.games}
             rows.append({**row, **metrics} if csv else {**row, "metrics": metrics})
@@ -280,7 +270,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         form.is_valid(raise_exception=True)
         data = form.validated_data
         club = data.get("club")
-        _require_organiser(request, club.pk if club else None)
+        require_organiser(request, club.pk if club else None)
         fields = {k: data[k] for k in ("name", "game", "table_size", "ruleset", "rating_model", "club",
                                        "max_tables_per_tick") if k in data}
         try:
@@ -293,7 +283,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
     def partial_update(self, request, pk=None):
         ladder = self.get_object()
-        _require_organiser(request, ladder.club_id)
+        require_organiser(request, ladder.club_id)
         body = request.data if isinstance(request.data, dict) else {}
         changes = {}
         for name, kind in (("name", str), ("active", bool), ("max_tables_per_tick", int)):
@@ -427,7 +417,7 @@ class TournamentOrganiserViewSet(TournamentViewSet):
             "mode": ranking.mode,
             "rows": [{"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
                       "dropped": r.dropped, "qualifying_rank": r.qualifying_rank, "stage": r.stage,
-                      "stage_place": r.stage_place, "metrics": {k: _number(v) for k, v in r.metrics.items()}}
+                      "stage_place": r.stage_place, "metrics": {k: metric_value(v) for k, v in r.metrics.items()}}
                      for r in ranking.rows]})
 
 

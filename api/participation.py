@@ -32,11 +32,10 @@ from league.services.membership import (
 )
 from league.services.tournaments import TournamentError
 
-from .errors import ErrorSerializer
+from .errors import E409, WRITE_ERRORS, ErrorSerializer, conflict
 from .permissions import refuse
 from .serializers import MatchSerializer, PlayerSerializer
 from .throttling import SigninThrottle, WriteThrottle
-from .views import E409, WRITE_ERRORS, conflict
 
 # ---- sign up -------------------------------------------------------------------------------------------------------
 
