@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.throttling import DecisionLimit, TableLimit, WriteLimit, rate_limited
 from engine.ruleset import ROUNDS_BY_PLAYERS
-from league.models import LobbyTable, Match, MatchSeat
+from league.models import Match, MatchSeat
 from league.models.match import IN_PLAY
 from league.permissions import organises
 from league.refusals import refusal_text
@@ -39,6 +39,8 @@ from league.selectors.live import (
     seat_state,
     seats_of_user,
 )
+from league.selectors.lobby import lobby_table_of
+from league.selectors.matches import match_pages, match_seats, matches
 from league.services import create_match
 from league.services.accounts import ensure_person
 from league.services.decisions import DecisionRefused, start_live_match, submit_user_decision
@@ -68,7 +70,7 @@ def _table_context(match: Match, seat: MatchSeat | None) -> dict:
 
 
 def match_page(request, pk: int):
-    match = get_object_or_404(Match.objects.select_related("tournament_round__tournament", "ladder", "club"), pk=pk)
+    match = get_object_or_404(match_pages(), pk=pk)
     if match.offline:  # played with real cards: its seating and its result entry (web.offline)
         return offline_match_page(request, match)
     seat = _viewer_seat(match, request.user)
@@ -76,7 +78,7 @@ def match_page(request, pk: int):
         return _forbidden(request, _("This duplicate table's deal is still being played at other tables: only its "
                                      "own players see it until the round closes."))
     context = _table_context(match, seat)
-    context["seats"] = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+    context["seats"] = list(match_seats(match))
     context["replay"] = record_is_public(match)
     context["revealed_seed"] = revealed_seed(match)
     context["can_cancel"] = match.status in IN_PLAY and organises(request.user, match.club_id)
@@ -84,7 +86,7 @@ def match_page(request, pk: int):
     context["can_play_offline"] = (match.status in IN_PLAY and not match.move_number
                                    and organises(request.user, match.club_id))
     # A lobby table's match leads back to the lobby (and says whether it is rated).
-    context["lobby_table"] = LobbyTable.objects.filter(match=match).only("pk", "rated").first()
+    context["lobby_table"] = lobby_table_of(match)
     return render(request, "web/match.html", context)
 
 
@@ -92,7 +94,7 @@ def match_page(request, pk: int):
 def match_live(request, pk: int):
     """What the page's script polls: the match's move number and status, and the table re-rendered when either
     differs from what the page shows (`?move=N&status=S`)."""
-    match = get_object_or_404(Match, pk=pk)
+    match = get_object_or_404(matches(), pk=pk)
     seat = _viewer_seat(match, request.user)
     if seat is None and deal_still_in_play(match):
         return JsonResponse({"detail": _("hidden until the round closes")}, status=403)
@@ -111,7 +113,7 @@ def match_decide(request, pk: int):
     """One decision from the page's buttons, through the decisions service's entry for an account, as the API's:
     the seat it answers for is the viewer's awaited one (else their first), chosen under the match's lock. The
     script asks for JSON; a plain form post (no script) gets the match page again, with any refusal as a message."""
-    match = get_object_or_404(Match, pk=pk)  # its game reads the buttons' decision
+    match = get_object_or_404(matches(), pk=pk)  # its game reads the buttons' decision
     wants_json = "application/json" in request.headers.get("Accept", "")
     error, status = None, 201
     try:
@@ -132,7 +134,7 @@ def match_decide(request, pk: int):
 def match_replay(request, pk: int):
     """A finished match's replay, one window of steps per page (web.games.replay): `?step=N` (1-based) picks the
     window holding step N, which the page shows first; a step past the end shows the last one."""
-    match = get_object_or_404(Match, pk=pk)
+    match = get_object_or_404(matches(), pk=pk)
     if not record_is_public(match):
         raise Http404("a match can be replayed once it is over (and its round, for a duplicate table)")
     try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import QuerySet
+
 from engine.games import game_type
 from engine.offline import FIGURES
 
@@ -51,6 +53,11 @@ def round_sheet(tournament_round: TournamentRound) -> list[SheetTable]:
         first = next((ms for ms in seats if ms.seat == match.first_dealer), None)
         out.append(SheetTable(match.table_number or 0, match, seats, result_units(match, seats), first))
     return out
+
+
+def offline_matches() -> QuerySet[Match]:
+    """The tables played with real cards, with their round's tournament and their club."""
+    return Match.objects.select_related("tournament_round__tournament", "club").filter(offline=True)
 
 
 def result_trail(match: Match) -> list[ResultEntry]:

@@ -1,0 +1,24 @@
+"""Reads about clubs: the clubs, a club's players and its leagues (with their seasons), a player's clubs."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from ..models import Club, League, Player
+
+
+def clubs() -> QuerySet[Club]:
+    return Club.objects.all()
+
+
+def club_players(club: Club) -> QuerySet[Player]:
+    """The club's members, by name."""
+    return club.players.order_by("name")
+
+
+def leagues_of(club: Club) -> QuerySet[League]:
+    return League.objects.filter(club=club).prefetch_related("seasons")
+
+
+def clubs_of(player: Player) -> QuerySet[Club]:
+    return player.clubs.all()
