@@ -4,7 +4,6 @@ by their own request: api.participation)."""
 from __future__ import annotations
 
 import django_filters
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -14,8 +13,11 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from league.models import Club, Player
+from league.models import Club
 from league.permissions import is_person, refusal_to_add_member, refusal_to_take_part
+from league.selectors.clubs import clubs
+from league.selectors.players import account_named
+from league.selectors.players import player as player_by_id
 from league.services import create_club
 from league.services.membership import MembershipError, ask_to_join
 from league.services.players import add_club_admin, join_club
@@ -42,7 +44,7 @@ class ClubFilter(django_filters.FilterSet):
     create=extend_schema(summary="Create a club (staff)", responses={201: ClubSerializer, **WRITE_ERRORS}),
 )
 class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
-    queryset = Club.objects.all()
+    queryset = clubs()
     serializer_class = ClubSerializer
     filterset_class = ClubFilter
     permission_classes = [IsStaffForWrites]
@@ -62,7 +64,7 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
     def admins(self, request, pk=None):
         club = self.get_object()
         require_organiser(request, club.pk)
-        user = get_user_model().objects.filter(username=request.data.get("username", "")).first()
+        user = account_named(request.data.get("username", ""))
         if user is None:
             raise ValidationError({"username": "no such account"})
         add_club_admin(club=club, user=user)
@@ -75,7 +77,7 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
     @action(detail=True, methods=["post"], permission_classes=[ReadOnlyOrAuthenticated])
     def members(self, request, pk=None):
         club = self.get_object()
-        player = Player.objects.filter(pk=body_id(request.data.get("player"), "player")).first()
+        player = player_by_id(body_id(request.data.get("player"), "player"))
         if player is None:
             raise ValidationError({"player": "no such player"})
         refuse(refusal_to_add_member(request.user, club.pk, player))

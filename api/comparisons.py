@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from league.limits import MAX_COMPARISON_PAIRS
 from league.models import Comparison, Player
 from league.selectors import comparisons as selectors
+from league.selectors.players import player as player_by_id
 from league.services.comparisons import ComparisonInvalid, ComparisonRefused, create_comparison, stop_comparison
 
 from .errors import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS
@@ -66,7 +67,7 @@ class ComparisonDetailSerializer(ComparisonSerializer):
 
 
 def _bot(value, name: str) -> Player:
-    player = Player.objects.filter(pk=body_id(value, name)).first()
+    player = player_by_id(body_id(value, name))
     if player is None:
         raise ValidationError({name: _("no such player")})
     return player

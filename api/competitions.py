@@ -18,6 +18,9 @@ from rest_framework.response import Response
 from engine.games import GAMES
 from league.models import Ladder, League, Player, Season, Tournament, TournamentEntry
 from league.permissions import may_act_for, refusal_to_check_in, refusal_to_enter
+from league.selectors.competitions import entries_for_round, ladders_with_pools, leagues, pool_ids, seasons
+from league.selectors.players import player as player_by_id
+from league.selectors.players import players_with_ids
 from league.selectors.ranking import tournament_ranking
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings
@@ -77,7 +80,7 @@ class LadderSerializer(serializers.ModelSerializer):
         extra_kwargs = {"name": {"validators": []}}  # a taken name is a 409 from the database's constraint
 
     def get_entries(self, ladder: Ladder) -> list[int]:
-        return list(ladder.entries.filter(active=True).values_list("player_id", flat=True))
+        return pool_ids(ladder)
 
 
 PLAYERS_BODY = {"application/json": {"type": "object", "properties": {
@@ -90,14 +93,14 @@ def _players(data) -> list[Player]:
     if not isinstance(ids, list) or not ids:
         raise ValidationError({"players": "a list of player ids"})
     ids = [body_id(i, "players") for i in ids]
-    players = list(Player.objects.filter(pk__in=ids))
+    players = players_with_ids(ids)
     if len(players) != len(set(ids)):
         raise ValidationError({"players": "unknown player ids"})
     return players
 
 
 def _player(data) -> Player:
-    player = Player.objects.filter(pk=body_id(data.get("player") if isinstance(data, dict) else None, "player")).first()
+    player = player_by_id(body_id(data.get("player") if isinstance(data, dict) else None, "player"))
     if player is None:
         raise ValidationError({"player": "no such player"})
     return player
@@ -117,7 +120,7 @@ def _player(data) -> Player:
 class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     viewsets.GenericViewSet):
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-    queryset = League.objects.all()
+    queryset = leagues()
     serializer_class = LeagueSerializer
     filterset_fields = {"club": ["exact"]}
     permission_classes = [ReadOnlyOrAuthenticated]
@@ -171,7 +174,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     viewsets.GenericViewSet):
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-    queryset = Season.objects.select_related("league")
+    queryset = seasons()
     serializer_class = SeasonSerializer
     filterset_fields = {"league": ["exact"]}
     permission_classes = [ReadOnlyOrAuthenticated]
@@ -259,7 +262,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     viewsets.GenericViewSet):
     http_method_names = ["get", "post", "patch", "head", "options"]
-    queryset = Ladder.objects.prefetch_related("entries")
+    queryset = ladders_with_pools()
     serializer_class = LadderSerializer
     filterset_fields = {"club": ["exact"], "active": ["exact"]}
     permission_classes = [ReadOnlyOrAuthenticated]
@@ -425,8 +428,7 @@ def _check_in_list(tournament: Tournament) -> dict:
     """The next round's check-in list: every active entry that may play it, and whether it is checked in."""
     index = next_round_index(tournament)
     present = checked_in_ids(tournament, index)
-    entries = (TournamentEntry.objects.filter(tournament=tournament, active=True, joined_round__lte=index)
-               .select_related("player").order_by("player__name", "id"))
+    entries = entries_for_round(tournament, index)
     return {"tournament": tournament.pk, "round": index, "check_in_required": tournament.check_in_required,
             "players": [{"player": e.player_id, "name": e.player.name, "checked_in": e.player_id in present}
                         for e in entries]}

@@ -13,9 +13,10 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from engine import InvalidRuleset
-from league.models import Match, ResultCorrection
+from league.models import Match
 from league.permissions import refusal_to_seat
 from league.selectors.live import public_record, seats_of_user
+from league.selectors.matches import corrections_of, match_with_players, matches_with_players
 from league.selectors.records import match_tricks
 from league.services import create_match
 from league.services.cancellation import NotCancellable, cancel_match
@@ -57,7 +58,7 @@ class MatchFilter(django_filters.FilterSet):
     retrieve=extend_schema(summary="One match", responses={200: MatchSerializer, **READ_ERRORS}),
 )
 class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    queryset = Match.objects.select_related("tournament_round").prefetch_related("match_seats__player")
+    queryset = matches_with_players()
     serializer_class = MatchSerializer
     filterset_class = MatchFilter
     permission_classes = [ReadOnlyOrAuthenticated]
@@ -87,7 +88,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             raise ValidationError({"ruleset": str(e)}) from None
         start_live_match(match=match, turn_deadline_seconds=data.get("turn_deadline_seconds"),
                          deadline_fallback=data.get("deadline_fallback", "random"))
-        return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data, status=201)
+        return Response(MatchSerializer(match_with_players(match.pk)).data, status=201)
 
     @extend_schema(
         summary="Set or clear the match's turn deadline (the club's organisers)",
@@ -105,7 +106,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         set_turn_deadline(match=match, turn_deadline_seconds=form.validated_data["turn_deadline_seconds"],
                           deadline_fallback=form.validated_data.get("deadline_fallback", match.deadline_fallback),
                           deadline_action=form.validated_data.get("deadline_action", match.deadline_action))
-        return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
+        return Response(MatchSerializer(match_with_players(match.pk)).data)
 
     @extend_schema(
         summary="Cancel a match in play (the club's organisers)",
@@ -125,7 +126,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                          reason=form.validated_data.get("reason", ""))
         except NotCancellable as e:
             return conflict(e)
-        return Response(MatchSerializer(self.get_queryset().get(pk=match.pk)).data)
+        return Response(MatchSerializer(match_with_players(match.pk)).data)
 
     @extend_schema(summary="The match's tricks so far, in order (public: every card played is seen by all)",
                    description="Diamonds matches only: the other games have no tricks, and their matches answer 404 "
@@ -174,7 +175,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def corrections(self, request, pk=None):
         match = self.get_object()
         if request.method == "GET":
-            rows = ResultCorrection.objects.filter(match=match).select_related("corrected_by")
+            rows = corrections_of(match)
             return Response(ResultCorrectionSerializer(rows, many=True).data)
         require_organiser(request, match.club_id)
         form = CorrectionRequestSerializer(data=request.data)

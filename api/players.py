@@ -4,7 +4,6 @@ anyone signed in makes an external bot of their own and manages its token."""
 from __future__ import annotations
 
 import django_filters
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
@@ -14,8 +13,8 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
 from league.models import Player
-from league.models.player import EXTERNAL_BOT
 from league.permissions import refusal_to_bind_account, refusal_to_manage_bot
+from league.selectors.players import account_named, is_bot_account, players_listed, players_of_kind
 from league.services import create_bot_player, create_person_player
 from league.services.bot_pausing import NotPaused, resume_bot
 from league.services.players import create_external_bot, regenerate_bot_token, revoke_bot_token
@@ -39,11 +38,7 @@ class PlayerFilter(django_filters.FilterSet):
         fields = ["name", "club", "bot_kind"]
 
     def filter_kind(self, queryset, name, value):
-        if value == "person":
-            return queryset.filter(bot_kind="")
-        if value == "external_bot":
-            return queryset.filter(bot_kind=EXTERNAL_BOT)
-        return queryset.exclude(bot_kind__in=["", EXTERNAL_BOT])
+        return players_of_kind(queryset, value)
 
 
 @extend_schema_view(
@@ -52,7 +47,7 @@ class PlayerFilter(django_filters.FilterSet):
     retrieve=extend_schema(summary="One player", responses={200: PlayerSerializer, **READ_ERRORS}),
 )
 class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    queryset = Player.objects.select_related("owner").prefetch_related("clubs")
+    queryset = players_listed()
     serializer_class = PlayerSerializer
     filterset_class = PlayerFilter
     permission_classes = [ReadOnlyOrAuthenticated]
@@ -77,7 +72,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         if data["kind"] == "external_bot" and club is None:
             # A bot author makes their own bot, in no club: any person's account may; a bot's account may not
             # (a leaked bot token must not breed bots).
-            if Player.objects.filter(user=request.user, bot_kind=EXTERNAL_BOT).exists():
+            if is_bot_account(request.user):
                 raise PermissionDenied(_("a bot's account cannot create bots"))
         elif data["kind"] != "person":
             require_organiser(request, club.pk if club else None)
@@ -88,7 +83,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         token = None
         try:
             if data["kind"] == "person":
-                user = get_user_model().objects.filter(username=data.get("username", "")).first()
+                user = account_named(data.get("username", ""))
                 if user is None:
                     raise ValidationError({"username": "no such account"})
                 refuse(refusal_to_bind_account(request.user, user))

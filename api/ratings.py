@@ -9,6 +9,7 @@ from rest_framework.decorators import action
 
 from engine.games import GAMES
 from league.models import Rating, RatingHistory
+from league.selectors.ratings import history_rows, rating_history, ratings, ratings_in_scope
 
 from .errors import LIST_ERRORS, READ_ERRORS
 from .ids import IdFilter
@@ -26,7 +27,7 @@ class RatingFilter(django_filters.FilterSet):
         fields = ["player", "ladder", "game"]
 
     def filter_scope(self, queryset, name, value):
-        return queryset.filter(ladder__isnull=value == "global")
+        return ratings_in_scope(queryset, value)
 
 
 @extend_schema_view(
@@ -36,7 +37,7 @@ class RatingFilter(django_filters.FilterSet):
     retrieve=extend_schema(summary="One rating", responses={200: RatingSerializer, **READ_ERRORS}),
 )
 class RatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    queryset = Rating.objects.select_related("player")
+    queryset = ratings()
     serializer_class = RatingSerializer
     filterset_class = RatingFilter
 
@@ -45,10 +46,7 @@ class RatingViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["get"], filter_backends=[])
     def history(self, request, pk=None):
         rating = self.get_object()
-        rows = RatingHistory.objects.filter(player_id=rating.player_id, ladder_id=rating.ladder_id)
-        if rating.ladder_id is None:
-            rows = rows.filter(match__game=rating.game)  # the global rating of this game, not the player's others
-        page = self.paginate_queryset(rows.order_by("created_at", "id"))
+        page = self.paginate_queryset(rating_history(rating))
         return self.get_paginated_response(RatingHistorySerializer(page, many=True).data)
 
 
@@ -69,6 +67,6 @@ class RatingHistoryFilter(django_filters.FilterSet):
                     retrieve=extend_schema(summary="One rating history entry", responses={
                         200: RatingHistorySerializer, **READ_ERRORS}))
 class RatingHistoryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    queryset = RatingHistory.objects.order_by("created_at", "id")
+    queryset = history_rows()
     serializer_class = RatingHistorySerializer
     filterset_class = RatingHistoryFilter

@@ -23,6 +23,8 @@ from league.models import (
     Tournament,
     TournamentRound,
 )
+from league.selectors import clubs as club_reads
+from league.selectors import players as player_reads
 from league.selectors.deals import RevealedSeed, revealed_seed, shown_tables
 
 
@@ -66,7 +68,7 @@ class PlayerCreateSerializer(serializers.Serializer):
 
     kind = serializers.ChoiceField(choices=["person", "engine_bot", "external_bot"])
     name = serializers.CharField(max_length=100, required=False)
-    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
+    club = serializers.PrimaryKeyRelatedField(queryset=club_reads.clubs(), required=False, allow_null=True)
     username = serializers.CharField(required=False, help_text="For a person: the account to register.")
     bot_kind = serializers.CharField(required=False, help_text="For an engine bot: random, greedy, search "
                                      "(Diamonds), heuristic (Diamoniak, the ring race); random plays every game.")
@@ -143,12 +145,12 @@ class MatchSerializer(serializers.ModelSerializer):
 
 
 class MatchCreateSerializer(serializers.Serializer):
-    players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True,
+    players = serializers.PrimaryKeyRelatedField(queryset=player_reads.players(), many=True,
                                                  help_text="Player ids in seat order.")
     game = serializers.ChoiceField(choices=list(GAMES), default="diamonds", help_text="The game (engine.games).")
     ruleset = serializers.DictField(required=False, help_text='The game\'s ruleset fields; "players" follows the '
                                     'seats.')
-    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
+    club = serializers.PrimaryKeyRelatedField(queryset=club_reads.clubs(), required=False, allow_null=True)
     seed = serializers.CharField(required=False, max_length=200)
     turn_deadline_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                                      max_value=MAX_TURN_DEADLINE_SECONDS)

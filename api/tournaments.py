@@ -15,8 +15,10 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from league.models import Player, Tournament, TournamentFormat, TournamentRound
+from league.models import Player, Tournament, TournamentFormat
 from league.permissions import is_person, organises, refusal_to_enter, refusal_to_link_season
+from league.selectors.competitions import has_rounds, round_by_id, rounds_of, tournaments
+from league.selectors.players import players_by_id
 from league.selectors.standings_cache import cached_tournament_standings
 from league.services.cancellation import NotCancellable, cancel_tournament
 from league.services.entry import refusal_to_self_enter
@@ -70,7 +72,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
                         viewsets.GenericViewSet):
     # PATCH, not PUT: a tournament's settings are changed a few at a time, and some can no longer change.
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-    queryset = Tournament.objects.all()
+    queryset = tournaments()
     serializer_class = TournamentSerializer
     filterset_class = TournamentFilter
     permission_classes = [ReadOnlyOrAuthenticated]
@@ -154,7 +156,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)  # a few rounds: all of them
     def rounds(self, request, pk=None):
         tournament = self.get_object()
-        return Response(TournamentRoundSerializer(tournament.tournament_rounds.order_by("index"), many=True).data)
+        return Response(TournamentRoundSerializer(rounds_of(tournament), many=True).data)
 
     @extend_schema(summary="Register players, or partnership teams (people themselves; bots by organisers)",
                    description="`players`: player ids, for a tournament without partnerships. `teams`: pairs of "
@@ -228,7 +230,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         tournament = self.get_object()
         require_organiser(request, tournament.club_id)
         try:
-            if not tournament.tournament_rounds.exists():
+            if not has_rounds(tournament):
                 rnd = start_tournament(tournament=tournament)
             else:
                 rnd = advance_tournament(tournament=tournament)
@@ -236,12 +238,12 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
             return conflict(e)
         if rnd is None:
             return error_response(_("the tournament is over"), "conflict", 409)
-        return Response(TournamentRoundSerializer(TournamentRound.objects.get(pk=rnd.pk)).data, status=201)
+        return Response(TournamentRoundSerializer(round_by_id(rnd.pk)).data, status=201)
 
 
 def _players_by_id(ids: list[int], field: str) -> list[Player]:
     """The players in the order of `ids` (400 naming `field` for an unknown id)."""
-    found = Player.objects.in_bulk(ids)
+    found = players_by_id(ids)
     if len(found) != len(set(ids)):
         raise ValidationError({field: f"unknown player ids: {sorted(set(ids) - set(found))}"})
     return [found[i] for i in ids]

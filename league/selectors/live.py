@@ -32,6 +32,7 @@ from ..models import Match, MatchSeat, MatchStatus
 from ..models.match import IN_PLAY
 from .deals import deal_revealed
 from .games import GAME_CACHE, StoredPlayError, load_match_game
+from .prepared import PreparedQuery
 from .records import match_record, with_attestation
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,17 @@ def seats_of_user(match: Match, user) -> list[MatchSeat]:
     if user is None or not user.is_authenticated:
         return []
     return list(MatchSeat.objects.filter(match=match, player__user=user).select_related("player").order_by("seat"))
+
+
+# A player's client asks legal/ before most decisions: its one query is compiled once per process.
+# (match__pk, not match_id: an id out of the column's range is then no match rather than a database error.)
+_CALLER_SEATS = PreparedQuery(lambda pk, user_id: MatchSeat.objects.filter(match__pk=pk, player__user=user_id)
+                              .select_related("match", "player").order_by("seat"), 2)
+
+
+def caller_seats_with_match(match_id: int, user_id: int) -> list[MatchSeat]:
+    """The account's seats at the match, in seat order, each with the match and its player: one read."""
+    return _CALLER_SEATS(match_id, user_id)
 
 
 def match_game(match: Match, *, just_read: bool = False) -> Any:
@@ -247,5 +259,5 @@ def matches_of_player(queryset: QuerySet[Match], player_id: int) -> QuerySet[Mat
 __all__ = [
     "Turn", "legal_decisions", "match_game", "matches_of_player", "overdue_match_ids",
     "await_turns", "owes_turns", "public_record", "public_state", "record_is_public", "seat_state",
-    "seats_of_user", "stalled_live_match_ids", "turns_of_user",
+    "seats_of_user", "stalled_live_match_ids", "turns_of_user", "caller_seats_with_match",
 ]

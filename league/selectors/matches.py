@@ -45,6 +45,16 @@ def matches_with_players() -> QuerySet[Match]:
     return Match.objects.select_related("tournament_round").prefetch_related("match_seats__player")
 
 
+def match_with_players(match_id: int) -> Match:
+    """One match as the API shows it (matches_with_players). Raises Match.DoesNotExist."""
+    return matches_with_players().get(pk=match_id)
+
+
+def match_with_seat_players(match_id: int) -> Match:
+    """One match with its seats' players. Raises Match.DoesNotExist."""
+    return Match.objects.prefetch_related("match_seats__player").get(pk=match_id)
+
+
 def listed(queryset: QuerySet[Match]) -> QuerySet[Match]:
     """Matches as the website's lists show them: their tournament, ladder and seats (with players, in seat
     order)."""

@@ -65,6 +65,11 @@ def result_trail(match: Match) -> list[ResultEntry]:
     return list(ResultEntry.objects.filter(match=match).select_related("entered_by", "decided_by"))
 
 
+def result_entry(match: Match, entry_id: int) -> ResultEntry | None:
+    """One version entered for the table, or None."""
+    return ResultEntry.objects.filter(match=match, pk=entry_id).first()
+
+
 def disputed_matches(tournament: Tournament) -> list[Match]:
     """The tournament's tables whose players disagree about the result: the organiser settles them."""
     ids = (ResultEntry.objects.filter(match__tournament_round__tournament=tournament, status=EntryStatus.DISPUTED)

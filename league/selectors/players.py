@@ -33,6 +33,15 @@ def bots() -> QuerySet[Player]:
     return Player.objects.exclude(bot_kind="")
 
 
+def players_of_kind(found: QuerySet[Player], kind: str) -> QuerySet[Player]:
+    """Those of `found` of one kind: person, external_bot, or engine_bot (any other)."""
+    if kind == "person":
+        return found.filter(bot_kind="")
+    if kind == "external_bot":
+        return found.filter(bot_kind=EXTERNAL_BOT)
+    return found.exclude(bot_kind__in=["", EXTERNAL_BOT])
+
+
 def players_listed() -> QuerySet[Player]:
     """Players as the API lists them: with their owner and their clubs."""
     return Player.objects.select_related("owner").prefetch_related("clubs")

@@ -15,6 +15,11 @@ def ratings() -> QuerySet[Rating]:
     return Rating.objects.select_related("player")
 
 
+def ratings_in_scope(found: QuerySet[Rating], scope: str) -> QuerySet[Rating]:
+    """Those of `found` that are global ratings (`scope` "global") or ladder ratings (any other)."""
+    return found.filter(ladder__isnull=scope == "global")
+
+
 def history_rows() -> QuerySet[RatingHistory]:
     """Every rating history entry, oldest first."""
     return RatingHistory.objects.order_by("created_at", "id")
