@@ -11,6 +11,14 @@ def clubs() -> QuerySet[Club]:
     return Club.objects.all()
 
 
+def club(club_id: int) -> Club | None:
+    return Club.objects.filter(pk=club_id).first()
+
+
+def club_named(name: str) -> Club | None:
+    return Club.objects.filter(name=name).first()
+
+
 def club_players(club: Club) -> QuerySet[Player]:
     """The club's members, by name."""
     return club.players.order_by("name")

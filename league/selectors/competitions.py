@@ -152,6 +152,10 @@ def ladder(ladder_id: int) -> Ladder | None:
     return Ladder.objects.filter(pk=ladder_id).first()
 
 
+def ladder_named(name: str) -> Ladder | None:
+    return Ladder.objects.filter(name=name).first()
+
+
 def pool_ids(ladder: Ladder) -> list[int]:
     """The ids of the players active in the ladder's pool."""
     return list(ladder.entries.filter(active=True).values_list("player_id", flat=True))
