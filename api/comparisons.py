@@ -14,12 +14,14 @@ from rest_framework.response import Response
 from league.limits import MAX_COMPARISON_PAIRS
 from league.models import Comparison, Player
 from league.selectors import comparisons as selectors
+from league.selectors.players import player as player_by_id
 from league.services.cancellation import stop_comparison
 from league.services.comparisons import ComparisonInvalid, ComparisonRefused, create_comparison
 
+from .errors import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS
+from .ids import body_id
 from .permissions import ReadOnlyOrAuthenticated, refuse
 from .throttling import WriteThrottle
-from .views import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, _int
 
 
 class ComparisonCreateSerializer(serializers.Serializer):
@@ -66,7 +68,7 @@ class ComparisonDetailSerializer(ComparisonSerializer):
 
 
 def _bot(value, name: str) -> Player:
-    player = Player.objects.filter(pk=_int(value, name)).first()
+    player = player_by_id(body_id(value, name))
     if player is None:
         raise ValidationError({name: _("no such player")})
     return player
@@ -87,7 +89,7 @@ class ComparisonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     def get_queryset(self):
         bot = self.request.query_params.get("bot") if self.action == "list" else None
-        return selectors.comparisons(bot_id=_int(bot, "bot") if bot not in (None, "") else None)
+        return selectors.comparisons(bot_id=body_id(bot, "bot") if bot not in (None, "") else None)
 
     def get_serializer_class(self):
         return ComparisonDetailSerializer if self.action == "retrieve" else ComparisonSerializer

@@ -18,6 +18,9 @@ from rest_framework.response import Response
 from engine.games import GAMES
 from league.models import Ladder, League, Player, Season, Tournament, TournamentEntry
 from league.permissions import may_act_for, refusal_to_check_in, refusal_to_enter
+from league.selectors.competitions import entries_for_round, ladders_with_pools, leagues, pool_ids, seasons
+from league.selectors.players import player as player_by_id
+from league.selectors.players import players_with_ids
 from league.selectors.ranking import tournament_ranking
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings
@@ -35,23 +38,13 @@ from league.services.leagues import (
 )
 from league.services.registration import withdraw_player
 
-from .errors import Conflict
-from .permissions import ReadOnlyOrAuthenticated, refuse
+from .errors import E409, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, Conflict, conflict
+from .ids import body_id
+from .permissions import ReadOnlyOrAuthenticated, refuse, require_organiser
 from .renderers import CSVRenderer
 from .serializers import StandingSerializer
 from .throttling import WriteThrottle
-from .views import (
-    E409,
-    LIST_ERRORS,
-    READ_ERRORS,
-    STANDING_COLUMNS,
-    WRITE_ERRORS,
-    TournamentViewSet,
-    _int,
-    _number,
-    _require_organiser,
-    conflict,
-)
+from .tournaments import STANDING_COLUMNS, TournamentViewSet, metric_value
 
 
 class LeagueSerializer(serializers.ModelSerializer):
@@ -87,7 +80,7 @@ class LadderSerializer(serializers.ModelSerializer):
         extra_kwargs = {"name": {"validators": []}}  # a taken name is a 409 from the database's constraint
 
     def get_entries(self, ladder: Ladder) -> list[int]:
-        return list(ladder.entries.filter(active=True).values_list("player_id", flat=True))
+        return pool_ids(ladder)
 
 
 PLAYERS_BODY = {"application/json": {"type": "object", "properties": {
@@ -99,15 +92,15 @@ def _players(data) -> list[Player]:
     ids = data.get("players") if isinstance(data, dict) else None
     if not isinstance(ids, list) or not ids:
         raise ValidationError({"players": "a list of player ids"})
-    ids = [_int(i, "players") for i in ids]
-    players = list(Player.objects.filter(pk__in=ids))
+    ids = [body_id(i, "players") for i in ids]
+    players = players_with_ids(ids)
     if len(players) != len(set(ids)):
         raise ValidationError({"players": "unknown player ids"})
     return players
 
 
 def _player(data) -> Player:
-    player = Player.objects.filter(pk=_int(data.get("player") if isinstance(data, dict) else None, "player")).first()
+    player = player_by_id(body_id(data.get("player") if isinstance(data, dict) else None, "player"))
     if player is None:
         raise ValidationError({"player": "no such player"})
     return player
@@ -127,7 +120,7 @@ def _player(data) -> Player:
 class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     viewsets.GenericViewSet):
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-    queryset = League.objects.all()
+    queryset = leagues()
     serializer_class = LeagueSerializer
     filterset_fields = {"club": ["exact"]}
     permission_classes = [ReadOnlyOrAuthenticated]
@@ -136,7 +129,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     def create(self, request):
         form = LeagueSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        _require_organiser(request, form.validated_data["club"].pk)
+        require_organiser(request, form.validated_data["club"].pk)
         try:
             league = create_league(club=form.validated_data["club"], name=form.validated_data["name"])
         except IntegrityError:
@@ -145,7 +138,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
     def partial_update(self, request, pk=None):
         league = self.get_object()
-        _require_organiser(request, league.club_id)
+        require_organiser(request, league.club_id)
         form = LeagueSerializer(league, data=request.data, partial=True)
         form.is_valid(raise_exception=True)
         if set(form.validated_data) - {"name"}:
@@ -159,7 +152,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
     def destroy(self, request, pk=None):
         league = self.get_object()
-        _require_organiser(request, league.club_id)
+        require_organiser(request, league.club_id)
         try:
             delete_league(league=league)
         except NotEmpty as e:
@@ -181,7 +174,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     viewsets.GenericViewSet):
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-    queryset = Season.objects.select_related("league")
+    queryset = seasons()
     serializer_class = SeasonSerializer
     filterset_fields = {"league": ["exact"]}
     permission_classes = [ReadOnlyOrAuthenticated]
@@ -191,7 +184,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         form = SeasonSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
-        _require_organiser(request, data["league"].club_id)
+        require_organiser(request, data["league"].club_id)
         try:
             season = create_season(league=data["league"], name=data["name"], starts_on=data.get("starts_on"),
                                    ends_on=data.get("ends_on"))
@@ -203,7 +196,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
     def partial_update(self, request, pk=None):
         season = self.get_object()
-        _require_organiser(request, season.league.club_id)
+        require_organiser(request, season.league.club_id)
         form = SeasonSerializer(season, data=request.data, partial=True)
         form.is_valid(raise_exception=True)
         changes = {k: v for k, v in form.validated_data.items() if k in ("name", "starts_on", "ends_on")}
@@ -219,7 +212,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
     def destroy(self, request, pk=None):
         season = self.get_object()
-        _require_organiser(request, season.league.club_id)
+        require_organiser(request, season.league.club_id)
         try:
             delete_season(season=season)
         except NotEmpty as e:
@@ -242,7 +235,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         csv = getattr(request.accepted_renderer, "format", "") == "csv"
         rows = []
         for r in cached_season_standings(season, game):
-            metrics = {k: _number(v) for k, v in r.metrics.items()}
+            metrics = {k: metric_value(v) for k, v in r.metrics.items()}
             row = {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
                    "games": r.games}
             rows.append({**row, **metrics} if csv else {**row, "metrics": metrics})
@@ -269,7 +262,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     viewsets.GenericViewSet):
     http_method_names = ["get", "post", "patch", "head", "options"]
-    queryset = Ladder.objects.prefetch_related("entries")
+    queryset = ladders_with_pools()
     serializer_class = LadderSerializer
     filterset_fields = {"club": ["exact"], "active": ["exact"]}
     permission_classes = [ReadOnlyOrAuthenticated]
@@ -280,7 +273,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         form.is_valid(raise_exception=True)
         data = form.validated_data
         club = data.get("club")
-        _require_organiser(request, club.pk if club else None)
+        require_organiser(request, club.pk if club else None)
         fields = {k: data[k] for k in ("name", "game", "table_size", "ruleset", "rating_model", "club",
                                        "max_tables_per_tick") if k in data}
         try:
@@ -293,7 +286,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
     def partial_update(self, request, pk=None):
         ladder = self.get_object()
-        _require_organiser(request, ladder.club_id)
+        require_organiser(request, ladder.club_id)
         body = request.data if isinstance(request.data, dict) else {}
         changes = {}
         for name, kind in (("name", str), ("active", bool), ("max_tables_per_tick", int)):
@@ -427,7 +420,7 @@ class TournamentOrganiserViewSet(TournamentViewSet):
             "mode": ranking.mode,
             "rows": [{"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
                       "dropped": r.dropped, "qualifying_rank": r.qualifying_rank, "stage": r.stage,
-                      "stage_place": r.stage_place, "metrics": {k: _number(v) for k, v in r.metrics.items()}}
+                      "stage_place": r.stage_place, "metrics": {k: metric_value(v) for k, v in r.metrics.items()}}
                      for r in ranking.rows]})
 
 
@@ -435,8 +428,7 @@ def _check_in_list(tournament: Tournament) -> dict:
     """The next round's check-in list: every active entry that may play it, and whether it is checked in."""
     index = next_round_index(tournament)
     present = checked_in_ids(tournament, index)
-    entries = (TournamentEntry.objects.filter(tournament=tournament, active=True, joined_round__lte=index)
-               .select_related("player").order_by("player__name", "id"))
+    entries = entries_for_round(tournament, index)
     return {"tournament": tournament.pk, "round": index, "check_in_required": tournament.check_in_required,
             "players": [{"player": e.player_id, "name": e.player.name, "checked_in": e.player_id in present}
                         for e in entries]}

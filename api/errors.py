@@ -20,6 +20,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from django.utils import translation
 from django.utils.translation import gettext
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -111,3 +112,21 @@ def exception_handler(exc, context):
     if request is not None:  # JSON, even if CSV was asked for (finalize_response renders with the request's choice)
         request.accepted_renderer, request.accepted_media_type = JSONRenderer(), "application/json"
     return response
+
+
+# The refusals the schema names, per kind of endpoint.
+E400 = OpenApiResponse(ErrorSerializer, description="Invalid input.")
+E403 = OpenApiResponse(ErrorSerializer, description="Not signed in, or not an organiser of the club.")
+E404 = OpenApiResponse(ErrorSerializer, description="No such object.")
+E409 = OpenApiResponse(ErrorSerializer, description="The object's state does not allow it.")
+E429 = OpenApiResponse(ErrorSerializer, description="Too many writes: see Retry-After.")
+READ_ERRORS = {404: E404}
+# A list answers 400 for a filter value it cannot take and 404 for a page past the end.
+LIST_ERRORS = {400: OpenApiResponse(ErrorSerializer, description="A filter value it cannot take."),
+               404: OpenApiResponse(ErrorSerializer, description="No such page.")}
+WRITE_ERRORS = {400: E400, 401: E403, 403: E403, 404: E404, 429: E429}
+
+
+def conflict(error: Exception) -> Response:
+    """409: what was asked is well formed, but the object's state does not allow it (the error says why)."""
+    return error_response(str(error), "conflict", 409)

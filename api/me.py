@@ -9,9 +9,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from league.models import Player
 from league.permissions import organises_any
 from league.selectors.accounts import my_page
+from league.selectors.players import players_of_account
 
 from .errors import ErrorSerializer
 from .serializers import PlayerSerializer
@@ -52,7 +52,7 @@ class MeView(APIView):
     @extend_schema(summary="The signed-in account, its players, and the person's clubs, tournaments and ladders",
                    responses={200: MeSerializer, 401: ErrorSerializer})
     def get(self, request):
-        players = Player.objects.filter(user=request.user).prefetch_related("clubs")
+        players = players_of_account(request.user)
         page = my_page(request.user)
         return Response(MeSerializer({"username": request.user.get_username(), "is_staff": request.user.is_staff,
                                       "organiser": organises_any(request.user), "players": players,

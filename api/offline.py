@@ -4,6 +4,7 @@ league.services.offline_results'; the figures are checked by the game's offline 
 
 from __future__ import annotations
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -16,6 +17,8 @@ from rest_framework.views import APIView
 from engine.common.offline import InvalidResult
 from league.models import Match, ResultEntry
 from league.permissions import organises
+from league.selectors.matches import match_with_seat_players, matches_with_round
+from league.selectors.offline import result_entry, result_trail
 from league.services.offline_results import (
     NotAtTable,
     OfflineResultError,
@@ -86,7 +89,7 @@ def _invalid(error: InvalidResult) -> Response:
 
 
 def _offline_match(pk: int, user, *, reading: bool = False) -> Match:
-    match = get_object_or_404(Match.objects.select_related("tournament_round"), pk=pk)
+    match = get_object_or_404(matches_with_round(), pk=pk)
     if not (may_see(match, user) if reading else may_report(match, user)):
         raise PermissionDenied(_("only the players at this table and the club's organisers see and enter its "
                                  "results"))
@@ -103,7 +106,7 @@ class MatchResultsView(APIView):
                    responses={200: ResultEntrySerializer(many=True), 401: E403, 403: E403, 404: E404})
     def get(self, request, pk: int):
         match = _offline_match(pk, request.user, reading=True)
-        rows = ResultEntry.objects.filter(match=match).select_related("entered_by", "decided_by")
+        rows = result_trail(match)
         return Response(ResultEntrySerializer(rows, many=True).data)
 
     @extend_schema(summary="Enter an offline table's result (a player at the table, or an organiser)",
@@ -139,7 +142,8 @@ class ConfirmResultView(APIView):
                    responses={200: ResultEntrySerializer, 401: E403, 403: E403, 404: E404, 409: E409})
     def post(self, request, pk: int, entry_id: int):
         match = _offline_match(pk, request.user)
-        get_object_or_404(ResultEntry, match=match, pk=entry_id)
+        if result_entry(match, entry_id) is None:
+            raise Http404("No ResultEntry matches the given query.")
         try:
             entry = confirm_result(match=match, user=request.user, entry_id=entry_id)
         except NotAtTable as e:
@@ -161,7 +165,7 @@ class MatchOfflineView(APIView):
                    request=OfflineSwitchSerializer,
                    responses={200: MatchSerializer, 400: E400, 401: E403, 403: E403, 404: E404, 409: E409})
     def post(self, request, pk: int):
-        match = get_object_or_404(Match.objects.select_related("tournament_round"), pk=pk)
+        match = get_object_or_404(matches_with_round(), pk=pk)
         if not organises(request.user, match.club_id):
             raise PermissionDenied(_("only the club's organisers (and staff) may do this"))
         form = OfflineSwitchSerializer(data=request.data)
@@ -170,5 +174,5 @@ class MatchOfflineView(APIView):
             set_offline(match=match, offline=form.validated_data["offline"])
         except OfflineResultError as e:
             return error_response(str(e), "conflict", 409)
-        match = Match.objects.prefetch_related("match_seats__player").get(pk=pk)
+        match = match_with_seat_players(pk)
         return Response(MatchSerializer(match).data)

@@ -18,9 +18,11 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from league.models import Club, Language, MembershipRequest, Tournament
+from league.models import Language, MembershipRequest
 from league.permissions import organises, refusal_to_enter, refusal_to_take_part
-from league.selectors.accounts import email_unverified, my_page, pending_requests, person_player
+from league.selectors.accounts import email_unverified, my_page, pending_requests, person_player, requests_of
+from league.selectors.clubs import clubs
+from league.selectors.competitions import tournaments
 from league.services.accounts import AccountError, ensure_person, update_profile
 from league.services.competition import TournamentError
 from league.services.entry import enter_tournament, leave_tournament
@@ -32,11 +34,10 @@ from league.services.membership import (
     set_membership_policy,
 )
 
-from .errors import ErrorSerializer
+from .errors import E409, WRITE_ERRORS, ErrorSerializer, conflict
 from .permissions import refuse
 from .serializers import MatchSerializer, PlayerSerializer
 from .throttling import SigninThrottle, WriteThrottle
-from .views import E409, WRITE_ERRORS, conflict
 
 # ---- sign up -------------------------------------------------------------------------------------------------------
 
@@ -182,7 +183,7 @@ class ClubJoinView(APIView):
     @extend_schema(summary="Join the club myself: at once if it is open (201), else ask its organisers (202)",
                    request=None, responses={201: JOINED, 202: JOINED, **WRITE_ERRORS, 409: E409})
     def post(self, request, pk: int):
-        club = get_object_or_404(Club, pk=pk)
+        club = get_object_or_404(clubs(), pk=pk)
         player = _me(request)
         refuse(refusal_to_take_part(request.user))
         try:
@@ -201,7 +202,7 @@ class ClubLeaveView(APIView):
     @extend_schema(summary="Leave the club (or withdraw my pending request)", request=None,
                    responses={200: JOINED, **WRITE_ERRORS, 409: E409})
     def post(self, request, pk: int):
-        club = get_object_or_404(Club, pk=pk)
+        club = get_object_or_404(clubs(), pk=pk)
         try:
             leave_club(club=club, player=_me(request))
         except MembershipError as e:
@@ -221,7 +222,7 @@ class ClubMembershipPolicyView(APIView):
     @extend_schema(summary="Choose how people join the club (its organisers)", request=MembershipPolicySerializer,
                    responses={200: MembershipPolicySerializer, **WRITE_ERRORS})
     def post(self, request, pk: int):
-        club = get_object_or_404(Club, pk=pk)
+        club = get_object_or_404(clubs(), pk=pk)
         if not organises(request.user, club.pk):
             raise PermissionDenied(_("Only the club's organisers choose how people join."))
         form = MembershipPolicySerializer(data=request.data)
@@ -237,13 +238,12 @@ class ClubRequestsView(APIView):
                            "(pending or answered), a visitor none",
                    responses={200: MembershipRequestSerializer(many=True), 404: ErrorSerializer})
     def get(self, request, pk: int):
-        club = get_object_or_404(Club, pk=pk)
+        club = get_object_or_404(clubs(), pk=pk)
         if organises(request.user, club.pk):
             requests = pending_requests(club)
         else:
             player = person_player(request.user)
-            requests = (MembershipRequest.objects.filter(club=club, player=player).order_by("-created_at")
-                        if player is not None else [])
+            requests = requests_of(club, player) if player is not None else []
         return Response(MembershipRequestSerializer(requests, many=True).data)
 
 
@@ -255,7 +255,7 @@ class ClubRequestDecisionView(APIView):
     @extend_schema(summary="Answer a request to join (the club's organisers); 409 when it is no longer pending",
                    request=None, responses={200: MembershipRequestSerializer, **WRITE_ERRORS, 409: E409})
     def post(self, request, pk: int, request_id: int):
-        club = get_object_or_404(Club, pk=pk)
+        club = get_object_or_404(clubs(), pk=pk)
         if not organises(request.user, club.pk):
             raise PermissionDenied(_("Only the club's organisers answer requests."))
         try:
@@ -281,7 +281,7 @@ class TournamentEnterView(APIView):
     @extend_schema(summary="Enter the tournament myself (until registration closes)", request=None,
                    responses={201: ENTERED, **WRITE_ERRORS, 409: E409})
     def post(self, request, pk: int):
-        tournament = get_object_or_404(Tournament, pk=pk)
+        tournament = get_object_or_404(tournaments(), pk=pk)
         player = _me(request)
         refuse(refusal_to_enter(request.user, tournament.club_id, [player], members_only=tournament.members_only))
         try:
@@ -300,7 +300,7 @@ class TournamentLeaveView(APIView):
                            "withdrawn from later rounds (a table in play is still mine to finish)",
                    request=None, responses={200: ENTERED, **WRITE_ERRORS, 409: E409})
     def post(self, request, pk: int):
-        tournament = get_object_or_404(Tournament, pk=pk)
+        tournament = get_object_or_404(tournaments(), pk=pk)
         player = _me(request)
         try:
             how = leave_tournament(tournament=tournament, player=player)

@@ -3,10 +3,11 @@ which player, which seat) are league.permissions', shared with the website; api/
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
 
-from league.permissions import may_create_club, signed_in
+from league.permissions import may_create_club, organises, signed_in
 
 
 # Both are DRF's IsAuthenticatedOrReadOnly for reads, and say so by their base: the schema (drf-spectacular) then
@@ -27,3 +28,8 @@ def refuse(reason: str | None) -> None:
     """403 with league.permissions' reason, if it gave one."""
     if reason is not None:
         raise PermissionDenied(reason)
+
+
+def require_organiser(request, club_id: int | None) -> None:
+    if not organises(request.user, club_id):
+        raise PermissionDenied(_("only the club's organisers (and staff) may do this"))

@@ -25,9 +25,10 @@ from league.aio import run_sync
 from league.models import Match, MatchSeat
 from league.models.match import IN_PLAY
 from league.refusals import refusal_text
+from league.selectors.deals import deal_still_in_play
 from league.selectors.live import (
     await_turns,
-    deal_still_in_play,
+    caller_seats_with_match,
     legal_decisions,
     match_game,
     public_state,
@@ -35,7 +36,7 @@ from league.selectors.live import (
     seats_of_user,
     turns_of_user,
 )
-from league.selectors.prepared import PreparedQuery
+from league.selectors.matches import matches
 from league.services.decisions import DecisionRefused, submit_user_decision
 
 from .errors import ErrorSerializer, error_response
@@ -111,7 +112,7 @@ class MatchStateView(APIView):
         responses={200: OpenApiTypes.OBJECT, 400: E400, 403: E403, 404: E404},
     )
     def get(self, request, pk: int):
-        match = get_object_or_404(Match, pk=pk)
+        match = get_object_or_404(matches(), pk=pk)
         seat = caller_seat(request, match, _int_param(request.query_params.get("seat"), "seat"))
         if seat is None:
             refuse_spectator_of_shared_deal(match)
@@ -121,11 +122,6 @@ class MatchStateView(APIView):
         data["status"] = match.status
         data["deadline_at"] = match.deadline_at
         return Response(data)
-
-
-# A player's client asks legal/ before most decisions: its one query is compiled once per process.
-_MY_SEATS = PreparedQuery(lambda pk, user_id: MatchSeat.objects.filter(match__pk=pk, player__user=user_id)
-                          .select_related("match", "player").order_by("seat"), 2)
 
 
 class MatchLegalView(APIView):
@@ -141,10 +137,9 @@ class MatchLegalView(APIView):
     def get(self, request, pk: int):
         # The caller's seats and the match in one read (a player's client asks this before every decision); only a
         # caller without a seat here costs a second, to tell an unknown match (404) from someone else's (403).
-        # (match__pk, not match_id: an id out of the column's range is then no match rather than a database error.)
-        mine = _MY_SEATS(pk, request.user.pk)
+        mine = caller_seats_with_match(pk, request.user.pk)
         if not mine:
-            get_object_or_404(Match, pk=pk)
+            get_object_or_404(matches(), pk=pk)
         requested = _int_param(request.query_params.get("seat"), "seat")
         seat = pick_seat(pk, mine, requested)
         if seat is None:

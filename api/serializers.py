@@ -21,11 +21,12 @@ from league.models import (
     Rating,
     RatingHistory,
     ResultCorrection,
-    RoundStatus,
     Tournament,
     TournamentRound,
 )
-from league.selectors.live import deal_revealed
+from league.selectors import clubs as club_reads
+from league.selectors import players as player_reads
+from league.selectors.deals import RevealedSeed, revealed_seed, shown_tables
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -70,7 +71,7 @@ class PlayerCreateSerializer(serializers.Serializer):
 
     kind = serializers.ChoiceField(choices=["person", "engine_bot", "external_bot"])
     name = serializers.CharField(max_length=100, required=False)
-    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
+    club = serializers.PrimaryKeyRelatedField(queryset=club_reads.clubs(), required=False, allow_null=True)
     username = serializers.CharField(required=False, help_text="For a person: the account to register.")
     bot_kind = serializers.CharField(required=False, help_text="For an engine bot: random, greedy, search "
                                      "(Diamonds), heuristic (Diamoniak, the ring race); random plays every game.")
@@ -98,12 +99,11 @@ class MatchSeatSerializer(serializers.ModelSerializer):
         return ms.tiebreak if ms.match.game == "diamonds" else None
 
 
-def _deal_revealed(match: Match) -> bool:
-    """deal_revealed, asked once per match however many fields need it."""
-    revealed = getattr(match, "_deal_revealed", None)
-    if revealed is None:
-        revealed = deal_revealed(match)
-        setattr(match, "_deal_revealed", revealed)  # noqa: B010  (an attribute of our own on the instance)
+def _revealed_seed(match: Match) -> RevealedSeed | None:
+    """revealed_seed, asked once per match however many fields need it."""
+    if not hasattr(match, "_revealed_seed"):
+        setattr(match, "_revealed_seed", revealed_seed(match))  # noqa: B010  (an attribute of our own on the instance)
+    revealed: RevealedSeed | None = getattr(match, "_revealed_seed")  # noqa: B009
     return revealed
 
 
@@ -135,10 +135,12 @@ class MatchSerializer(serializers.ModelSerializer):
         return rnd.tournament_id if rnd is not None else None
 
     def get_seed(self, match: Match) -> str | None:
-        return match.seed if _deal_revealed(match) else None
+        revealed = _revealed_seed(match)
+        return revealed.seed if revealed else None
 
     def get_nonce(self, match: Match) -> str | None:
-        return (match.nonce or None) if _deal_revealed(match) else None
+        revealed = _revealed_seed(match)
+        return revealed.nonce if revealed else None
 
     def get_score_label(self, match: Match) -> str:
         return game_type(match.game).score_label
@@ -148,12 +150,12 @@ class MatchSerializer(serializers.ModelSerializer):
 
 
 class MatchCreateSerializer(serializers.Serializer):
-    players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True,
+    players = serializers.PrimaryKeyRelatedField(queryset=player_reads.players(), many=True,
                                                  help_text="Player ids in seat order.")
     game = serializers.ChoiceField(choices=list(GAMES), default="diamonds", help_text="The game (engine.games).")
     ruleset = serializers.DictField(required=False, help_text='The game\'s ruleset fields; "players" follows the '
                                     'seats.')
-    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all(), required=False, allow_null=True)
+    club = serializers.PrimaryKeyRelatedField(queryset=club_reads.clubs(), required=False, allow_null=True)
     seed = serializers.CharField(required=False, max_length=200)
     turn_deadline_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                                      max_value=MAX_TURN_DEADLINE_SECONDS)
@@ -271,10 +273,7 @@ class TournamentRoundSerializer(serializers.ModelSerializer):
                   "closed_at"]
 
     def get_tables(self, rnd: TournamentRound) -> list[dict]:
-        if rnd.status == RoundStatus.CLOSED:
-            return rnd.tables
-        # A table's seed decides its deals: shown only once every match of the round is over.
-        return [{k: v for k, v in table.items() if k != "seed"} for table in rnd.tables]
+        return shown_tables(rnd)
 
 
 class StandingSerializer(serializers.Serializer):

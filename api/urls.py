@@ -4,19 +4,32 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
-from . import comparisons, competitions, lobby, me, notifications, offline, participation, play, views
+from . import (
+    clubs,
+    comparisons,
+    competitions,
+    lobby,
+    matches,
+    me,
+    notifications,
+    offline,
+    participation,
+    play,
+    players,
+    ratings,
+)
 from .tokens import TokenView
 
 router = DefaultRouter()
-router.register("clubs", views.ClubViewSet, basename="club")
-router.register("players", views.PlayerViewSet, basename="player")
-router.register("matches", views.MatchViewSet, basename="match")
+router.register("clubs", clubs.ClubViewSet, basename="club")
+router.register("players", players.PlayerViewSet, basename="player")
+router.register("matches", matches.MatchViewSet, basename="match")
 router.register("tournaments", competitions.TournamentOrganiserViewSet, basename="tournament")
 router.register("leagues", competitions.LeagueViewSet, basename="league")
 router.register("seasons", competitions.SeasonViewSet, basename="season")
 router.register("ladders", competitions.LadderViewSet, basename="ladder")
-router.register("ratings", views.RatingViewSet, basename="rating")
-router.register("rating-history", views.RatingHistoryViewSet, basename="rating-history")
+router.register("ratings", ratings.RatingViewSet, basename="rating")
+router.register("rating-history", ratings.RatingHistoryViewSet, basename="rating-history")
 router.register("me/notifications", notifications.MyNotificationViewSet, basename="my-notification")
 router.register("me/webhooks", notifications.MyWebhookViewSet, basename="my-webhook")
 router.register("lobby/tables", lobby.LobbyTableViewSet, basename="lobby-table")

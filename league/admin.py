@@ -10,8 +10,8 @@ from . import (
     organiser_admin,  # noqa: F401  (registers club organisers and result corrections)
 )
 from .models import Club, Match, MatchSeat, OutboxMessage, Player
+from .selectors.deals import revealed_seed
 from .selectors.games import StoredPlayError, stored_choices
-from .selectors.live import deal_revealed
 from .services.cancellation import NotCancellable, cancel_match
 
 
@@ -51,7 +51,8 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description="seed")
     def revealed_seed(self, match: Match) -> str:
-        return match.seed if deal_revealed(match) else "(hidden until the deal is revealed)"
+        revealed = revealed_seed(match)
+        return revealed.seed if revealed else "(hidden until the deal is revealed)"
 
     @admin.display(description="stored play")
     def stored_play(self, match: Match) -> str:

@@ -21,9 +21,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from league.models import Ladder, Player, Tournament
-from league.models.player import EXTERNAL_BOT
+from league.models import Ladder, Player
 from league.permissions import may_act_for, refusal_to_enter, refusal_to_manage_bot
+from league.selectors import competitions
+from league.selectors import players as player_reads
 from league.selectors.bots import bots_of, ladders_open_to, token_holders, tournaments_open_to
 from league.services.bot_pausing import NotPaused, resume_bot
 from league.services.competition import TournamentError
@@ -52,7 +53,7 @@ def bots(request, form: BotForm | None = None):
     new_token = None
     if new:
         # One of the author's bots, or a club's bot its organiser renewed the token of (not in the list above).
-        bot = Player.objects.filter(pk=new.get("player_id")).first()
+        bot = player_reads.player(new.get("player_id"))
         if bot is not None and refusal_to_manage_bot(request.user, bot) is None:
             new_token = {"bot": bot, "key": new["key"]}
     response = render(request, "web/bots.html", {"rows": rows, "form": form or BotForm(), "new_token": new_token},
@@ -74,7 +75,7 @@ def bot_create(request):
     form = BotForm(request.POST)
     if not form.is_valid():
         return bots(request, form)
-    if Player.objects.filter(user=request.user, bot_kind=EXTERNAL_BOT).exists():
+    if player_reads.is_bot_account(request.user):
         # as the API: a bot's account does not breed bots
         return render(request, "web/error.html", {"message": _("A bot's account cannot create bots.")}, status=403)
     name = form.cleaned_data["name"]
@@ -89,7 +90,7 @@ def bot_create(request):
 
 
 def _bot(pk: int) -> Player:
-    return get_object_or_404(Player.objects.exclude(bot_kind=""), pk=pk)
+    return get_object_or_404(player_reads.bots(), pk=pk)
 
 
 def _refused(request, reason: str):
@@ -162,8 +163,8 @@ def _competition(request):
     kind, _sep, pk = request.POST.get("competition", "").partition(":")
     if not pk.isdigit() or len(pk) > 18:
         return None
-    model = {"ladder": Ladder, "tournament": Tournament}.get(kind)
-    return model.objects.filter(pk=int(pk)).first() if model else None
+    find = {"ladder": competitions.ladder, "tournament": competitions.tournament}.get(kind)
+    return find(int(pk)) if find else None
 
 
 @login_required

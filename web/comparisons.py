@@ -7,7 +7,6 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -17,11 +16,12 @@ from django.views.decorators.http import require_POST
 
 from engine.games import GAMES
 from league.limits import MAX_COMPARISON_PAIRS
-from league.models import Comparison, Player
+from league.models import Comparison
 from league.models.player import EXTERNAL_BOT
 from league.permissions import organises_any
 from league.selectors import comparisons as selectors
 from league.selectors.live import public_record, record_is_public
+from league.selectors.players import bots_to_compare, player
 from league.services.cancellation import stop_comparison
 from league.services.comparisons import ComparisonInvalid, ComparisonRefused, create_comparison
 from runtime.throttling import WriteLimit, rate_limited
@@ -30,18 +30,10 @@ from .charts import llr_chart
 from .games import presenter_for
 
 
-def _bots_for(user):
-    """The bots the account may compare: every engine bot, its own external bots, and every bot for organisers."""
-    bots = Player.objects.exclude(bot_kind="").exclude(name__startswith="field ")
-    if not organises_any(user):
-        bots = bots.filter(~Q(bot_kind=EXTERNAL_BOT) | Q(owner=user) | Q(user=user))
-    return bots.order_by("name")
-
-
 class ComparisonForm(forms.Form):
-    candidate = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("Candidate bot"),
+    candidate = forms.ModelChoiceField(queryset=None, label=gettext_lazy("Candidate bot"),
                                        help_text=gettext_lazy("The new bot: is it stronger?"))
-    baseline = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("Baseline bot"))
+    baseline = forms.ModelChoiceField(queryset=None, label=gettext_lazy("Baseline bot"))
     game = forms.ChoiceField(choices=[(g.name, g.title) for g in GAMES.values()], initial="diamonds",
                              label=gettext_lazy("Game"))
     players = forms.IntegerField(min_value=2, max_value=6, initial=4, label=gettext_lazy("Players at the table"))
@@ -58,12 +50,14 @@ class ComparisonForm(forms.Form):
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["candidate"].queryset = self.fields["baseline"].queryset = _bots_for(user)
+        # Every engine bot and the account's own external bots; every bot for organisers.
+        bots = bots_to_compare(user, every_bot=organises_any(user))
+        self.fields["candidate"].queryset = self.fields["baseline"].queryset = bots
 
 
 def comparison_list(request):
     bot = request.GET.get("bot")
-    bot_player = Player.objects.filter(pk=int(bot)).first() if bot and bot.isdigit() and len(bot) < 10 else None
+    bot_player = player(int(bot)) if bot and bot.isdigit() and len(bot) < 10 else None
     rows = selectors.comparisons(bot_id=bot_player.pk if bot_player else None)[:100]
     return render(request, "web/comparisons.html", {"comparisons": rows, "bot": bot_player})
 
@@ -96,7 +90,7 @@ def _live(comparison: Comparison) -> dict:
 
 
 def comparison_detail(request, pk: int):
-    comparison = get_object_or_404(Comparison.objects.select_related("candidate", "baseline", "owner"), pk=pk)
+    comparison = get_object_or_404(selectors.comparison_pages(), pk=pk)
     may_stop = request.user.is_authenticated and (request.user.pk == comparison.owner_id
                                                   or organises_any(request.user))
     return render(request, "web/comparison.html", {"comparison": comparison, "may_stop": may_stop,
@@ -105,7 +99,7 @@ def comparison_detail(request, pk: int):
 
 def comparison_state(request, pk: int):
     """What the live page polls: the test's state, the pairs and the chart (drawn here, as on the page)."""
-    comparison = get_object_or_404(Comparison, pk=pk)
+    comparison = get_object_or_404(selectors.comparison_pages(), pk=pk)
     live = _live(comparison)
     rows = render_to_string("web/_comparison_pairs.html", {"pairs": live["pairs"], "comparison_id": pk})
     summary = render_to_string("web/_comparison_summary.html", {"comparison": comparison, "state": live["state"]})
@@ -116,7 +110,7 @@ def comparison_state(request, pk: int):
 @login_required
 @require_POST
 def comparison_stop(request, pk: int):
-    comparison = get_object_or_404(Comparison, pk=pk)
+    comparison = get_object_or_404(selectors.comparison_pages(), pk=pk)
     try:
         stop_comparison(user=request.user, comparison_id=comparison.pk)
     except ComparisonRefused as e:
@@ -128,9 +122,10 @@ def comparison_stop(request, pk: int):
 def comparison_pair(request, pk: int, index: int):
     """A pair's two games side by side at the same step (`?step=N`, 1-based): the candidate's and the baseline's.
     Shown once both have ended (their shared deal is secret until then)."""
-    comparison = get_object_or_404(Comparison, pk=pk)
-    pair = get_object_or_404(comparison.pair_set.select_related("candidate_match", "baseline_match"),
-                             index=index - 1)
+    comparison = get_object_or_404(selectors.comparison_pages(), pk=pk)
+    pair = selectors.pair_at(comparison, index - 1)
+    if pair is None:
+        raise Http404("no such pair")
     matches = (pair.candidate_match, pair.baseline_match)
     if not all(record_is_public(m) for m in matches):
         raise Http404(_("a pair's games are shown once both have finished"))

@@ -10,8 +10,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from league.models import Player, Tournament, TournamentEntry, TournamentStatus
+from league.models import Tournament, TournamentEntry, TournamentStatus
 from league.permissions import organises, owns, refusal_to_check_in
+from league.selectors.competitions import entries_for_round, round_stages, tournaments
+from league.selectors.players import player as player_by_id
 from league.selectors.ranking import tournament_ranking
 from league.services.evening import CheckInError, check_in, check_out, checked_in_ids, next_round_index
 from runtime.throttling import WriteLimit, rate_limited
@@ -26,14 +28,13 @@ def evening_context(request, tournament: Tournament) -> dict:
     with their check-in for the next round (with self check-in)."""
     context: dict = {"ranking": tournament_ranking(tournament=tournament) if tournament.final_size else None}
     if tournament.final_size and _open(tournament):
-        rounds = list(tournament.tournament_rounds.values_list("stage", flat=True))
+        rounds = round_stages(tournament)
         # The organiser's next step is the final: its button says so.
         context["next_is_final"] = sum(1 for s in rounds if not s) >= tournament.rounds
     if tournament.check_in_required and _open(tournament) and request.user.is_authenticated:
         index = next_round_index(tournament)
         present = checked_in_ids(tournament, index)
-        mine = [e for e in TournamentEntry.objects.filter(tournament=tournament, active=True, joined_round__lte=index)
-                .select_related("player") if owns(request.user, e.player)]
+        mine = [e for e in entries_for_round(tournament, index) if owns(request.user, e.player)]
         context.update(check_in_round=index, my_check_ins=[(e.player, e.player_id in present) for e in mine])
     return context
 
@@ -41,14 +42,13 @@ def evening_context(request, tournament: Tournament) -> dict:
 @login_required
 def check_in_list(request, pk: int):
     """The organiser's check-in list for the next round: every active entry that may play it, a tap toggles it."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(tournaments(), pk=pk)
     if not organises(request.user, tournament.club_id):
         return render(request, "web/error.html", {"message": _("Only the club's organisers see the check-in list.")},
                       status=403)
     index = next_round_index(tournament)
     present = checked_in_ids(tournament, index)
-    entries = (TournamentEntry.objects.filter(tournament=tournament, active=True, joined_round__lte=index)
-               .select_related("player").order_by("player__name", "id"))
+    entries = entries_for_round(tournament, index)
     rows = [(e.player, e.player_id in present) for e in entries]
     return render(request, "web/check_in.html", {
         "tournament": tournament, "round_index": index, "rows": rows, "open": _open(tournament),
@@ -61,9 +61,9 @@ def check_in_list(request, pk: int):
 def check_in_toggle(request, pk: int):
     """Check a player in or out (`checked_in` "1" or "0") for the next round: the organiser's tap, or a player's own
     button where the tournament allows self check-in. Back to where it was pressed."""
-    tournament = get_object_or_404(Tournament, pk=pk)
-    player = Player.objects.filter(pk=request.POST.get("player") if str(request.POST.get("player", "")).isdigit()
-                                   else None).first()
+    tournament = get_object_or_404(tournaments(), pk=pk)
+    raw = str(request.POST.get("player", ""))
+    player = player_by_id(int(raw) if raw.isdigit() else None)
     if player is None:
         messages.error(request, _("No such player."))
         return redirect("web:tournament", pk=pk)

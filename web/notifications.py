@@ -17,7 +17,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from league.models.webhook import WEBHOOK_EVENTS
-from league.selectors.notifications import deliveries_of, endpoints_of, notifications_of, unread_count
+from league.selectors.notifications import (
+    deliveries_of,
+    endpoints_of,
+    notification_link,
+    notifications_of,
+    unread_count,
+)
 from league.services import notifications, webhooks
 from runtime.throttling import WriteLimit, rate_limited
 
@@ -33,7 +39,7 @@ def notification_list(request):
 def notification_read(request, pk: int):
     if not notifications.mark_read(user=request.user, notification_id=pk):
         return render(request, "web/error.html", {"message": _("No such notification.")}, status=404)
-    target = notifications_of(request.user).filter(pk=pk).values_list("link", flat=True).first()
+    target = notification_link(request.user, pk)
     # "Open" marks it read and follows its link (a path on this site: links are ours, never a user's).
     if request.POST.get("open") and target and target.startswith("/") and not target.startswith("//"):
         return redirect(target)

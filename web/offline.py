@@ -14,12 +14,15 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from engine.common.offline import InvalidResult
-from league.models import EntryStatus, Match, MatchSeat, MatchStatus, Tournament, TournamentRound
+from league.models import EntryStatus, Match, MatchStatus, Tournament, TournamentRound
 from league.permissions import organises
+from league.selectors.competitions import closed_round_count, round_pages, tournaments_with_club
+from league.selectors.matches import match_seats, matches_with_round
 from league.selectors.offline import (
     awaiting_confirmation,
     disputed_matches,
     figure_names,
+    offline_matches,
     result_trail,
     result_units,
     round_sheet,
@@ -80,7 +83,7 @@ def _rows(match: Match, units, values: dict | None, errors: dict):
 def offline_match_page(request, match: Match, *, form_values=None, problems=None, status=200):
     """An offline table's page: who sits where and deals first; the result form and every version for the table's
     players and the club's organisers; the final result for everyone."""
-    seats = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+    seats = list(match_seats(match))
     units = result_units(match, seats)
     mine = table_seats_of(match, request.user)
     organiser = organises(request.user, match.club_id)
@@ -111,8 +114,7 @@ def offline_match_page(request, match: Match, *, form_values=None, problems=None
 
 
 def _offline_match(pk: int) -> Match:
-    return get_object_or_404(Match.objects.select_related("tournament_round__tournament", "club"), pk=pk,
-                             offline=True)
+    return get_object_or_404(offline_matches(), pk=pk)
 
 
 @login_required
@@ -120,7 +122,7 @@ def _offline_match(pk: int) -> Match:
 @rate_limited(WriteLimit, what="changes")
 def result_enter(request, pk: int):
     match = _offline_match(pk)
-    seats = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+    seats = list(match_seats(match))
     figures = _figures_from_form(request.POST, match.game, result_units(match, seats))
     try:
         entry = enter_result(match=match, user=request.user, figures=figures)
@@ -161,7 +163,7 @@ def result_confirm(request, pk: int, entry_id: int):
 @rate_limited(WriteLimit, what="changes")
 def offline_switch(request, pk: int):
     """The organiser plays a table that has not begun online again (or with real cards)."""
-    match = get_object_or_404(Match.objects.select_related("tournament_round"), pk=pk)
+    match = get_object_or_404(matches_with_round(), pk=pk)
     if not organises(request.user, match.club_id):
         return render(request, "web/error.html", {"message": _("Only the club's organisers may do this.")},
                       status=403)
@@ -175,8 +177,7 @@ def offline_switch(request, pk: int):
 # ---- printable pages ------------------------------------------------------------------------------------------
 
 def _round(pk: int, number: int) -> TournamentRound:
-    return get_object_or_404(TournamentRound.objects.select_related("tournament__club"), tournament_id=pk,
-                             index=number)
+    return get_object_or_404(round_pages(), tournament_id=pk, index=number)
 
 
 def round_sheet_page(request, pk: int, number: int):
@@ -194,12 +195,12 @@ def round_slips_page(request, pk: int, number: int):
 
 
 def standings_print_page(request, pk: int):
-    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
+    tournament = get_object_or_404(tournaments_with_club(), pk=pk)
     standings = cached_tournament_standings(tournament)
     return render(request, "web/print_standings.html", {
         "tournament": tournament, "standings": standings,
         "metric_names": list(standings[0].metrics) if standings else [],
-        "rounds_closed": tournament.tournament_rounds.filter(status="closed").count()})
+        "rounds_closed": closed_round_count(tournament)})
 
 
 def tournament_offline_context(tournament: Tournament, user) -> dict:

@@ -11,8 +11,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from league.models import Club, Ladder, Tournament
 from league.permissions import organises, refusal_to_enter, refusal_to_take_part
+from league.selectors.clubs import clubs
+from league.selectors.competitions import ladders, tournaments
 from league.services.accounts import ensure_person
 from league.services.competition import TournamentError
 from league.services.entry import enter_tournament, leave_tournament
@@ -43,7 +44,7 @@ def _self_service(view):
 
 @_self_service
 def club_join(request, pk: int):
-    club = get_object_or_404(Club, pk=pk)
+    club = get_object_or_404(clubs(), pk=pk)
     back = redirect("web:club", pk=pk)
     player = _me(request)
     refusal = refusal_to_take_part(request.user) if player else _("A bot's account cannot join clubs itself.")
@@ -63,7 +64,7 @@ def club_join(request, pk: int):
 
 @_self_service
 def club_leave(request, pk: int):
-    club = get_object_or_404(Club, pk=pk)
+    club = get_object_or_404(clubs(), pk=pk)
     back = redirect("web:club", pk=pk)
     player = _me(request)
     if player is None:
@@ -78,7 +79,7 @@ def club_leave(request, pk: int):
 
 @_self_service
 def club_request_decide(request, pk: int, request_id: int, decision: str):
-    club = get_object_or_404(Club, pk=pk)
+    club = get_object_or_404(clubs(), pk=pk)
     if decision not in ("accept", "decline"):
         raise Http404
     if not organises(request.user, club.pk):
@@ -98,7 +99,7 @@ def club_request_decide(request, pk: int, request_id: int, decision: str):
 @_self_service
 def club_membership_policy(request, pk: int):
     """The organisers' choice: open, or on request."""
-    club = get_object_or_404(Club, pk=pk)
+    club = get_object_or_404(clubs(), pk=pk)
     if not organises(request.user, club.pk):
         return render(request, "web/error.html", {"message": _("Only the club's organisers choose how people join.")},
                       status=403)
@@ -112,7 +113,7 @@ def club_membership_policy(request, pk: int):
 
 @_self_service
 def tournament_enter(request, pk: int):
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(tournaments(), pk=pk)
     back = redirect("web:tournament", pk=pk)
     player = _me(request)
     if player is None:
@@ -130,7 +131,7 @@ def tournament_enter(request, pk: int):
 
 @_self_service
 def tournament_leave(request, pk: int):
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(tournaments(), pk=pk)
     back = redirect("web:tournament", pk=pk)
     player = _me(request)
     if player is None:
@@ -149,7 +150,7 @@ def tournament_leave(request, pk: int):
 
 @_self_service
 def ladder_join(request, pk: int):
-    ladder = get_object_or_404(Ladder, pk=pk)
+    ladder = get_object_or_404(ladders(), pk=pk)
     back = redirect("web:ladder", pk=pk)
     player = _me(request)
     if player is None:
@@ -167,7 +168,7 @@ def ladder_join(request, pk: int):
 
 @_self_service
 def ladder_leave(request, pk: int):
-    ladder = get_object_or_404(Ladder, pk=pk)
+    ladder = get_object_or_404(ladders(), pk=pk)
     player = _me(request)
     if player is not None:
         leave_ladder(ladder=ladder, player=player)

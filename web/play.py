@@ -3,7 +3,8 @@ a table against three bots, and a finished game's replay, for every game the eng
 
 What a page shows of a match is the engine's SeatView of the viewer's seat, or the public view for a spectator
 (league.selectors.live), exactly what the API's state endpoint sends; decisions go through the same service as the
-API's decisions endpoint (league.services.decisions.submit_decision), so the rules and the secrecy live there.
+API's decisions endpoint (league.services.decisions.submit_user_decision), so the rules, the refusals and the
+secrecy live there.
 How a game looks (its table, its buttons' decision JSON, its replay) is its presenter's (web.games), found by the
 match's `game`.
 """
@@ -24,13 +25,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.diamonds.ruleset import ROUNDS_BY_PLAYERS
-from league.models import LobbyTable, Match, MatchSeat
+from league.models import Match, MatchSeat
 from league.models.match import IN_PLAY
 from league.permissions import organises
 from league.refusals import refusal_text
+from league.selectors.deals import deal_still_in_play, revealed_seed
 from league.selectors.live import (
-    deal_revealed,
-    deal_still_in_play,
     match_game,
     public_record,
     public_state,
@@ -38,9 +38,11 @@ from league.selectors.live import (
     seat_state,
     seats_of_user,
 )
+from league.selectors.lobby import lobby_table_of
+from league.selectors.matches import match_pages, match_seats, matches
 from league.services import create_match
 from league.services.accounts import ensure_person
-from league.services.decisions import DecisionRefused, start_live_match, submit_decision
+from league.services.decisions import DecisionRefused, start_live_match, submit_user_decision
 from league.services.players import house_bots
 from runtime.throttling import DecisionLimit, TableLimit, WriteLimit, rate_limited
 
@@ -68,7 +70,7 @@ def _table_context(match: Match, seat: MatchSeat | None) -> dict:
 
 
 def match_page(request, pk: int):
-    match = get_object_or_404(Match.objects.select_related("tournament_round__tournament", "ladder", "club"), pk=pk)
+    match = get_object_or_404(match_pages(), pk=pk)
     if match.offline:  # played with real cards: its seating and its result entry (web.offline)
         return offline_match_page(request, match)
     seat = _viewer_seat(match, request.user)
@@ -76,15 +78,15 @@ def match_page(request, pk: int):
         return _forbidden(request, _("This duplicate table's deal is still being played at other tables: only its "
                                      "own players see it until the round closes."))
     context = _table_context(match, seat)
-    context["seats"] = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("seat"))
+    context["seats"] = list(match_seats(match))
     context["replay"] = record_is_public(match)
-    context["deal_revealed"] = deal_revealed(match)
+    context["revealed_seed"] = revealed_seed(match)
     context["can_cancel"] = match.status in IN_PLAY and organises(request.user, match.club_id)
     # A table nobody has played yet may be switched to real cards (web.offline.offline_switch).
     context["can_play_offline"] = (match.status in IN_PLAY and not match.move_number
                                    and organises(request.user, match.club_id))
     # A lobby table's match leads back to the lobby (and says whether it is rated).
-    context["lobby_table"] = LobbyTable.objects.filter(match=match).only("pk", "rated").first()
+    context["lobby_table"] = lobby_table_of(match)
     return render(request, "web/match.html", context)
 
 
@@ -92,7 +94,7 @@ def match_page(request, pk: int):
 def match_live(request, pk: int):
     """What the page's script polls: the match's move number and status, and the table re-rendered when either
     differs from what the page shows (`?move=N&status=S`)."""
-    match = get_object_or_404(Match, pk=pk)
+    match = get_object_or_404(matches(), pk=pk)
     seat = _viewer_seat(match, request.user)
     if seat is None and deal_still_in_play(match):
         return JsonResponse({"detail": _("hidden until the round closes")}, status=403)
@@ -108,23 +110,20 @@ def match_live(request, pk: int):
 @require_POST
 @rate_limited(DecisionLimit, what="decisions")
 def match_decide(request, pk: int):
-    """One decision from the page's buttons, through the decisions service. The script asks for JSON; a plain
-    form post (no script) gets the match page again, with any refusal as a message."""
-    match = get_object_or_404(Match, pk=pk)
+    """One decision from the page's buttons, through the decisions service's entry for an account, as the API's:
+    the seat it answers for is the viewer's awaited one (else their first), chosen under the match's lock. The
+    script asks for JSON; a plain form post (no script) gets the match page again, with any refusal as a message."""
+    match = get_object_or_404(matches(), pk=pk)  # its game reads the buttons' decision
     wants_json = "application/json" in request.headers.get("Accept", "")
-    seat = _viewer_seat(match, request.user)
     error, status = None, 201
-    if seat is None:
-        error, status = _("You have no seat at this table."), 403
-    else:
-        try:
-            submit_decision(match=match, player=seat.player,
-                            move_number=number_or_text(request.POST.get("move_number")),
-                            decision_json=presenter_for(match.game).decision_json(request.POST), seat=seat.seat)
-        except DecisionRefused as e:
-            error, status = refusal_text(e.rule, e.message) + (f" ({e.rule})" if e.rule else ""), e.status
-        except Match.DoesNotExist:
-            raise Http404("no such match") from None
+    try:
+        submit_user_decision(match_id=match.pk, user=request.user,
+                             move_number=number_or_text(request.POST.get("move_number")),
+                             decision_json=presenter_for(match.game).decision_json(request.POST))
+    except DecisionRefused as e:
+        error, status = refusal_text(e.rule, e.message) + (f" ({e.rule})" if e.rule else ""), e.status
+    except Match.DoesNotExist:
+        raise Http404("no such match") from None
     if wants_json:
         return JsonResponse({"ok": error is None, "detail": error}, status=status)
     if error:
@@ -135,7 +134,7 @@ def match_decide(request, pk: int):
 def match_replay(request, pk: int):
     """A finished match's replay, one window of steps per page (web.games.replay): `?step=N` (1-based) picks the
     window holding step N, which the page shows first; a step past the end shows the last one."""
-    match = get_object_or_404(Match, pk=pk)
+    match = get_object_or_404(matches(), pk=pk)
     if not record_is_public(match):
         raise Http404("a match can be replayed once it is over (and its round, for a duplicate table)")
     try:

@@ -1,5 +1,5 @@
-"""Public pages: home, club, league, season, tournament, ladder and player. Reads only, through league.selectors
-(standings) or plain querysets; organisers get a button that calls the same service as the API's start-round."""
+"""Public pages: home, club, league, season, tournament, ladder and player. Reads only, through league.selectors;
+organisers get a button that calls the same service as the API's start-round."""
 
 from __future__ import annotations
 
@@ -9,31 +9,21 @@ from itertools import groupby
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from league.models import (
-    Club,
-    Ladder,
-    League,
-    Match,
-    MatchSeat,
-    MatchStatus,
-    Player,
-    Rating,
-    RatingHistory,
-    Season,
-    Tournament,
-    TournamentStatus,
-)
+from league.models import TournamentStatus
 from league.permissions import organises, refusal_to_enter, refusal_to_manage_bot
+from league.selectors import clubs as club_reads
+from league.selectors import competitions, ratings
+from league.selectors import matches as match_reads
 from league.selectors.accounts import in_ladder, my_entry, my_membership, open_for_self_entry, pending_requests
 from league.selectors.bots import conduct_of, player_seats
 from league.selectors.comparisons import comparisons as comparison_list
 from league.selectors.ladders import ladder_outlook
+from league.selectors.players import player_pages, players_with_ids
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
 from league.services import advance_tournament, register_players, start_tournament
@@ -50,37 +40,29 @@ from .offline import tournament_offline_context
 RECENT = 20
 
 
-def _matches(queryset):
-    return queryset.select_related("tournament_round__tournament", "ladder").prefetch_related(
-        Prefetch("match_seats", queryset=MatchSeat.objects.select_related("player").order_by("seat")))
-
-
 def home(request):
     live = []
     if request.user.is_authenticated:
-        live = _matches(Match.objects.filter(match_seats__player__user=request.user,
-                                             status__in=[MatchStatus.PENDING, MatchStatus.RUNNING]).distinct())[:10]
+        live = match_reads.matches_in_play_of(request.user)[:10]
     return render(request, "web/home.html", {
-        "clubs": Club.objects.all(),
-        "tournaments": Tournament.objects.exclude(status__in=[TournamentStatus.FINISHED, TournamentStatus.CANCELLED])
-        .select_related("club")[:RECENT],
-        "finished_tournaments": Tournament.objects.filter(status=TournamentStatus.FINISHED)
-        .select_related("club")[:5],
-        "ladders": Ladder.objects.filter(active=True).select_related("club"),
-        "recent": _matches(Match.objects.filter(status=MatchStatus.FINISHED))[:10],
+        "clubs": club_reads.clubs(),
+        "tournaments": competitions.open_tournaments()[:RECENT],
+        "finished_tournaments": competitions.finished_tournaments()[:5],
+        "ladders": competitions.active_ladders(),
+        "recent": match_reads.finished_matches()[:10],
         "live": live,
     })
 
 
 def club(request, pk: int):
-    club = get_object_or_404(Club, pk=pk)
+    club = get_object_or_404(club_reads.clubs(), pk=pk)
     return render(request, "web/club.html", {
         "club": club,
-        "leagues": League.objects.filter(club=club).prefetch_related("seasons"),
-        "tournaments": Tournament.objects.filter(club=club)[:RECENT],
-        "ladders": Ladder.objects.filter(club=club),
-        "players": club.players.order_by("name"),
-        "recent": _matches(Match.objects.filter(club=club, status=MatchStatus.FINISHED))[:10],
+        "leagues": club_reads.leagues_of(club),
+        "tournaments": competitions.tournaments_of_club(club)[:RECENT],
+        "ladders": competitions.ladders_of_club(club),
+        "players": club_reads.club_players(club),
+        "recent": match_reads.finished_matches(club=club)[:10],
         "organiser": organises(request.user, club.pk),
         # Joining on one's own (web/participation.py): where the visitor stands, and the requests organisers answer.
         "membership": my_membership(request.user, club),
@@ -89,28 +71,28 @@ def club(request, pk: int):
 
 
 def league(request, pk: int):
-    league = get_object_or_404(League.objects.select_related("club"), pk=pk)
-    return render(request, "web/league.html", {"league": league, "seasons": league.seasons.all()})
+    league = get_object_or_404(competitions.league_pages(), pk=pk)
+    return render(request, "web/league.html", {"league": league, "seasons": competitions.seasons_of(league)})
 
 
 def season(request, pk: int):
     """A season's tournaments and its standings, one table per game its tournaments play (results of different
     games are not added up: their scores mean different things)."""
-    season = get_object_or_404(Season.objects.select_related("league__club"), pk=pk)
+    season = get_object_or_404(competitions.season_pages(), pk=pk)
     tables = []
     for game in season_games(season) or ["diamonds"]:
         standings = cached_season_standings(season, game)
         tables.append({"game": game, "standings": standings, "metric_names": _metric_names(standings)})
     return render(request, "web/season.html", {
-        "season": season, "tournaments": Tournament.objects.filter(season=season), "tables": tables,
+        "season": season, "tournaments": competitions.tournaments_of_season(season), "tables": tables,
     })
 
 
 def tournament(request, pk: int):
-    tournament = get_object_or_404(Tournament.objects.select_related("club", "season__league"), pk=pk)
+    tournament = get_object_or_404(competitions.tournament_pages(), pk=pk)
     rounds = []
-    for rnd in tournament.tournament_rounds.order_by("index"):
-        matches = {m.table_number: m for m in _matches(Match.objects.filter(tournament_round=rnd))}
+    for rnd in competitions.rounds_of(tournament):
+        matches = {m.table_number: m for m in match_reads.round_matches(rnd)}
         tables = []
         for table in rnd.tables:
             match = matches.get(table["number"])
@@ -122,14 +104,11 @@ def tournament(request, pk: int):
     candidates = []
     # Registration stays open while it runs: a late entry joins at the next round (league.services.evening).
     if organiser and tournament.status in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
-        # The club's bots: people enter themselves (league.permissions).
-        pool = tournament.club.players.all() if tournament.club else Player.objects.all()
-        candidates = (pool.exclude(bot_kind="").exclude(tournament_entries__tournament=tournament)
-                      .order_by("name")[:200])
+        candidates = competitions.bots_to_register(tournament)
     return render(request, "web/tournament.html", {
         "candidates": candidates,
         "tournament": tournament, "rounds": rounds, "standings": standings,
-        "metric_names": _metric_names(standings), "entries": tournament.entries.select_related("player"),
+        "metric_names": _metric_names(standings), "entries": competitions.entries_of(tournament),
         "organiser": organiser, **tournament_offline_context(tournament, request.user),
         **evening_context(request, tournament),  # check-in and the final (web.evening)
         "my_entry": my_entry(request.user, tournament),
@@ -147,12 +126,12 @@ def _metric_names(standings) -> list[str]:
 @rate_limited(WriteLimit, what="changes")
 def tournament_start_round(request, pk: int):
     """The organiser's "start the next round" (the first one starts the tournament), as the API's start-round."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(competitions.tournaments(), pk=pk)
     if not organises(request.user, tournament.club_id):
         return render(request, "web/error.html", {"message": _("Only the club's organisers may start rounds.")},
                       status=403)
     try:
-        rnd = (start_tournament(tournament=tournament) if not tournament.tournament_rounds.exists()
+        rnd = (start_tournament(tournament=tournament) if not competitions.has_rounds(tournament)
                else advance_tournament(tournament=tournament))
     except (TournamentError, ValueError) as e:
         messages.error(request, str(e))
@@ -195,7 +174,7 @@ def _cancel(request, club_id: int | None, refusal: str, cancel, done: str):
 @require_POST
 def tournament_cancel(request, pk: int):
     """The organiser's "cancel the tournament": its matches in play stop, no round follows."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(competitions.tournaments(), pk=pk)
     refused = _cancel(request, tournament.club_id, _("Only the club's organisers may cancel a tournament."),
                       partial(cancel_tournament, tournament_id=pk),
                       _("The tournament is cancelled: its matches in play were stopped."))
@@ -206,7 +185,7 @@ def tournament_cancel(request, pk: int):
 @require_POST
 def match_cancel(request, pk: int):
     """The organiser's "cancel the match": play stops and the match never counts."""
-    match = get_object_or_404(Match, pk=pk)
+    match = get_object_or_404(match_reads.matches(), pk=pk)
     refused = _cancel(request, match.club_id, _("Only the club's organisers may cancel a match."),
                       partial(cancel_match, match_id=pk),
                       _("The match is cancelled: play stopped and it will not count."))
@@ -218,12 +197,12 @@ def match_cancel(request, pk: int):
 @rate_limited(WriteLimit, what="changes")
 def tournament_register(request, pk: int):
     """The organiser's registration of the club's bots, as the API's entries endpoint."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = get_object_or_404(competitions.tournaments(), pk=pk)
     if not organises(request.user, tournament.club_id):
         return render(request, "web/error.html", {"message": _("Only the club's organisers may register players.")},
                       status=403)
     ids = [int(i) for i in request.POST.getlist("players") if i.isdigit() and len(i) < 19]  # a bigint at most
-    players = list(Player.objects.filter(pk__in=ids))
+    players = players_with_ids(ids)
     if not players:
         messages.error(request, _("Choose at least one player to register."))
         return redirect("web:tournament", pk=pk)
@@ -240,19 +219,16 @@ def tournament_register(request, pk: int):
 
 
 def ladder(request, pk: int):
-    ladder = get_object_or_404(Ladder.objects.select_related("club"), pk=pk)
-    ratings = list(Rating.objects.filter(ladder=ladder).select_related("player").order_by("-ordinal"))
-    top = [r.player for r in ratings[:6]]
-    history: dict[int, list[float]] = {p.pk: [] for p in top}
-    for player_id, ordinal in (RatingHistory.objects.filter(ladder=ladder, player__in=top)
-                               .order_by("created_at", "id").values_list("player_id", "ordinal")):
-        history[player_id].append(ordinal)
+    ladder = get_object_or_404(competitions.ladder_pages(), pk=pk)
+    ladder_ratings = ratings.ladder_ratings(ladder)
+    top = [r.player for r in ladder_ratings[:6]]
+    history = ratings.ladder_points(ladder, top)
     chart = rating_chart([Series(p.name, history[p.pk]) for p in top],
                         title=_("%(ladder)s: ratings of the top 6") % {"ladder": ladder.name})
     return render(request, "web/ladder.html", {
-        "ladder": ladder, "ratings": ratings, "chart": chart,
-        "entries": ladder.entries.filter(active=True).count(),
-        "recent": _matches(Match.objects.filter(ladder=ladder))[:RECENT],
+        "ladder": ladder, "ratings": ladder_ratings, "chart": chart,
+        "entries": competitions.pool_size(ladder),
+        "recent": match_reads.ladder_matches(ladder)[:RECENT],
         "outlook": ladder_outlook(ladder=ladder),
         "in_ladder": in_ladder(request.user, ladder),
     })
@@ -264,24 +240,19 @@ PLAYER_MATCHES_PER_PAGE = 25
 def player(request, pk: int):
     """A player's page: for a bot also its owner, whether it is paused (and why), and its missed deadlines. Matches
     in play come first, then the newest, a page at a time; one rating chart per game."""
-    player = get_object_or_404(Player.objects.select_related("owner"), pk=pk)
-    ratings = list(Rating.objects.filter(player=player).select_related("ladder").order_by("game", "ladder__name"))
+    player = get_object_or_404(player_pages(), pk=pk)
+    player_ratings = ratings.player_ratings(player)
     charts = []
-    for game, of_game in groupby(ratings, key=lambda r: r.game):
-        series = []
-        for rating in of_game:
-            history = RatingHistory.objects.filter(player=player, ladder=rating.ladder)
-            if rating.ladder is None:  # one global rating per game: its history is that of the game's matches
-                history = history.filter(match__game=rating.game)
-            points = list(history.order_by("created_at", "id").values_list("ordinal", flat=True))
-            series.append(Series(rating.ladder.name if rating.ladder else _("global"), points))
+    for game, of_game in groupby(player_ratings, key=lambda r: r.game):
+        series = [Series(rating.ladder.name if rating.ladder else _("global"), ratings.rating_points(rating))
+                  for rating in of_game]
         title = _("%(player)s: rating history, %(game)s") % {"player": player.name,
                                                               "game": presenter_for(game).title}
         charts.append({"game": game, "chart": rating_chart(series, title=title)})
     page = Paginator(player_seats(player), PLAYER_MATCHES_PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "web/player.html", {
-        "player": player, "ratings": ratings, "seats": page.object_list, "page": page,
-        "clubs": player.clubs.all(), "charts": charts,
+        "player": player, "ratings": player_ratings, "seats": page.object_list, "page": page,
+        "clubs": club_reads.clubs_of(player), "charts": charts,
         "conduct": conduct_of(player) if player.is_bot else None,
         "pause_after": pause_after(),
         "manages": player.is_bot and refusal_to_manage_bot(request.user, player) is None,

@@ -41,7 +41,7 @@ class Match(models.Model):
     ruleset = models.JSONField(help_text="The engine ruleset with every field explicit.")
     # The deal's secret (engine.fairness): drawn from the CSPRNG unless a person chose it for practice
     # (`seed_chosen`, shown to everyone); `commitment` is public from creation, the seed and `nonce` only once
-    # the match and every match sharing its deal have ended (league.selectors.live.deal_revealed). Matches
+    # the match and every match sharing its deal have ended (league.selectors.deals.deal_revealed). Matches
     # stored before commitments existed have neither nonce nor commitment.
     seed = models.CharField(max_length=200)
     seed_chosen = models.BooleanField(default=False, help_text="The seed was chosen by whoever created the match.")

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from allauth.account.models import EmailAddress
-from django.db.models import Case, IntegerField, Prefetch, Value, When
+from django.db.models import Case, IntegerField, Prefetch, QuerySet, Value, When
 
 from ..models import (
     Club,
@@ -159,6 +159,11 @@ def my_membership(user, club: Club) -> str:
 
 def pending_requests(club: Club) -> list[MembershipRequest]:
     return list(MembershipRequest.objects.filter(club=club, status=RequestStatus.PENDING).select_related("player"))
+
+
+def requests_of(club: Club, player: Player) -> QuerySet[MembershipRequest]:
+    """The player's requests to join the club (pending or answered), newest first."""
+    return MembershipRequest.objects.filter(club=club, player=player).order_by("-created_at")
 
 
 def my_entry(user, tournament: Tournament) -> TournamentEntry | None:

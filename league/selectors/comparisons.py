@@ -40,6 +40,16 @@ def comparisons(*, bot_id: int | None = None) -> QuerySet[Comparison]:
     return rows.order_by("-created_at", "-id")
 
 
+def comparison_pages() -> QuerySet[Comparison]:
+    """Comparisons with their two bots and their owner."""
+    return Comparison.objects.select_related("candidate", "baseline", "owner")
+
+
+def pair_at(comparison: Comparison, index: int) -> ComparisonPair | None:
+    """The comparison's pair at `index` (0-based) with its two matches, or None."""
+    return comparison.pair_set.select_related("candidate_match", "baseline_match").filter(index=index).first()
+
+
 def pairs(comparison: Comparison) -> QuerySet[ComparisonPair]:
     return comparison.pair_set.order_by("index")
 

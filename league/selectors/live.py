@@ -28,10 +28,11 @@ from engine.games import type_of
 
 from .. import turn_signals
 from ..aio import let_thread_go, run_sync
-from ..models import Match, MatchSeat, MatchStatus, RoundStatus, TournamentFormat
+from ..models import Match, MatchSeat, MatchStatus
 from ..models.match import IN_PLAY
-from .comparisons import twin_in_play as comparison_twin_in_play
+from .deals import deal_revealed
 from .games import GAME_CACHE, StoredPlayError, load_match_game
+from .prepared import PreparedQuery
 from .records import match_record, with_attestation
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,17 @@ def seats_of_user(match: Match, user) -> list[MatchSeat]:
     if user is None or not user.is_authenticated:
         return []
     return list(MatchSeat.objects.filter(match=match, player__user=user).select_related("player").order_by("seat"))
+
+
+# A player's client asks legal/ before most decisions: its one query is compiled once per process.
+# (match__pk, not match_id: an id out of the column's range is then no match rather than a database error.)
+_CALLER_SEATS = PreparedQuery(lambda pk, user_id: MatchSeat.objects.filter(match__pk=pk, player__user=user_id)
+                              .select_related("match", "player").order_by("seat"), 2)
+
+
+def caller_seats_with_match(match_id: int, user_id: int) -> list[MatchSeat]:
+    """The account's seats at the match, in seat order, each with the match and its player: one read."""
+    return _CALLER_SEATS(match_id, user_id)
 
 
 def match_game(match: Match, *, just_read: bool = False) -> Any:
@@ -155,27 +167,6 @@ def turns_of_user(user) -> list[Turn]:
             for ms in rows]
 
 
-def deal_still_in_play(match: Match) -> bool:
-    """Whether the match is a table of a duplicate tournament round still being played, or a comparison's game whose
-    twin is still being played: other matches share its deal, so what was dealt and played here must stay hidden
-    from everyone else until they have ended."""
-    rnd = match.tournament_round
-    if rnd is not None:
-        return rnd.status != RoundStatus.CLOSED and rnd.tournament.format == TournamentFormat.DUPLICATE
-    # A comparison's pair (league.services.comparisons): its two games share the deal, so each stays hidden from
-    # everyone but its own seats while its twin is played (an external bot's author must not read the twin's cards).
-    return comparison_twin_in_play(match.pk)
-
-
-def deal_revealed(match: Match) -> bool:
-    """Whether the match's seed (and nonce) may be shown: the match has ended and so has every match sharing its
-    deal. Twins are found by the seed itself: seeds come from the CSPRNG, so only a duplicate group's tables (or
-    someone's practice seed chosen twice) share one; a duplicate round also stays hidden until it closes."""
-    if match.status in IN_PLAY or deal_still_in_play(match):
-        return False
-    return not Match.objects.filter(seed=match.seed, status__in=IN_PLAY).exclude(pk=match.pk).exists()
-
-
 def record_is_public(match: Match) -> bool:
     return match.status == MatchStatus.FINISHED and deal_revealed(match)
 
@@ -266,7 +257,7 @@ def matches_of_player(queryset: QuerySet[Match], player_id: int) -> QuerySet[Mat
 
 
 __all__ = [
-    "Turn", "deal_still_in_play", "legal_decisions", "match_game", "matches_of_player", "overdue_match_ids",
-    "await_turns", "deal_revealed", "owes_turns", "public_record", "public_state", "record_is_public", "seat_state",
-    "seats_of_user", "stalled_live_match_ids", "turns_of_user",
+    "Turn", "legal_decisions", "match_game", "matches_of_player", "overdue_match_ids",
+    "await_turns", "owes_turns", "public_record", "public_state", "record_is_public", "seat_state",
+    "seats_of_user", "stalled_live_match_ids", "turns_of_user", "caller_seats_with_match",
 ]

@@ -1,4 +1,5 @@
-"""Reads of the lobby: the open public tables, a table as its viewer may see it, and who sits at it.
+"""Reads of the lobby: the open public tables, a table as its viewer may see it, who sits at it, and the table a
+match was played at.
 
 The invitation token is a private table's only secret: it is shown to the people seated at the table (who share the
 link) and to nobody else. A private table is seen only by those seated or holding its token.
@@ -82,3 +83,8 @@ def table_summary(table: LobbyTable, user) -> dict:
     }
     data["token"] = table.token if is_seated else None
     return data
+
+
+def lobby_table_of(match) -> LobbyTable | None:
+    """The lobby table the match was played at, if any (its id and whether it is rated only)."""
+    return LobbyTable.objects.filter(match=match).only("pk", "rated").first()

@@ -1,13 +1,22 @@
-"""Reads about matches: one match, its seats, and the bot matches a worker should pick up again."""
+"""Reads about matches: one match, its seats, matches as lists show them, the corrections of its result, and
+the bot matches a worker should pick up again."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
-from ..models import Match, MatchSeat, MatchStatus
+from ..models import (
+    Club,
+    Ladder,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    ResultCorrection,
+    TournamentRound,
+)
 
 
 def get_match(*, match_id: int) -> Match:
@@ -16,6 +25,66 @@ def get_match(*, match_id: int) -> Match:
 
 def match_seats(match: Match) -> QuerySet[MatchSeat]:
     return MatchSeat.objects.filter(match=match).select_related("player").order_by("seat")
+
+
+def matches() -> QuerySet[Match]:
+    return Match.objects.all()
+
+
+def match_pages() -> QuerySet[Match]:
+    """Matches with what their page shows of them: the tournament of their round, the ladder and the club."""
+    return Match.objects.select_related("tournament_round__tournament", "ladder", "club")
+
+
+def matches_with_round() -> QuerySet[Match]:
+    return Match.objects.select_related("tournament_round")
+
+
+def matches_with_players() -> QuerySet[Match]:
+    """Matches as the API shows them: their round and their seats' players."""
+    return Match.objects.select_related("tournament_round").prefetch_related("match_seats__player")
+
+
+def match_with_players(match_id: int) -> Match:
+    """One match as the API shows it (matches_with_players). Raises Match.DoesNotExist."""
+    return matches_with_players().get(pk=match_id)
+
+
+def match_with_seat_players(match_id: int) -> Match:
+    """One match with its seats' players. Raises Match.DoesNotExist."""
+    return Match.objects.prefetch_related("match_seats__player").get(pk=match_id)
+
+
+def listed(queryset: QuerySet[Match]) -> QuerySet[Match]:
+    """Matches as the website's lists show them: their tournament, ladder and seats (with players, in seat
+    order)."""
+    return queryset.select_related("tournament_round__tournament", "ladder").prefetch_related(
+        Prefetch("match_seats", queryset=MatchSeat.objects.select_related("player").order_by("seat")))
+
+
+def matches_in_play_of(user) -> QuerySet[Match]:
+    """The matches in play at which the account holds a seat, listed."""
+    return listed(Match.objects.filter(match_seats__player__user=user,
+                                       status__in=[MatchStatus.PENDING, MatchStatus.RUNNING]).distinct())
+
+
+def finished_matches(*, club: Club | None = None) -> QuerySet[Match]:
+    """Finished matches (of the club, if given), listed."""
+    found = Match.objects.filter(status=MatchStatus.FINISHED)
+    return listed(found.filter(club=club) if club is not None else found)
+
+
+def ladder_matches(ladder: Ladder) -> QuerySet[Match]:
+    return listed(Match.objects.filter(ladder=ladder))
+
+
+def round_matches(rnd: TournamentRound) -> QuerySet[Match]:
+    return listed(Match.objects.filter(tournament_round=rnd))
+
+
+def corrections_of(match: Match) -> QuerySet[ResultCorrection]:
+    """The corrections of the match's result (its audit trail), with who made them."""
+    return ResultCorrection.objects.filter(match=match).select_related("corrected_by")
 
 
 def stalled_bot_match_ids(*, idle_seconds: int) -> list[int]:

@@ -12,6 +12,11 @@ def notifications_of(user, *, unread_only: bool = False) -> QuerySet[Notificatio
     return found.filter(read_at__isnull=True) if unread_only else found
 
 
+def notification_link(user, notification_id: int) -> str | None:
+    """The link of one of the account's notifications, or None (no such notification of theirs)."""
+    return notifications_of(user).filter(pk=notification_id).values_list("link", flat=True).first()
+
+
 def unread_count(user) -> int:
     """The header badge's number (the `notification_unread` index answers it)."""
     if not user.is_authenticated:

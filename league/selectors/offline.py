@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import QuerySet
+
 from engine.games import game_type
 
 from ..models import EntryStatus, Match, MatchSeat, ResultEntry, Tournament, TournamentRound
@@ -52,9 +54,19 @@ def round_sheet(tournament_round: TournamentRound) -> list[SheetTable]:
     return out
 
 
+def offline_matches() -> QuerySet[Match]:
+    """The tables played with real cards, with their round's tournament and their club."""
+    return Match.objects.select_related("tournament_round__tournament", "club").filter(offline=True)
+
+
 def result_trail(match: Match) -> list[ResultEntry]:
     """Every version entered for the table, oldest first."""
     return list(ResultEntry.objects.filter(match=match).select_related("entered_by", "decided_by"))
+
+
+def result_entry(match: Match, entry_id: int) -> ResultEntry | None:
+    """One version entered for the table, or None."""
+    return ResultEntry.objects.filter(match=match, pk=entry_id).first()
 
 
 def disputed_matches(tournament: Tournament) -> list[Match]:

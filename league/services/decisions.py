@@ -5,9 +5,9 @@ A match with people (or external bots) at the table is played one decision at a 
   (select_for_update), loads the game back from the stored rows (league.selectors.games), checks that the caller
   owns the seat the decision is for and that the decision was made against the current move, lets the engine
   apply it and stores the new events with league.services.progress in the same transaction. Any refusal raises a
-  `DecisionRefused` before anything is written, so bad input changes nothing. The API calls it as
-  `submit_user_decision`, for an account: the account's seat is found among the seats read under the lock, so a
-  request reads the match and its seats once.
+  `DecisionRefused` before anything is written, so bad input changes nothing. Both front ends (api.play, web.play)
+  call it as `submit_user_decision`, for an account: the account's seat is found among the seats read under the
+  lock, so a request reads the match and its seats once.
 - `advance_match` plays the engine bots' seats (in a worker, workers.tasks.advance_match) until a person's or an
   external bot's decision is pending, in one transaction under the same row lock, so a person's decision and a bot's
   never interleave.
@@ -176,11 +176,11 @@ def submit_decision(
 def submit_user_decision(
     *, match_id: int, user, move_number: object, decision_json: object, seat: int | None = None
 ) -> DecisionOutcome:
-    """submit_decision for an account (the API's caller): its seat is found among the match's seats read under the
-    lock, so the request reads the match and its seats once. The seat asked for (NotYourSeat if it is not the
-    account's), else the one awaited, else the account's first. Refused as the API always refused: who before what
-    (a caller without the seat hears 403 whatever it sent), then the decision's form, then the match's state.
-    Raises Match.DoesNotExist for an unknown match."""
+    """submit_decision for an account (the API's and the match page's caller): its seat is found among the match's
+    seats read under the lock, so the request reads the match and its seats once. The seat asked for (NotYourSeat
+    if it is not the account's), else the one awaited, else the account's first. Refused as the API always
+    refused: who before what (a caller without the seat hears 403 whatever it sent), then the decision's form, then
+    the match's state. Raises Match.DoesNotExist for an unknown match."""
 
     def mine_of(rows: list[MatchSeat]) -> list[MatchSeat]:
         return [ms for ms in rows if ms.player.user_id is not None and ms.player.user_id == user.pk]

@@ -19,7 +19,7 @@ from league.models import (
     Rating,
     RatingHistory,
 )
-from league.selectors.live import deal_revealed
+from league.selectors.deals import deal_revealed
 from league.selectors.records import match_record
 from league.services import play_bot_match
 from league.services.cancellation import stop_comparison

@@ -3,20 +3,21 @@ account, its API token printed (the only output, so `TOKEN=$(python manage.py cr
 and optionally its place in a ladder's pool. Over the API a signed-in person does the same with
 `POST /api/v1/players/ {"kind": "external_bot", "name": ...}` and `POST /api/v1/ladders/{id}/join/`."""
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import IntegrityError, transaction
 
 from api.tokens import issue_token
-from league.models import Club, Ladder
+from league.selectors import clubs as club_reads
+from league.selectors import competitions
+from league.selectors.players import account_named
 from league.services.ladders import join_ladder
 from league.services.players import create_external_bot
 
 
-def _by_name_or_id(model, value: str, what: str):
-    found = model.objects.filter(name=value).first()
+def _by_name_or_id(by_name, by_id, value: str, what: str):
+    found = by_name(value)
     if found is None and value.isdigit():
-        found = model.objects.filter(pk=int(value)).first()
+        found = by_id(int(value))
     if found is None:
         raise CommandError(f"no {what} named {value!r}")
     return found
@@ -32,11 +33,12 @@ class Command(BaseCommand):
         parser.add_argument("--ladder", help="a ladder (name or id) whose pool it joins")
 
     def handle(self, *args, name, club=None, owner=None, ladder=None, **options):
-        clubs = [_by_name_or_id(Club, club, "club")] if club else []
-        the_ladder = _by_name_or_id(Ladder, ladder, "ladder") if ladder else None
+        clubs = [_by_name_or_id(club_reads.club_named, club_reads.club, club, "club")] if club else []
+        the_ladder = (_by_name_or_id(competitions.ladder_named, competitions.ladder, ladder, "ladder") if ladder
+                      else None)
         author = None
         if owner:
-            author = get_user_model().objects.filter(username=owner).first()
+            author = account_named(owner)
             if author is None:
                 raise CommandError(f"no account named {owner!r}")
         try:
