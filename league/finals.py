@@ -25,12 +25,15 @@ import random
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from django.utils.translation import gettext as _
 
 from .scheduling import TableShape, table_sizes
 
 Competitor = Hashable
+# The functions keep their callers' competitor type: the league's finals seat players by id.
+C = TypeVar("C", bound=Hashable)
 
 
 def stage_tables(field: int, table_size: int, *, min_players: int, max_players: int) -> list[int]:
@@ -74,7 +77,7 @@ def plan_stages(final_size: int, stages: int, advance: int, table_size: int, *, 
     return plan
 
 
-def cut_order(standings: Sequence[tuple[Competitor, int]], seed: object) -> list[Competitor]:
+def cut_order(standings: Sequence[tuple[C, int]], seed: object) -> list[C]:
     """The competitors of (competitor, rank) standings, best first, those sharing a rank in an order drawn from
     `seed` (see the module docstring)."""
     rng = random.Random(f"{seed}/final-cut")
@@ -82,12 +85,12 @@ def cut_order(standings: Sequence[tuple[Competitor, int]], seed: object) -> list
     return [c for c, _ in sorted(standings, key=lambda s: (s[1], draw[s[0]]))]
 
 
-def seat_by_rank(ranked: Sequence[Competitor], sizes: Sequence[int]) -> list[list[Competitor]]:
+def seat_by_rank(ranked: Sequence[C], sizes: Sequence[int]) -> list[list[C]]:
     """The tables of one stage: `ranked` (best first, exactly sum(sizes) of them) dealt in snake order; at each
     table in rank order."""
     if len(ranked) != sum(sizes):
         raise ValueError(f"{len(ranked)} finalists for {sum(sizes)} seats")  # a caller's bug, not a user's
-    tables: list[list[Competitor]] = [[] for _ in sizes]
+    tables: list[list[C]] = [[] for _ in sizes]
     order = list(range(len(sizes)))
     i = 0
     while i < len(ranked):
@@ -100,11 +103,11 @@ def seat_by_rank(ranked: Sequence[Competitor], sizes: Sequence[int]) -> list[lis
 
 
 @dataclass(frozen=True)
-class StageTable:
+class StageTable(Generic[C]):
     """One finished table of a stage: each competitor's place at it (1 best; tied ones share)."""
 
     stage: int
-    places: dict[Competitor, int]
+    places: dict[C, int]
 
 
 @dataclass(frozen=True)
@@ -116,17 +119,17 @@ class Ranked:
     stage_place: int | None  # the place at that stage's table
 
 
-def advancing(table: StageTable, advance: int, qualifying: Sequence[Competitor]) -> list[Competitor]:
+def advancing(table: StageTable[C], advance: int, qualifying: Sequence[C]) -> list[C]:
     """The best `advance` of a finished table: by place, a tie across the cut broken by qualifying rank."""
     position = {c: i for i, c in enumerate(qualifying)}
     return sorted(table.places, key=lambda c: (table.places[c], position.get(c, len(position))))[:advance]
 
 
-def final_decides_ranking(qualifying: Sequence[Competitor], tables: Sequence[StageTable]) -> list[Ranked]:
+def final_decides_ranking(qualifying: Sequence[C], tables: Sequence[StageTable[C]]) -> list[Ranked]:
     """The final ranking when the final decides places 1..n: see the module docstring. `qualifying` is the cut
     order of the whole field (best first), `tables` the final's finished tables."""
     position = {c: i for i, c in enumerate(qualifying)}
-    last_stage: dict[Competitor, tuple[int, int]] = {}
+    last_stage: dict[C, tuple[int, int]] = {}
     for t in sorted(tables, key=lambda t: t.stage):
         for c, place in t.places.items():
             last_stage[c] = (t.stage, place)

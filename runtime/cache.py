@@ -18,7 +18,7 @@ import time
 
 import redis
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +31,9 @@ REDIS_DOWN_ERRORS: tuple[type[BaseException], ...] = (redis.ConnectionError, red
 
 
 class FailSoftRedisCache(RedisCache):
+    # RedisCache's client to Redis itself: a cached property of Django's that its stubs leave out (it is private).
+    _cache: RedisCacheClient
+
     def __init__(self, server, params):
         super().__init__(server, params)
         self._fallback = LocMemCache(f"fail-soft:{server}", {"TIMEOUT": params.get("TIMEOUT", 300),

@@ -3,6 +3,8 @@ finished tables gave (league.finals has the rules; league.services.finals seats 
 
 from __future__ import annotations
 
+from typing import cast
+
 from league.finals import StageTable, cut_order
 
 from ..models import Match, MatchSeat, MatchStatus, RoundStatus, Tournament, TournamentRound
@@ -13,13 +15,14 @@ def qualifying_order(tournament: Tournament, rows=None) -> list[int]:
     """Every competitor by the qualifying standings (`rows`, else computed), ties after every tie-break drawn from the
     seed (league.finals)."""
     rows = rows if rows is not None else tournament_standings(tournament=tournament)
-    return cut_order([(r.competitor, r.rank) for r in rows], tournament.seed)
+    # The standings are generic over competitors; a tournament's are player ids (or team numbers): ints.
+    return cut_order([(cast(int, r.competitor), r.rank) for r in rows], tournament.seed)
 
 
-def stage_tables(tournament: Tournament) -> list[StageTable]:
+def stage_tables(tournament: Tournament) -> list[StageTable[int]]:
     """The final's tables whose match has ended, with each player's place (a table that failed or was cancelled
     places its players level: the cut then goes by qualifying rank)."""
-    out = []
+    out: list[StageTable[int]] = []
     rounds = TournamentRound.objects.filter(tournament=tournament, stage__gt=0).order_by("index")
     for rnd in rounds:
         for t in rnd.tables:

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import NotSupportedError, connections, router
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import QuerySet
-from django.db.models.query import get_related_populators
+from django.db.models.query import get_related_populators  # type: ignore[attr-defined]  # private: not in the stubs
 
 # Marker arguments: values no real id takes (ids are positive), told apart by position.
 _MARKERS = (-7_318_406_811, -7_318_406_812, -7_318_406_813)
@@ -173,8 +173,7 @@ class PreparedQuery(_Prepared):
         rows, alias, compiled = self._run(args)
         klass_info, select, start, end, init_list = compiled[4:]
         model = self._model
-        # django-stubs 6 describes Django 6.0's signature (with fetch_mode); Django 5.2's takes these three.
-        populators = get_related_populators(klass_info, select, alias)  # type: ignore[call-arg]
+        populators = get_related_populators(klass_info, select, alias)
         out = []
         for row in rows:
             obj = model.from_db(alias, init_list, row[start:end])

@@ -185,8 +185,8 @@ def _start_pair(comparison: Comparison, index: int) -> ComparisonPair:
     """Create pair `index`'s two matches and send them to the workers (in the caller's transaction)."""
     seat = tested_seat(comparison, index)
     players = int(comparison.ruleset["players"])
-    tested = frozenset((comparison.candidate_id, comparison.baseline_id))
-    field = {s: field_player(comparison.field_kind, comparison.field_settings, s, avoid=tested)
+    tested_ids = frozenset((comparison.candidate_id, comparison.baseline_id))
+    field = {s: field_player(comparison.field_kind, comparison.field_settings, s, avoid=tested_ids)
              for s in range(players) if s != seat}
     seed = pair_seed(comparison, index)
     matches = []
@@ -216,8 +216,11 @@ def _placement(match_id: int, seat: int) -> int | None:
     return MatchSeat.objects.filter(match_id=match_id, seat=seat).values_list("placement", flat=True).first()
 
 
-def _places(match_id: int) -> list[int | None]:
-    return list(MatchSeat.objects.filter(match_id=match_id).order_by("seat").values_list("placement", flat=True))
+def _places(match_id: int) -> list[int] | None:
+    """The match's placements in seat order; None while a seat has none (the match did not finish)."""
+    places = list(MatchSeat.objects.filter(match_id=match_id).order_by("seat").values_list("placement", flat=True))
+    placed = [p for p in places if p is not None]
+    return placed if len(placed) == len(places) else None
 
 
 @transaction.atomic
@@ -237,15 +240,16 @@ def close_pair(*, pair_id: int) -> bool:
     now = timezone.now()
     pair.finished_at = now
     candidate_places, baseline_places = _places(pair.candidate_match_id), _places(pair.baseline_match_id)
-    if all(statuses[m] == MatchStatus.FINISHED for m in statuses) and None not in candidate_places + baseline_places:
+    if (all(statuses[m] == MatchStatus.FINISHED for m in statuses) and candidate_places is not None
+            and baseline_places is not None):
         seat = pair.tested_seat
         pair.status = PairStatus.DONE
         pair.candidate_place, pair.baseline_place = candidate_places[seat], baseline_places[seat]
         pair.outcome = duplicate_score(placement_score(candidate_places, seat),
                                        placement_score(baseline_places, seat))
         pair.save()
-        state = _update_test(comparison)
-        pair.llr, pair.mean_difference = state["llr"], state["mean_difference"]
+        _update_test(comparison)
+        pair.llr, pair.mean_difference = comparison.llr, comparison.mean_difference
         pair.save(update_fields=["llr", "mean_difference"])
     else:
         pair.status = PairStatus.VOID
@@ -267,24 +271,24 @@ def close_pair(*, pair_id: int) -> bool:
 
 
 def sprt_of(comparison: Comparison) -> Sprt:
-    outcomes = list(comparison.pair_set.filter(status=PairStatus.DONE).order_by("index")
-                    .values_list("outcome", flat=True))
+    recorded = comparison.pair_set.filter(status=PairStatus.DONE).order_by("index").values_list("outcome", flat=True)
+    outcomes = [o for o in recorded if o is not None]  # a done pair always has its outcome
     return Sprt(Hypotheses(comparison.elo0, comparison.elo1, comparison.alpha, comparison.beta),
                 competitors=int(comparison.ruleset["players"]), max_pairs=comparison.max_pairs, outcomes=outcomes)
 
 
-def _update_test(comparison: Comparison) -> dict:
+def _update_test(comparison: Comparison) -> None:
     """Recompute the test from every recorded outcome (a few thousand at most) and store its state."""
-    state = sprt_of(comparison).state()
-    comparison.pairs, comparison.llr = state["pairs"], state["llr"]
-    comparison.lower_bound, comparison.upper_bound = state["lower"], state["upper"]
-    comparison.mean_difference = state["mean_difference"]
-    comparison.difference_low, comparison.difference_high = state["difference_low"], state["difference_high"]
+    sprt = sprt_of(comparison)
+    estimate = sprt.estimate()
+    comparison.pairs, comparison.llr = sprt.pairs, sprt.llr
+    comparison.lower_bound, comparison.upper_bound = sprt.hypotheses.bounds
+    comparison.mean_difference = estimate["mean_difference"]
+    comparison.difference_low, comparison.difference_high = estimate["difference_low"], estimate["difference_high"]
     if comparison.status == ComparisonStatus.RUNNING:  # a pair ending after a stop does not decide it any more
-        comparison.decision = state["decision"] or ""
+        comparison.decision = sprt.decision or ""
     comparison.save(update_fields=["pairs", "llr", "lower_bound", "upper_bound", "mean_difference",
                                    "difference_low", "difference_high", "decision"])
-    return state
 
 
 def refusal_to_stop(user, comparison: Comparison) -> str | None:

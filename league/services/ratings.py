@@ -69,7 +69,8 @@ def _ratings_for_update(players: list[Player], ladder: Ladder | None, game: str)
     order)."""
     model = context_model(ladder)
     ids = sorted(p.pk for p in players)
-    context = {"ladder": ladder} if ladder is not None else {"ladder": None, "game": game}
+    context: dict[str, Ladder | str | None] = (
+        {"ladder": ladder} if ladder is not None else {"ladder": None, "game": game})
 
     def locked() -> dict[int, Rating]:
         return {r.player_id: r for r in Rating.objects.select_for_update().filter(player_id__in=ids, **context)

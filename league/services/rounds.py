@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import cast
 
 from django.conf import settings as django_settings
 from django.db import transaction
@@ -65,19 +66,26 @@ def _plan_round(tournament: Tournament, rounds: list[TournamentRound], units: li
     stored = [_stored_round(r) for r in rounds]
     same_field = all({*r.units(), *r.byes} == set(units) for r in stored)
     if tournament.format != TournamentFormat.SWISS and same_field:
-        whole = dict(rounds=tournament.rounds, table_size=tournament.table_size, seed=tournament.seed,
-                     partnership=tournament.partnerships, teams=teams)
         if tournament.format == TournamentFormat.DUPLICATE:  # Diamonds only, which seats up to the default 6
-            return scheduling.duplicate_schedule(units, **whole).rounds[number - 1]
-        return scheduling.fixed_schedule(units, **whole, max_players=max_players).rounds[number - 1]
-    common = dict(number=number, table_size=tournament.table_size, history=History.from_rounds(stored),
-                  seed=tournament.seed, partnership=tournament.partnerships, teams=teams)
+            schedule = scheduling.duplicate_schedule(
+                units, rounds=tournament.rounds, table_size=tournament.table_size, seed=tournament.seed,
+                partnership=tournament.partnerships, teams=teams)
+        else:
+            schedule = scheduling.fixed_schedule(
+                units, rounds=tournament.rounds, table_size=tournament.table_size, seed=tournament.seed,
+                partnership=tournament.partnerships, teams=teams, max_players=max_players)
+        return schedule.rounds[number - 1]
+    history = History.from_rounds(stored)
     if tournament.format == TournamentFormat.DUPLICATE:
-        return scheduling.duplicate_round(units, **common)
-    common["max_players"] = max_players
+        return scheduling.duplicate_round(units, number=number, table_size=tournament.table_size, history=history,
+                                          seed=tournament.seed, partnership=tournament.partnerships, teams=teams)
     if tournament.format == TournamentFormat.SWISS:
-        return scheduling.swiss_round(_swiss_order(tournament, units, number), **common)
-    return scheduling.seat_round(units, **common)
+        return scheduling.swiss_round(_swiss_order(tournament, units, number), number=number,
+                                      table_size=tournament.table_size, history=history, seed=tournament.seed,
+                                      partnership=tournament.partnerships, teams=teams, max_players=max_players)
+    return scheduling.seat_round(units, number=number, table_size=tournament.table_size, history=history,
+                                 seed=tournament.seed, partnership=tournament.partnerships, teams=teams,
+                                 max_players=max_players)
 
 
 def _with_deal_seeds(tournament: Tournament, number: int, tables) -> list[Table]:
@@ -107,7 +115,8 @@ def _table_match(tournament: Tournament, table: Table, players: dict[int, Player
     table) gives the seat that acts first, else the seed draws it."""
     n = table.size
     ruleset = table_ruleset(tournament.ruleset, n, tournament.game)
-    seated = [players[pid] for pid in table.seats]
+    # The scheduler seats whatever ids it is given (Hashable); the league gives it player ids.
+    seated = [players[cast(int, pid)] for pid in table.seats]
     if tournament.format == TournamentFormat.DUPLICATE and table.rotation:
         r = table.rotation % n
         seated = [seated[(q + r) % n] for q in range(n)]
@@ -158,12 +167,12 @@ def seat_round(*, tournament: Tournament) -> TournamentRound:
                               % {"tournament": tournament})
     entries = present_entries(tournament, len(rounds) + 1)
     players = {e.player_id: e.player for e in entries}
-    teams = None
+    teams: dict[int | None, tuple[int, ...]] | None = None
     if tournament.partnerships:
-        teams = {}
+        members: dict[int | None, list[int]] = {}
         for e in entries:
-            teams.setdefault(e.team, []).append(e.player_id)
-        teams = {team: tuple(pids) for team, pids in teams.items() if len(pids) == 2}
+            members.setdefault(e.team, []).append(e.player_id)
+        teams = {team: tuple(pids) for team, pids in members.items() if len(pids) == 2}
         units = list(teams)
     else:
         units = list(players)
