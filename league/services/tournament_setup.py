@@ -112,7 +112,7 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
     if deadline_action not in DeadlineAction.values:
         raise ValueError(_("deadline_action must be one of %(actions)s, not %(action)s") % {
             "actions": ", ".join(DeadlineAction.values), "action": repr(deadline_action)})
-    if deadline_fallback not in FALLBACK_BOTS:  # names for every game (decisions.FALLBACK_BOT_OF_GAME)
+    if deadline_fallback not in FALLBACK_BOTS:  # names for every game (each GameType's fallback_bots)
         raise ValueError(_("the fallback bot is one of %(bots)s, not %(bot)s") % {
             "bots": ", ".join(FALLBACK_BOTS), "bot": repr(deadline_fallback)})
     for name, value in (("check_in_required", check_in_required), ("self_check_in", self_check_in)):
