@@ -8,18 +8,54 @@ the newer games (Diamoniak, the ring race): who is at the table and whose turn i
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from .pending import Pending
 from .referee import result_json
+
+
+class SeatsGame(Protocol):
+    """What every game shows its seats' views."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def move_number(self) -> int: ...
+    @property
+    def pending(self) -> Pending | None: ...
+    @property
+    def over(self) -> bool: ...
+    def legal(self, seat: int) -> list[Any]: ...
+
+
+class ChoicesGame(SeatsGame, Protocol):
+    """What a newer game (engine.common.referee.ChoicesReferee with its rules) shows its seats' views."""
+
+    @property
+    def seats(self) -> Sequence[str]: ...
+    @property
+    def ruleset(self) -> Any: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def events(self) -> Sequence[Mapping[str, Any]]: ...
+    @property
+    def result(self) -> Any: ...
 
 
 class SeatViewBase:
     """A read-only window on a game for one seat. Fields are computed on demand (bots read only a few)."""
 
     __slots__ = ("_game", "seat")
+    # Declared for the type checker only (no values: the compiled build declares them in seat_view.pxd); a game's
+    # view narrows `_game` to its own Game.
+    _game: SeatsGame
+    seat: int
 
-    def __init__(self, game: Any, seat: int):
+    def __init__(self, game: SeatsGame, seat: int):
         if not 0 <= seat < game.n:
             raise ValueError(f"there is no seat {seat}")
         self._game = game
@@ -35,7 +71,7 @@ class SeatViewBase:
         return p is not None and self.seat in p.seats
 
     @property
-    def legal(self) -> list:
+    def legal(self) -> list[Any]:
         return self._game.legal(self.seat)
 
     @property
@@ -59,6 +95,7 @@ class ChoicesSeatView(SeatViewBase):
     """
 
     __slots__ = ()
+    _game: ChoicesGame
     game_name = ""
 
     def table_json(self) -> dict[str, Any]:

@@ -28,7 +28,7 @@ def card_str(c: Card) -> str:
     return f"{SUITS[c >> 4]}{c & 15}"
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: object) -> Card:
     """`"D7"` -> card; raises ValueError on anything that is not a card of the full deck."""
     if not isinstance(text, str) or len(text) < 2 or text[0] not in SUITS or not text[1:].isdigit():
         raise ValueError(f"{text!r} is not a card (a suit letter D H S C and a rank 1-15, like 'D7')")
@@ -51,7 +51,7 @@ def cards_str(cards: Iterable[Card]) -> list[str]:
     return [_STR[c] for c in cards]
 
 
-def parse_cards(texts: Iterable[str]) -> list[Card]:
+def parse_cards(texts: Iterable[object]) -> list[Card]:
     out: list[Card] = []
     for t in texts:
         c = _PARSE.get(t) if isinstance(t, str) else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ..common.pending import Pending
 from ..errors import IllegalDecision
@@ -57,26 +57,36 @@ class Action(NamedTuple):
 
 class Trick:
     __slots__ = ("leader", "plays", "winner")
+    leader: int
+    plays: list[Play]
+    winner: int | None
 
     def __init__(self, leader: int):
         self.leader = leader
-        self.plays: list[Play] = []
-        self.winner: int | None = None
+        self.plays = []
+        self.winner = None
 
 
 class RoundLog:
     """What happened in one round, in the shape of a `diamonds-record/1` round."""
 
     __slots__ = ("dealer", "hands", "pass_count", "passes", "clubs_targets", "tricks", "actions")
+    dealer: int
+    hands: list[list[Card]]
+    pass_count: int | None
+    passes: list[list[Card]] | None
+    clubs_targets: list[int | None]
+    tricks: list[Trick]
+    actions: list[Action]
 
     def __init__(self, dealer: int, hands: list[list[Card]]):
         self.dealer = dealer
         self.hands = hands
-        self.pass_count: int | None = None
-        self.passes: list[list[Card]] | None = None
-        self.clubs_targets: list[int | None] = []
-        self.tricks: list[Trick] = []
-        self.actions: list[Action] = []
+        self.pass_count = None
+        self.passes = None
+        self.clubs_targets = []
+        self.tricks = []
+        self.actions = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +94,7 @@ class Decision:
     """A seat's answer to a pending decision. `value` is a count, a tuple of cards, a card or a target seat."""
 
     kind: str
-    value: object
+    value: Any  # its type follows `kind`; the referee checks it (a wrong one is an IllegalDecision)
 
     @staticmethod
     def pass_count(count: int) -> Decision:
@@ -105,7 +115,7 @@ class Decision:
     def clubs_target(seat: int) -> Decision:
         return Decision(CLUBS_TARGET, seat)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         if self.kind == PASS_COUNT:
             return {"kind": PASS_COUNT, "count": self.value}
         if self.kind == PASS_CARDS:
@@ -168,10 +178,15 @@ def seeded_hands(ruleset: Ruleset, seed: str, round_index: int) -> list[list[Car
     return _shuffled_hands(deck(ruleset.deck_ranks), seed, round_index, ruleset.players, ruleset.hand_size)
 
 
-_TABLES: dict[Ruleset, tuple] = {}
+# Per ruleset: each seat's team, the deck, the Pending of a card play and of a pass count per seat, and the play
+# order of a trick per leader.
+_Tables = tuple[
+    tuple[int, ...], tuple[Card, ...], tuple[Pending, ...], tuple[Pending, ...], tuple[tuple[int, ...], ...]
+]
+_TABLES: dict[Ruleset, _Tables] = {}
 
 
-def _tables(ruleset: Ruleset) -> tuple:
+def _tables(ruleset: Ruleset) -> _Tables:
     """What a game derives from its ruleset alone, built once per ruleset rather than once per game: each
     seat's team, the deck, the Pending of a card play and of a pass count per seat (immutable and asked for on
     every move), and the play order of a trick per leader."""
@@ -196,6 +211,54 @@ def _tables(ruleset: Ruleset) -> tuple:
 class Game:
     """One game. Build it with a ruleset and a seed (or given deals); drive it with `apply`."""
 
+    # The fields, declared for the type checker only (no values: the compiled build declares them in game.pxd).
+    ruleset: Ruleset
+    seed: str
+    seats: list[str]
+    n: int
+    auto_clubs: bool
+    first_dealer: int
+    thief: int | None
+    supply: int
+    vault: list[int]
+    showroom: list[int]
+    rounds: list[RoundLog]
+    events: list[Play | Action]
+    choices: list[tuple[int, Decision]]
+    move_number: int
+    result: Result | None
+    phase: str
+    round: int
+    dealer: int
+    hands: list[list[Card]]
+    pass_count: int | None
+    _deals: list[list[list[Card]]]
+    _deck: tuple[Card, ...]
+    _pending_play: tuple[Pending, ...]
+    _pending_count: tuple[Pending, ...]
+    _orders: tuple[tuple[int, ...], ...]
+    _team_of: list[int]
+    _tricks_per_round: int
+    _logging: bool
+    # The round's state (_start_round) and the trick's (_start_trick).
+    _suit_count: list[list[int]]
+    _won: list[list[int]]
+    _tricks_won: list[int]
+    _passes: list[list[Card] | None]
+    _trick_index: int
+    _order: tuple[int, ...]
+    _pos: int
+    _led: int
+    _trick: Trick
+    _plays: list[Play]
+    _log: RoundLog
+    # A pending clubs target (_act): where the flow resumes, who acts, why, who chooses, in which trick.
+    _after: int | None
+    _clubs_actor: int | None
+    _clubs_cause: str | None
+    _clubs_chooser: int | None
+    _clubs_trick: int | None
+
     def __init__(
         self,
         ruleset: Ruleset,
@@ -216,7 +279,8 @@ class Game:
             raise ValueError(f"{n} players need {n} seat names, got {len(self.seats)}")
         self.n = n
         self.auto_clubs = auto_clubs
-        self._deals = [[parse_cards(h) if h and isinstance(h[0], str) else list(h) for h in rd] for rd in deals or []]
+        self._deals = [[parse_cards(h) if h and isinstance(h[0], str) else list(cast("Sequence[Card]", h)) for h in rd]
+                       for rd in deals or []]
         team_of, self._deck, self._pending_play, self._pending_count, self._orders = _tables(ruleset)
         self._team_of = list(team_of)
         self._tricks_per_round = ruleset.tricks_per_round
@@ -231,17 +295,17 @@ class Game:
         elif not isinstance(first_dealer, int) or not 0 <= first_dealer < n:
             raise ValueError(f"first_dealer must be a seat 0..{n - 1}, not {first_dealer!r}")
         self.first_dealer = first_dealer
-        self.thief: int | None = (first_dealer + 1) % n if ruleset.clubs == "thief" else None  # R-SETUP-3
+        self.thief = (first_dealer + 1) % n if ruleset.clubs == "thief" else None  # R-SETUP-3
 
         # Set when a clubs target is pending (_act); None until then, so that every game has every field.
         self._after = self._clubs_actor = self._clubs_cause = self._clubs_chooser = self._clubs_trick = None
-        self.rounds: list[RoundLog] = []
-        self.events: list[Play | Action] = []
+        self.rounds = []
+        self.events = []
         # Every decision in the order it was applied, as the newer games keep theirs: what the league stores
         # (league.services.progress) and replays. A clubs target applied without asking (auto_clubs) is no choice.
-        self.choices: list[tuple[int, Decision]] = []
+        self.choices = []
         self.move_number = 0
-        self.result: Result | None = None
+        self.result = None
         self.phase = PASS_COUNT
         self.round = -1
         self.dealer = first_dealer
@@ -263,7 +327,9 @@ class Game:
         if phase == PASS_COUNT:
             return self._pending_count[self.dealer]
         if phase == CLUBS_TARGET:
-            return Pending(CLUBS_TARGET, (self._clubs_chooser,))
+            chooser = self._clubs_chooser
+            assert chooser is not None  # set with the phase (_act)
+            return Pending(CLUBS_TARGET, (chooser,))
         return None
 
     @property
@@ -271,7 +337,7 @@ class Game:
         """The seat that plays the next card, when a card is what the game waits for."""
         return self._order[self._pos] if self.phase == PLAY else None
 
-    def legal(self, seat: int) -> list:
+    def legal(self, seat: int) -> list[int]:
         """The options open to `seat` now: pass counts, cards (to pass or play) or target seats; [] if none."""
         phase = self.phase
         if phase is PLAY:
@@ -287,7 +353,9 @@ class Game:
         if phase == PASS_COUNT:
             return [c for c in PASS_COUNTS if c <= self.ruleset.hand_size] if seat == self.dealer else []
         if phase == CLUBS_TARGET:
-            return self._clubs_options(self._clubs_actor) if seat == self._clubs_chooser else []
+            actor = self._clubs_actor
+            assert actor is not None  # set with the phase (_act)
+            return self._clubs_options(actor) if seat == self._clubs_chooser else []
         return []
 
     def _playable(self, seat: int) -> list[Card]:
@@ -335,6 +403,7 @@ class Game:
             CLUBS_TARGET: "R-ACT-C",
         }[self.phase]
         pending = self.pending
+        assert pending is not None  # the game is not over
         raise IllegalDecision(
             rule, f"the game waits for {pending.kind} from seat(s) {list(pending.seats)}, not {wanted}"
         )
@@ -420,7 +489,9 @@ class Game:
             self._refuse_phase(CLUBS_TARGET)
         if seat != self._clubs_chooser:
             raise IllegalDecision("R-ACT-C", f"seat {self._clubs_chooser} chooses this clubs target, not seat {seat}")
-        self._check_clubs_target(self._clubs_actor, target)
+        actor = self._clubs_actor
+        assert actor is not None  # set with the phase (_act)
+        self._check_clubs_target(actor, target)
         self.move_number += 1
         if self._logging:
             self.choices.append((seat, Decision(CLUBS_TARGET, target)))
@@ -455,10 +526,10 @@ class Game:
                 counts[c >> 4] += 1
         self._won = [[0, 0, 0, 0] for _ in range(n)]
         self._tricks_won = [0] * n
-        self._passes: list[list[Card] | None] = [None] * n
-        self.pass_count: int | None = None
+        self._passes = [None] * n
+        self.pass_count = None
         self._trick_index = -1
-        self._order: tuple[int, ...] = ()
+        self._order = ()
         self._pos = 0
         self._led = -1
         self._trick = Trick(-1)
@@ -489,16 +560,17 @@ class Game:
         n = self.n
         teams = self.ruleset.partnerships
         half = n // 2
+        passes = cast("list[list[Card]]", self._passes)  # every seat has chosen its cards (pass_cards)
         for s in range(n):
             to = (s + half) % n if teams else (s + 1) % n  # R-TEAM-2 / R-PASS-2
             hand_from, hand_to = self.hands[s], self.hands[to]
             counts_from, counts_to = self._suit_count[s], self._suit_count[to]
-            for c in self._passes[s]:
+            for c in passes[s]:
                 hand_from.remove(c)
                 hand_to.append(c)
                 counts_from[c >> 4] -= 1
                 counts_to[c >> 4] += 1
-        self._log.passes = [list(p) for p in self._passes]
+        self._log.passes = [list(p) for p in passes]
         self._start_trick((self.dealer + 1) % n)  # R-LEAD-1
 
     def _start_trick(self, leader: int) -> None:
@@ -543,7 +615,9 @@ class Game:
         if self._trick_index + 1 == self._tricks_per_round:  # R-ROUND-1
             self._majority_actions()
         else:
-            self._start_trick(self._trick.winner)
+            winner = self._trick.winner
+            assert winner is not None  # the trick is over (_finish_trick)
+            self._start_trick(winner)
 
     def _majority_actions(self) -> None:
         teams = self.ruleset.teams
@@ -651,13 +725,14 @@ class Game:
         return [s for s in range(self.n) if team_of[s] != team and showroom[team_of[s]]]
 
     def _finish_clubs(self, target: int) -> None:
-        seat = self._clubs_actor
+        seat, cause = self._clubs_actor, self._clubs_cause
+        assert seat is not None and cause is not None  # set with the pending target (_act)
         team, victim = self._team_of[seat], self._team_of[target]
         self.showroom[victim] -= 1
         self.showroom[team] += 1
         if self._logging:
             self._log.clubs_targets.append(target)
-            action = Action(self.round, self._clubs_trick, seat, CLUBS, self._clubs_cause, target, 1)
+            action = Action(self.round, self._clubs_trick, seat, CLUBS, cause, target, 1)
             self._log.actions.append(action)
             self.events.append(action)
 

@@ -7,11 +7,12 @@ derive, and any disagreement is reported by its path in the document.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ..common.records import ReplayError, carry_attestation, differences
 from ..errors import IllegalDecision, InvalidRuleset
-from .cards import SUITS, card_str, parse_cards
+from .cards import SUITS, Card, card_str, parse_cards
 from .game import CLUBS_TARGET, Game, RoundLog, seeded_hands
 from .ruleset import Ruleset
 
@@ -58,7 +59,7 @@ def _round_json(r: RoundLog) -> dict[str, Any]:
     }
 
 
-def card_str_list(cards) -> list[str]:
+def card_str_list(cards: Iterable[Card]) -> list[str]:
     return [card_str(c) for c in cards]
 
 
@@ -98,7 +99,7 @@ def from_record(record: dict[str, Any]) -> Game:
     return game
 
 
-def parse_cards_2d(hands) -> list[list[int]]:
+def parse_cards_2d(hands: object) -> list[list[int]]:
     if not isinstance(hands, list):
         raise ValueError("expected a list of hands")
     return [parse_cards(h) for h in hands]
@@ -119,7 +120,9 @@ def _replay_round(game: Game, index: int, r: dict[str, Any], last: bool = False)
 
     def settle_clubs(trick: int | None, at_end: bool = False) -> None:
         while game.phase == CLUBS_TARGET and game.round == index:
-            seat = game.pending.seats[0]
+            pending = game.pending
+            assert pending is not None  # a clubs target is pending
+            seat = pending.seats[0]
             k = len(game.rounds[index].clubs_targets)
             if at_end and k >= len(targets):
                 return  # an unfinished game's record ends while this clubs target is still to be chosen

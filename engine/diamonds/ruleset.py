@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..common.ruleset_fields import fields_of, one_of, whole_number, yes_no
 from ..errors import InvalidRuleset
@@ -35,11 +35,17 @@ class Ruleset:
     players: int
     partnerships: bool = False
     perfect: bool = False
-    clubs: str | None = None
-    rounds: int | None = None
-    hand_size: int | None = None
-    deck_ranks: int | None = None
+    # None asks for the rulebook's value, which __post_init__ fills in: a built ruleset always holds one.
+    clubs: str = None  # type: ignore[assignment]
+    rounds: int = None  # type: ignore[assignment]
+    hand_size: int = None  # type: ignore[assignment]
+    deck_ranks: int = None  # type: ignore[assignment]
     teams: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+
+    if TYPE_CHECKING:  # what the constructor takes, for the type checker (the dataclass writes the real one)
+        def __init__(self, players: int, partnerships: bool = False, perfect: bool = False, clubs: str | None = None,
+                     rounds: int | None = None, hand_size: int | None = None, deck_ranks: int | None = None) -> None:
+            ...
 
     def __post_init__(self) -> None:
         n = whole_number("players", self.players, 2, 6)
@@ -71,6 +77,7 @@ class Ruleset:
         object.__setattr__(self, "hand_size", hand_size)
         object.__setattr__(self, "rounds", rounds)
         half = n // 2
+        teams: tuple[tuple[int, ...], ...]
         teams = tuple((s, s + half) for s in range(half)) if self.partnerships else tuple((s,) for s in range(n))
         object.__setattr__(self, "teams", teams)
 

@@ -4,11 +4,12 @@ it owes. Other hands and vaults appear only once the game is over. Bots and the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..common.seat_view import SeatViewBase
 from .cards import SUITS, Card, card_str
-from .game import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Game
+from .game import CLUBS_TARGET, PASS_CARDS, PASS_COUNT, PLAY, Action, Game, Play, RoundLog
+from .ruleset import Ruleset
 
 
 class SeatView(SeatViewBase):
@@ -20,6 +21,7 @@ class SeatView(SeatViewBase):
     """
 
     __slots__ = ()
+    _game: Game
 
     def cards_to_play(self) -> list[Card] | None:
         """`legal` (the same cards in the same order) when a card play is what this seat owes, else None.
@@ -37,7 +39,7 @@ class SeatView(SeatViewBase):
 
     # the table ----------------------------------------------------------------------------------------
     @property
-    def ruleset(self):
+    def ruleset(self) -> Ruleset:
         return self._game.ruleset
 
     @property
@@ -136,7 +138,7 @@ class SeatView(SeatViewBase):
         return [self._game.won_cards(s) for s in range(self._game.n)]
 
     @property
-    def events(self) -> list:
+    def events(self) -> list[Play | Action]:
         """Every card played and every Suit Action taken since the game began (all of them public)."""
         return list(self._game.events)
 
@@ -156,10 +158,11 @@ class SeatView(SeatViewBase):
         copy.seed = seed
         copy._deals = []
         if g.phase in (PASS_COUNT, PASS_CARDS):
-            copy._passes = [None if s != own or g._passes[s] is None else list(g._passes[s]) for s in range(n)]
+            copy._passes = [list(p) if s == own and p is not None else None for s, p in enumerate(g._passes)]
         else:  # only this seat's pass and the one it received are known; the others are spent anyway
             giver = (own - n // 2) % n if g.ruleset.partnerships else (own - 1) % n
-            copy._passes = [list(g._passes[s]) if s in (own, giver) else [] for s in range(n)]
+            passes = cast("list[list[Card]]", g._passes)  # every seat chose its cards before the play began
+            copy._passes = [list(passes[s]) if s in (own, giver) else [] for s in range(n)]
         return copy
 
     def to_dict(self) -> dict[str, Any]:
@@ -199,15 +202,15 @@ class SeatView(SeatViewBase):
         return data
 
 
-def _cards(cards) -> list[str] | None:
+def _cards(cards: list[Card] | None) -> list[str] | None:
     return None if cards is None else [card_str(c) for c in cards]
 
 
-def _option(x, kind: str):
+def _option(x: int, kind: str) -> str | int:
     return card_str(x) if kind in ("play", "pass_cards") else x
 
 
-def _public_round(r) -> dict[str, Any]:
+def _public_round(r: RoundLog) -> dict[str, Any]:
     """What the whole table saw of a round: who led, every card played, every Suit Action."""
     return {
         "dealer": r.dealer,

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..common.bot import Bot
-from ..common.decision_bots import RandomBot, make_named_bot, play_until_over
+from ..common.decision_bots import RandomBot as RandomBot  # the game's random bot is the shared one
+from ..common.decision_bots import make_named_bot, play_until_over
 from .game import (
     BUY,
     DISCARD_DECISIONS,

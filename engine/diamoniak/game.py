@@ -127,6 +127,7 @@ class Result(NamedTuple):
 class Game(ChoicesReferee):
     """One game of Diamoniak. Build it with a ruleset and a seed; drive it with `apply`."""
 
+    ruleset: Ruleset
     choices: list[tuple[int, Decision]]
     result: Result | None
 

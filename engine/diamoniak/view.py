@@ -11,6 +11,7 @@ from typing import Any
 
 from ..common.pending import Pending
 from ..common.seat_view import ChoicesSeatView
+from .game import Game
 from .rules import CARD_COUNT, COLOURS, card_name, kind_of
 
 
@@ -18,6 +19,7 @@ class SeatView(ChoicesSeatView):
     """A read-only window on a Diamoniak game for one seat."""
 
     __slots__ = ()
+    _game: Game
     game_name = "diamoniak"
 
     @property
@@ -54,7 +56,7 @@ class SeatView(ChoicesSeatView):
         correction. The JSON view says it in its `ruleset`."""
         return self._game.ruleset.buy_pays
 
-    def unseen(self) -> Counter:
+    def unseen(self) -> Counter[str]:
         """How many cards of each kind the draw pile holds: known, since every other card is face up."""
         g = self._game
         seen = [c for pile in (*g.castle, *g.side, g.discard_pile) for c in pile]

@@ -112,6 +112,7 @@ class Result(NamedTuple):
 class Game(ChoicesReferee):
     """One ring race. Build it with a ruleset and a seed; drive it with `apply`."""
 
+    ruleset: Ruleset
     choices: list[tuple[int, Decision]]
     result: Result | None
 

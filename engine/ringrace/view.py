@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.seat_view import ChoicesSeatView
+from .game import Game
 from .rules import card_name, is_ring, value_of
 
 EMPTY, FIXED_KNOWN, UNKNOWN, LOOSE_SHOWN = "empty", "fixed", "unknown", "loose"
@@ -18,6 +19,7 @@ class SeatView(ChoicesSeatView):
     """A read-only window on a ring race for one seat."""
 
     __slots__ = ()
+    _game: Game
     game_name = "ringrace"
 
     @property
