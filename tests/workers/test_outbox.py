@@ -217,21 +217,6 @@ def test_while_redis_is_down_the_web_reads_and_takes_decisions_and_the_follow_up
     assert ann.get(f"/api/v1/matches/{match.pk}/legal/").json()["my_turn"] or after.status == MatchStatus.FINISHED
 
 
-def test_league_never_imports_workers():
-    # Arrows point down: league records what must happen (the outbox) and workers carry it out.
-    import ast
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2] / "league"
-    offenders = []
-    for path in root.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
-            offenders += [f"{path.relative_to(root)}: {n}" for n in names if n.split(".")[0] == "workers"]
-    assert offenders == []
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_admin_lists_waiting_rows_with_why_their_send_failed(monkeypatch, admin_client):
     _broker_down(monkeypatch)
