@@ -22,7 +22,10 @@ import json
 import os
 import sys
 import warnings
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
 from pathlib import Path
+from types import ModuleType
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 PURE_PYTHON = os.environ.get("DIAMONDS_PURE_PYTHON", "") not in ("", "0")
@@ -32,9 +35,10 @@ REASON = "DIAMONDS_PURE_PYTHON set" if PURE_PYTHON else "no compiled modules"  #
 def recorded_sources() -> dict[str, str] | None:
     """What the last compiled build recorded (module: SHA-256 of its .py), None if nothing was compiled."""
     try:
-        return json.loads((PACKAGE_DIR / "_compiled_sources.json").read_text())
+        recorded: dict[str, str] = json.loads((PACKAGE_DIR / "_compiled_sources.json").read_text())
     except (OSError, ValueError):
         return None
+    return recorded
 
 
 def stale_modules() -> list[str]:
@@ -57,7 +61,8 @@ class SourceFirst:
     def __init__(self, names: frozenset[str] | None = None):
         self.names = names  # None: every engine module
 
-    def find_spec(self, fullname, path=None, target=None):
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
         if not fullname.startswith("engine.") or (self.names is not None and fullname not in self.names):
             return None
         relative = fullname.split(".")[1:]
@@ -95,8 +100,13 @@ def install() -> None:
 def compiled_modules() -> list[str]:
     """The engine modules imported so far that run compiled (empty on the pure-Python path)."""
     return sorted(name for name, module in list(sys.modules.items())
-                  if name.startswith("engine.") and getattr(module, "__file__", "") and
-                  not module.__file__.endswith((".py", ".pyc")))
+                  if name.startswith("engine.") and _loaded_compiled(module))
+
+
+def _loaded_compiled(module: ModuleType) -> bool:
+    """Whether a module came from an extension module rather than its .py (or the .pyc cached from it)."""
+    file = getattr(module, "__file__", None)
+    return isinstance(file, str) and file != "" and not file.endswith((".py", ".pyc"))
 
 
 def describe() -> str:

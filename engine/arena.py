@@ -19,9 +19,9 @@ import math
 import multiprocessing
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 try:
     import rich.console
@@ -31,6 +31,7 @@ except ImportError:  # rich is a declared dependency, but the engine must not ne
 else:
     HAVE_RICH = True
 
+from .common.bot import Bot
 from .comparison import Contestant, PairSpec, play_pair
 from .diamonds.bots import make_bot, play_game
 from .diamonds.game import Game
@@ -77,7 +78,8 @@ class Matchup:
     @property
     def competitors(self) -> int:
         """Teams in Diamonds (each seat its own team without partnerships); seats in the newer games."""
-        return self.ruleset.team_count if self.game == DIAMONDS else self.ruleset.players
+        count: int = self.ruleset.team_count if self.game == DIAMONDS else self.ruleset.players
+        return count
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -145,7 +147,7 @@ def _play_every_seat_for_itself(matchup: Matchup, index: int) -> list[Outcome]:
             for s, hero in enumerate(under_test)]
 
 
-def _bot(matchup: Matchup, under_test: bool, name: str, index: int, make) -> Any:
+def _bot(matchup: Matchup, under_test: bool, name: str, index: int, make: Callable[..., Bot]) -> Bot:
     if under_test:
         return make(matchup.seat_kind, seed=f"{matchup.seed}/{index}/{name}", **matchup.seat_settings)
     return make(matchup.field_kind, seed=f"{matchup.seed}/{index}/{name}", **matchup.field_settings)
@@ -166,7 +168,8 @@ def run(matchup: Matchup, games: int, jobs: int = 1) -> Iterator[list[Outcome]]:
         yield from pool.imap(play_one, tasks, chunksize=1)
 
 
-def tally(matchup: Matchup, games: int, jobs: int = 1, progress=None) -> dict[str, Tally]:
+def tally(matchup: Matchup, games: int, jobs: int = 1,
+          progress: Callable[[int, int], object] | None = None) -> dict[str, Tally]:
     """Per bot (label): its seat-games, win shares, scores and margins over `games` seeded games. `progress`, if
     given, is called with (games done, games) after each game."""
     if matchup.seat_kind == matchup.field_kind:
@@ -190,7 +193,7 @@ class Progress:
     """Games done, time taken and an estimate of the time left, on stderr: redrawn in place on a terminal, else a
     line at every tenth of the games (a log or a pipe must not sit silent for minutes either)."""
 
-    def __init__(self, stream=None, tty: bool | None = None):
+    def __init__(self, stream: TextIO | None = None, tty: bool | None = None):
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty() if tty is None else tty
         self.start = time.perf_counter()
@@ -285,21 +288,23 @@ def _main_sprt(parser: argparse.ArgumentParser, args: argparse.Namespace, kind: 
     return 0
 
 
-def _print_sprt(test, singles: tuple[list[float], list[float]], elapsed: float) -> None:
+def _print_sprt(test: Sprt, singles: tuple[list[float], list[float]], elapsed: float) -> None:
     state = test.state()
+    decision = test.decision
+    assert decision is not None  # called once the test has decided (_main_sprt)
     verdict = {"H1": "H1 accepted: the candidate is stronger", "H0": "H0 accepted: the candidate is not stronger",
-               "max": "no decision within --max-pairs"}[state["decision"]]
-    print(f"{verdict} after {state['pairs']} pairs ({2 * state['pairs']} games, {elapsed:.1f} s); "
+               "max": "no decision within --max-pairs"}[decision]
+    print(f"{verdict} after {test.pairs} pairs ({2 * test.pairs} games, {elapsed:.1f} s); "
           f"LLR {state['llr']:+.2f} (bounds {state['lower']:.2f} .. {state['upper']:.2f})")
     print(f"mean placement-score difference {state['mean_difference']:+.3f} (95% CI {state['difference_low']:+.3f} "
           f".. {state['difference_high']:+.3f}); Elo-like {state['elo']:+.1f} "
           f"({state['elo_low']:+.1f} .. {state['elo_high']:+.1f})")
     unpaired = games_for_same_precision(test.outcomes, *singles)
-    if unpaired is None and state["pairs"] >= 2:
+    if unpaired is None and test.pairs >= 2:
         print("every pair's two games placed the tested seat alike: the two bots decided identically")
     elif unpaired is not None:
         print(f"the same precision from games that are not paired (each bot in its own games against the field): "
-              f"about {unpaired} games, against {2 * state['pairs']} here")
+              f"about {unpaired} games, against {2 * test.pairs} here")
 
 
 def games_for_same_precision(outcomes: list[float], candidate: list[float], baseline: list[float]) -> int | None:

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from .common.bot import Bot
 from .common.records import ReplayError
@@ -54,7 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     return _play(args)
 
 
-def _read_record(path: str, command: str) -> dict | None:
+def _read_record(path: str, command: str) -> Any:
+    """The JSON value in `path` (standard input for "-"), whatever it is: the commands check it, and a replay
+    refuses one that is not an object (ReplayError). None, said on standard error, when it cannot be read."""
     try:
         text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
         return json.loads(text)
@@ -125,7 +128,7 @@ def _replay(path: str, *, verify: bool = False) -> int:
     return 0
 
 
-def _play(args) -> int:
+def _play(args: argparse.Namespace) -> int:
     if args.game != "diamonds":
         return _play_other(args)
     try:
@@ -144,7 +147,7 @@ def _play(args) -> int:
     return 0
 
 
-def _play_other(args) -> int:
+def _play_other(args: argparse.Namespace) -> int:
     kind = GAMES[args.game]
     diamonds_only = [flag for flag, used in (("--partnerships", args.partnerships), ("--perfect", args.perfect),
                                              ("--clubs", args.clubs), ("--rounds", args.rounds)) if used]
@@ -153,7 +156,7 @@ def _play_other(args) -> int:
         flags = ", ".join(diamonds_only + ([other[0]] if other[1] else []))
         print(f"diamonds play: {flags} do(es) not apply to {args.game}", file=sys.stderr)
         return 2
-    params: dict = {"players": args.players}
+    params: dict[str, Any] = {"players": args.players}
     if args.max_turns is not None:
         params["max_turns"] = args.max_turns
     if args.debts:
@@ -173,7 +176,8 @@ def _play_other(args) -> int:
     return 0
 
 
-def _seated_bots(args, players: int, make_bot: Callable[..., Bot]) -> tuple[list[str], list[Bot]] | None:
+def _seated_bots(args: argparse.Namespace, players: int,
+                 make_bot: Callable[..., Bot]) -> tuple[list[str], list[Bot]] | None:
     """The bot names of `--bots` (one name serves every seat; none means random) and one bot per seat, seeded
     by the game's seed and the seat; None, after saying why on standard error, when they do not fit."""
     names = [b.strip() for b in args.bots.split(",") if b.strip()] or ["random"]

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .common.bot import Bot
 from .games import game_type
 from .sprt import duplicate_score, placement_score
 
@@ -44,9 +45,8 @@ class PairSpec:
     seed: str = "comparison"
 
     def competitors(self) -> int:
-        if self.game == "diamonds":
-            return self.ruleset.team_count
-        return self.ruleset.players
+        count: int = self.ruleset.team_count if self.game == "diamonds" else self.ruleset.players
+        return count
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class PairResult:
     candidate_places: tuple[int, ...]  # per competitor, 1 = first
     baseline_places: tuple[int, ...]
     outcome: float  # the candidate's duplicate score, 0 .. 1
-    records: tuple[dict, dict] | None = None  # (candidate's game, baseline's game), when asked for
+    records: tuple[dict[str, Any], dict[str, Any]] | None = None  # (candidate's game, baseline's game), when asked for
 
 
 def deal_seed(spec: PairSpec, index: int) -> str:
@@ -86,10 +86,11 @@ def competitor_places(spec: PairSpec, game: Any) -> tuple[int, ...]:
     return tuple(places)
 
 
-class _Observed:
-    """A bot whose every decision is also told to `observe(seat, decision)`."""
+class _Observed(Bot):
+    """A bot whose every decision is also told to `observe(seat, decision)`. It draws nothing itself, so it keeps no
+    generator of its own (Bot.__init__ would seed one)."""
 
-    def __init__(self, bot: Any, seat: int, observe: Callable[[int, Any], None]):
+    def __init__(self, bot: Bot, seat: int, observe: Callable[[int, Any], None]):
         self.bot, self.seat, self.observe = bot, seat, observe
 
     def decide(self, view: Any) -> Any:
@@ -105,7 +106,7 @@ def play_game_of_pair(spec: PairSpec, index: int, contestant: Contestant,
     kind = game_type(spec.game)
     _, seats = seats_under_test(spec, index)
     players = spec.ruleset.players
-    bots = []
+    bots: list[Bot] = []
     for s in range(players):
         who = contestant if s in seats else spec.field
         bot = kind.make_bot(who.kind, seed=bot_seed(spec, index, s), **who.settings)
@@ -122,5 +123,5 @@ def play_pair(spec: PairSpec, index: int, with_records: bool = False) -> PairRes
     games = [play_game_of_pair(spec, index, who) for who in (spec.candidate, spec.baseline)]
     places = [competitor_places(spec, g) for g in games]
     outcome = duplicate_score(placement_score(places[0], competitor), placement_score(places[1], competitor))
-    records = tuple(kind.to_record(g) for g in games) if with_records else None
+    records = (kind.to_record(games[0]), kind.to_record(games[1])) if with_records else None
     return PairResult(index, competitor, deal_seed(spec, index), places[0], places[1], outcome, records)

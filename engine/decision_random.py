@@ -18,6 +18,7 @@ Deterministic: the same seed gives the same draws in every process and on every 
 from __future__ import annotations
 
 import random
+from typing import NoReturn
 
 _SEED_BITS = 256
 _RANDOM_SCALE = 1.0 / (1 << 53)
@@ -34,7 +35,9 @@ class DecisionRandom(random.Random):
         self._twister: random.Random | None = None
         super().__init__(seed)
 
-    def seed(self, a: int | str | None = 0, version: int = 2) -> None:  # noqa: ARG002 - random.Random's signature
+    # random.Random's signature, narrowed to the seeds this generator takes (random.Random's own stub departs from
+    # _random.Random's the same way, and ignores the same check).
+    def seed(self, a: int | str | None = 0, version: int = 2) -> None:  # type: ignore[override]  # noqa: ARG002
         number = int(a, 16) if isinstance(a, str) else int(a or 0)
         if not 0 <= number < 1 << _SEED_BITS:
             raise ValueError("a DecisionRandom seed is a number of at most 256 bits")
@@ -57,7 +60,8 @@ class DecisionRandom(random.Random):
             # instance, so the search bot's thousands of draws call its C code with no Python method between (a
             # caller that took this method before still reaches the same Twister, here).
             twister = self._twister = random.Random(self._number)
-            self.getrandbits, self.random = twister.getrandbits, twister.random
+            # mypy forbids assigning to a method; shadowing them on the instance is the point here.
+            self.getrandbits, self.random = twister.getrandbits, twister.random  # type: ignore[method-assign,assignment]
         return twister.getrandbits(k)
 
     def random(self) -> float:
@@ -65,8 +69,8 @@ class DecisionRandom(random.Random):
             return self._twister.random()
         return self.getrandbits(53) * _RANDOM_SCALE
 
-    def getstate(self):  # pragma: no cover - nothing pickles a decision's generator
+    def getstate(self) -> NoReturn:  # pragma: no cover - nothing pickles a decision's generator
         raise NotImplementedError("a DecisionRandom lives for one decision")
 
-    def setstate(self, state) -> None:  # pragma: no cover
+    def setstate(self, state: object) -> NoReturn:  # pragma: no cover
         raise NotImplementedError("a DecisionRandom lives for one decision")

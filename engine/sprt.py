@@ -37,7 +37,8 @@ Z95 = 1.959963984540054
 
 def expected_score(elo: float) -> float:
     """Logistic Elo -> expected score."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    odds: float = 10.0 ** (-elo / 400.0)  # float ** float is typed as Any (a negative base would give a complex)
+    return 1.0 / (1.0 + odds)
 
 
 def elo_of(score: float) -> float:

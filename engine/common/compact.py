@@ -110,14 +110,14 @@ class ChoiceCodec:
                     continue
                 if shape == INT:
                     value, i = _read_varint(data, i)
+                    out.append((header >> 4, make(kind, value)))
                 else:
                     count, i = _read_varint(data, i)
                     items = []
                     for _ in range(count):
                         v, i = _read_varint(data, i)
                         items.append(v)
-                    value = tuple(items)
-                out.append((header >> 4, make(kind, value)))
+                    out.append((header >> 4, make(kind, tuple(items))))
         except IndexError:
             raise EncodingError("the blob ends inside a choice") from None
         return out

@@ -4,10 +4,24 @@ bots found by name, and the loop that lets bots play a game to its end.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from .bot import Bot
+from .pending import Pending
+
+
+class DecidedGame(Protocol):
+    """What the play loop needs of a game: its seats, the decision it waits for, and the way to make one."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def pending(self) -> Pending | None: ...
+    def apply(self, seat: int, decision: Any) -> None: ...
+
+
+PlayedGame = TypeVar("PlayedGame", bound=DecidedGame)
 
 
 class RandomBot(Bot):
@@ -30,7 +44,7 @@ def make_named_bot(bots: Mapping[str, type[Bot]], game_title: str, name: str, se
     return cls(seed=seed, **(settings or {}))
 
 
-def play_until_over(game: Any, bots: Sequence[Bot], seat_view: type) -> Any:
+def play_until_over(game: PlayedGame, bots: Sequence[Bot], seat_view: Callable[[PlayedGame, int], Any]) -> PlayedGame:
     """Let `bots[seat]` make every pending decision, seeing `seat_view(game, seat)`, until the game is over."""
     views = [seat_view(game, s) for s in range(game.n)]
     while (pending := game.pending) is not None:

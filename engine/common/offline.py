@@ -112,7 +112,8 @@ class ResultChecker:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
             self.fail(name, f"{name} is a seat number from 0 to {seats - 1}, not {value!r}")
-        return value
+        seat: int = value  # a wrong one too, as the entry gave it: done() refuses the entry before it is used
+        return seat
 
     def done(self) -> None:
         if self.problems:

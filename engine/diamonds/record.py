@@ -164,14 +164,16 @@ def _replay_round(game: Game, index: int, r: dict[str, Any], last: bool = False)
             settle_clubs(t)
             if game.round != index or game.over:
                 raise ReplayError("a play after the round ended", rule="R-ROUND-1", round=index, trick=t)
-            seat = game.to_play
-            if "seat" in play and play["seat"] != seat:
-                raise ReplayError(f"seat {play['seat']} plays out of turn; it is seat {seat}'s turn",
+            player = game.to_play  # None while a clubs target waits (a corrupt record): play() refuses that phase
+            if "seat" in play and play["seat"] != player:
+                raise ReplayError(f"seat {play['seat']} plays out of turn; it is seat {player}'s turn",
                                   rule="R-TRICK-2" if t else "R-LEAD-1", round=index, trick=t, seat=play["seat"])
             try:
-                game.play(seat, parse_cards([play.get("card")])[0])
+                # A None seat reaches play() on purpose: it raises the phase's IllegalDecision (a ReplayError here)
+                # before it reads the seat.
+                game.play(player, parse_cards([play.get("card")])[0])  # type: ignore[arg-type]
             except (IllegalDecision, ValueError) as e:
-                raise fail(e, t, seat) from None
+                raise fail(e, t, player) from None
     settle_clubs(len(tricks) - 1 if tricks else None, at_end=last)
     if game.round > index or game.over:  # the round is complete: its clubs targets must all be accounted for
         produced = game.rounds[index].clubs_targets

@@ -12,7 +12,8 @@ pays a seller who could then buy their sixth card on their next turn (unless its
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..common.bot import Bot
 from ..common.decision_bots import RandomBot as RandomBot  # the game's random bot is the shared one
@@ -87,7 +88,7 @@ class HeuristicBot(Bot):
                 return FAIRY_DECISION
         return next(DISCARD_DECISIONS[c] for c in held if DISCARD_DECISIONS[c] in legal)
 
-    def _worths(self, view: SeatView, worth) -> list[float]:
+    def _worths(self, view: SeatView, worth: Callable[[SeatView, int], float]) -> list[float]:
         """`worth(view, card)` (`_value` or `_draw_value`) for every card id, weighed once per class (CLASS_OF):
         a decision weighs seven cards, not each card of a pile again and again."""
         of_class = {first: worth(view, first) for first in sorted(set(CLASS_OF))}
@@ -174,7 +175,7 @@ class HeuristicBot(Bot):
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
-def make_bot(name: str, seed: str | int = 0, **settings) -> Bot:
+def make_bot(name: str, seed: str | int = 0, **settings: Any) -> Bot:
     return make_named_bot(BOTS, "Diamoniak", name, seed, settings)
 
 

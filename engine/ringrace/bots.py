@@ -9,6 +9,7 @@ their seat's `SeatView`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..common.bot import Bot
 from ..common.decision_bots import RandomBot as RandomBot  # the game's random bot is the shared one
@@ -21,7 +22,7 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def decide(self, view: SeatView) -> Decision:
-        legal = view.legal
+        legal: list[Decision] = view.legal
         pending = view.pending
         assert pending is not None
         if pending.kind == TRY:
@@ -38,7 +39,7 @@ class HeuristicBot(Bot):
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
-def make_bot(name: str, seed: str | int = 0, **settings) -> Bot:
+def make_bot(name: str, seed: str | int = 0, **settings: Any) -> Bot:
     return make_named_bot(BOTS, "ring race", name, seed, settings)
 
 

@@ -23,11 +23,14 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def decide(self, view: SeatView) -> Decision:
-        kind = view.pending.kind
+        pending = view.pending
+        assert pending is not None  # a bot is asked only for a seat that owes a decision
+        kind = pending.kind
         if kind == PASS_COUNT:
             return Decision.pass_count(choose_pass_count(view.hand))
         if kind == PASS_CARDS:
-            return Decision.pass_cards(choose_pass_cards(view.hand, view.pending.count))
+            assert pending.count is not None  # a pass of cards has its count
+            return Decision.pass_cards(choose_pass_cards(view.hand, pending.count))
         k = Knowledge(view)
         if kind == CLUBS_TARGET:
             return Decision.clubs_target(choose_clubs_target(k, view.legal))

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from ...fastrandom import BITS, below, draws_like_stdlib
 from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, deck
-from ..game import Action
+from ..game import Action, Play
 from ..view import SeatView
 
 # Points of score (R-SCORE-1) one Suit Action is worth to its taker, before the source may be empty.
@@ -135,7 +135,7 @@ def _try_deal(k: Knowledge, rng: random.Random, relax: bool) -> list[list[Card]]
     return hands
 
 
-def count_vaults(events: Sequence[Action], team_of: Sequence[int], teams: int) -> list[int]:
+def count_vaults(events: Sequence[Play | Action], team_of: Sequence[int], teams: int) -> list[int]:
     """Every team's vault, counted from the public Suit Actions (R-ACT-D and R-ACT-S fill vaults)."""
     vaults = [0] * teams
     for e in events:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from ...common.bot import Bot
+from ...common.pending import Pending
 from ...fastrandom import BITS, below, draws_like_stdlib, sample
 from ..game import PASS_CARDS, PLAY_DECISIONS, Decision
 from ..view import SeatView
@@ -23,9 +26,10 @@ class RandomBot(Bot):
                     r = getrandbits(k)
                 return PLAY_DECISIONS[cards[r]]
             return Decision.play(cards[below(self.rng, n)])
-        pending = view.pending
+        # Cast, not checked: a bot is asked only for a seat that owes a decision, and a pass of cards has its count.
+        pending = cast(Pending, view.pending)
         legal = view.legal
         kind = pending.kind
         if kind == PASS_CARDS:
-            return Decision(PASS_CARDS, tuple(sample(self.rng, legal, pending.count)))
+            return Decision(PASS_CARDS, tuple(sample(self.rng, legal, cast(int, pending.count))))
         return Decision(kind, legal[below(self.rng, len(legal))])

@@ -24,6 +24,8 @@ import dataclasses
 import math
 import random
 import time
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from ...common.bot import Bot
 from ...fastrandom import below
@@ -37,6 +39,10 @@ from .knowledge import Knowledge
 EXPLORATION = 6.0  # UCB1 constant, in points of margin (a playout's margin spreads over roughly +-10)
 MAX_PLAYOUTS = 5000
 MAX_SECONDS = 20.0
+
+Move = TypeVar("Move")  # what a search compares: cards, seats, counts or sets of cards to pass
+# A playout's policy: the card `seat` plays in the game from its legal cards, with the playout's dice.
+Policy = Callable[[Game, int, list[Card], random.Random], Card]
 
 
 class SearchBot(Bot):
@@ -71,21 +77,24 @@ class SearchBot(Bot):
 
     def decide(self, view: SeatView) -> Decision:
         pending = view.pending
+        assert pending is not None  # a bot is asked only for a seat that owes a decision
         kind = pending.kind
         if kind == PASS_COUNT:
             if not self.search_passes:
                 return Decision.pass_count(choose_pass_count(view.hand))
             return Decision.pass_count(self._search(view, kind, [1, 2, 3]))
         if kind == PASS_CARDS:
+            count = pending.count
+            assert count is not None  # a pass of cards has its count
             if not self.search_passes:
-                return Decision.pass_cards(choose_pass_cards(view.hand, pending.count))
-            return Decision.pass_cards(self._search(view, kind, pass_candidates(view.hand, pending.count)))
+                return Decision.pass_cards(choose_pass_cards(view.hand, count))
+            return Decision.pass_cards(self._search(view, kind, pass_candidates(view.hand, count)))
         legal = view.legal
         if len(legal) == 1:
             return Decision(kind, legal[0])
         return Decision(kind, self._search(view, kind, sorted(legal)))
 
-    def _search(self, view: SeatView, kind: str, moves: list) -> object:
+    def _search(self, view: SeatView, kind: str, moves: Sequence[Move]) -> Move:
         k = Knowledge(view)
         self._setup = (view, kind, k, self._round_only(view.ruleset, view.round))
         if self.selection == "halving":
@@ -101,8 +110,9 @@ class SearchBot(Bot):
         g.ruleset = ruleset  # the playout stops when the round ends
         return g
 
-    def _playout(self, g: Game, move: object, rng: random.Random) -> float:
-        """Make `move` in `g`, play the round out, and value it for this seat's team."""
+    def _playout(self, g: Game, move: Any, rng: random.Random) -> float:
+        """Make `move` in `g` (a card, a seat, cards or a count: the decision's kind says which), play the round
+        out, and value it for this seat's team."""
         view, kind, k, _ = self._setup
         seat, team = view.seat, k.team
         if kind == PLAY:
@@ -115,13 +125,15 @@ class SearchBot(Bot):
             g.choose_pass_count(seat, move)
         _play_out(g, rng, _random_play if self.rollout == "random" else _heuristic_play)
         self.playouts_done += 1
-        score = g.result.score
+        result = g.result
+        assert result is not None  # _play_out returns when the game is over
+        score = result.score
         mine = score[team]
         if self.objective == "delta":
             return mine - (sum(score) - mine) / (len(score) - 1)
         return mine - max(x for t, x in enumerate(score) if t != team)
 
-    def _ucb(self, moves: list) -> int:
+    def _ucb(self, moves: Sequence[object]) -> int:
         """UCB1 over the moves, each playout in a new determinization."""
         count = len(moves)
         visits = [0] * count
@@ -140,7 +152,7 @@ class SearchBot(Bot):
             visits[i] += 1
         return max(range(count), key=lambda j: (totals[j] / visits[j] if visits[j] else -math.inf, -j))
 
-    def _halving(self, moves: list) -> int:
+    def _halving(self, moves: Sequence[object]) -> int:
         """Sequential halving: every move still in the race is played out in the same determinizations
         (with the same rollout dice), so moves are compared on equal deals; the worse half drops out."""
         alive = list(range(len(moves)))
@@ -172,7 +184,7 @@ class SearchBot(Bot):
         return cut
 
 
-def _play_out(g: Game, rng, policy) -> None:
+def _play_out(g: Game, rng: random.Random, policy: Policy) -> None:
     """Play `g` to its end with a fast policy, going through the referee's own checks."""
     play = g.play
     hands, suit_count = g.hands, g._suit_count  # a playout never deals again (round-only ruleset)
@@ -185,13 +197,17 @@ def _play_out(g: Game, rng, policy) -> None:
             legal = [c for c in hand if c >> 4 == led] if led >= 0 and suit_count[seat][led] else hand
             play(seat, policy(g, seat, legal, rng))
         elif phase == CLUBS_TARGET:
-            seat = g.pending.seats[0]
+            pending = g.pending
+            assert pending is not None  # the phase is a pending decision
+            seat = pending.seats[0]
             options = g.legal(seat)
             showroom, team_of = g.showroom, g.team_of
             g.choose_clubs_target(seat, max(options, key=lambda s: (showroom[team_of(s)], -s)))
         elif phase == PASS_CARDS:  # the others' passes (and this seat's, after a pass count) by the greedy rule
-            for seat in g.pending.seats:
-                g.pass_cards(seat, choose_pass_cards(g.hands[seat], g.pass_count))
+            pending, count = g.pending, g.pass_count
+            assert pending is not None and count is not None  # the pass count is chosen in this phase
+            for seat in pending.seats:
+                g.pass_cards(seat, choose_pass_cards(g.hands[seat], count))
         elif phase == OVER:
             return
         else:  # pragma: no cover - a round-only ruleset ends before any new deal
@@ -221,11 +237,11 @@ def pass_candidates(hand: list[Card], count: int) -> list[tuple[Card, ...]]:
     return unique
 
 
-def _random_play(g: Game, seat: int, legal: list[Card], rng) -> Card:
+def _random_play(g: Game, seat: int, legal: list[Card], rng: random.Random) -> Card:
     return legal[below(rng, len(legal))] if len(legal) > 1 else legal[0]
 
 
-def _heuristic_play(g: Game, seat: int, legal: list[Card], rng) -> Card:
+def _heuristic_play(g: Game, seat: int, legal: list[Card], rng: random.Random) -> Card:
     """Cheap play: win a trick cheaply when last, duck otherwise; off suit, cash a diamond; lead at random."""
     if len(legal) == 1:
         return legal[0]
