@@ -111,9 +111,11 @@ class ResultChecker:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
+            # Refused here; None lets the game's other checks go on (and name their own problems) without ever
+            # computing with a value that is not a seat, and done() refuses the entry.
             self.fail(name, f"{name} is a seat number from 0 to {seats - 1}, not {value!r}")
-        seat: int = value  # a wrong one too, as the entry gave it: done() refuses the entry before it is used
-        return seat
+            return None
+        return value
 
     def done(self) -> None:
         if self.problems:

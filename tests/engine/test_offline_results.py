@@ -83,6 +83,9 @@ def test_diamoniak_turn_limit_ranks_castle_then_diamonds_and_shares_ties():
     ({"castle": [5, 1, 1], "diamonds": [0, 0, 0], "winner": 0}, "winner"),      # a winner without a castle
     ({"castle": [1, 1, 1], "diamonds": [10, 10, 1]}, "diamonds"),               # over the 20 diamond cards
     ({"castle": [1, 1, 1], "diamonds": [0, 0, 0], "winner": 3}, "winner"),      # no such seat
+    ({"castle": [6, 1, 1], "diamonds": [0, 0, 0], "winner": "1"}, "winner"),    # not a seat number, beside a castle
+    ({"castle": [6, 1, 1], "diamonds": [0, 0, 0], "winner": 1.5}, "winner"),
+    ({"castle": [6, 1, 1], "diamonds": [0, 0, 0], "winner": True}, "winner"),
 ])
 def test_diamoniak_refusals(entry, field):
     found = problems("diamoniak", DiamoniakRuleset(players=3), entry)
