@@ -115,7 +115,8 @@ class ResultChecker:
             # computing with a value that is not a seat, and done() refuses the entry.
             self.fail(name, f"{name} is a seat number from 0 to {seats - 1}, not {value!r}")
             return None
-        return value
+        seat: int = value
+        return seat
 
     def done(self) -> None:
         if self.problems:
