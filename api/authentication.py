@@ -10,7 +10,6 @@ is a datetime here too). What it accepts and refuses is DRF's, word for word.
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from typing import cast
 
 from django.contrib.auth import get_user_model
 from django.db import connections, router
@@ -50,8 +49,7 @@ def _token_query(model, vendor: str) -> tuple[str, list, list]:
     user_fields = list(user_model._meta.concrete_fields)
     token_table, user_table = q(model._meta.db_table), q(user_model._meta.db_table)
     columns = [f"{token_table}.{q(f.column)}" for f in token_fields]
-    # A concrete field's column is a name (the stubs' None is for fields without a column).
-    columns += [f"{user_table}.{q(cast(str, f.column))}" for f in user_fields]
+    columns += [f"{user_table}.{q(f.column)}" for f in user_fields]
     user_fk = model._meta.get_field("user")
     sql = (f"SELECT {', '.join(columns)} FROM {token_table} INNER JOIN {user_table} "
            f"ON {token_table}.{q(user_fk.column)} = {user_table}.{q(user_fk.target_field.column)} "

@@ -5,13 +5,16 @@ Ladder tables are seated by the workers' ladder_tick; the ladder's ranking is it
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.db import IntegrityError
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
@@ -41,7 +44,7 @@ from league.services.registration import withdraw_player
 from .errors import E409, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, Conflict, conflict
 from .ids import body_id
 from .permissions import ReadOnlyOrAuthenticated, refuse, require_organiser
-from .renderers import CSVRenderer
+from .renderers import CSVRenderer, TableResponse
 from .serializers import StandingSerializer
 from .throttling import WriteThrottle
 from .tournaments import STANDING_COLUMNS, TournamentViewSet, metric_value
@@ -51,7 +54,7 @@ class LeagueSerializer(serializers.ModelSerializer):
     class Meta:
         model = League
         fields = ["id", "club", "name", "created_at"]
-        validators = []  # a taken name is a 409 from the database's constraint
+        validators: list[Callable[..., Any]] = []  # a taken name is a 409 from the database's constraint
 
 
 class SeasonSerializer(serializers.ModelSerializer):
@@ -60,7 +63,7 @@ class SeasonSerializer(serializers.ModelSerializer):
     class Meta:
         model = Season
         fields = ["id", "league", "name", "starts_on", "ends_on", "games", "created_at"]
-        validators = []  # a taken name is a 409 from the database's constraint
+        validators: list[Callable[..., Any]] = []  # a taken name is a 409 from the database's constraint
 
     def get_games(self, season: Season) -> list[str]:
         return season_games(season)
@@ -77,7 +80,8 @@ class LadderSerializer(serializers.ModelSerializer):
         fields = ["id", "club", "name", "game", "ruleset", "table_size", "active", "rating_model",
                   "max_tables_per_tick", "entries", "created_at"]
         read_only_fields = ["active"]
-        extra_kwargs = {"name": {"validators": []}}  # a taken name is a 409 from the database's constraint
+        # a taken name is a 409 from the database's constraint
+        extra_kwargs: dict[str, dict[str, Any]] = {"name": {"validators": []}}
 
     def get_entries(self, ladder: Ladder) -> list[int]:
         return pool_ids(ladder)
@@ -239,9 +243,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             row = {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
                    "games": r.games}
             rows.append({**row, **metrics} if csv else {**row, "metrics": metrics})
-        response = Response(rows)
-        response.csv_columns = STANDING_COLUMNS
-        return response
+        return TableResponse(rows, csv_columns=STANDING_COLUMNS)
 
 
 @extend_schema_view(
@@ -338,7 +340,7 @@ def _own_player(request) -> Player:
     """The signed-in account's person player (made now for an account older than sign-up); 403 for a bot's."""
     player = ensure_person(request.user)[1]
     if player is None:
-        refuse("a bot's account is entered by its owner: name the bot in `players`")
+        raise PermissionDenied("a bot's account is entered by its owner: name the bot in `players`")
     return player
 
 

@@ -41,12 +41,14 @@ class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
     code = serializers.CharField(required=False)
     rule = serializers.CharField(required=False, allow_null=True)
-    errors = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False,
-                                   help_text="Per field (a nested one as a dotted path): why it was refused.")
+    # DRF's serializer metaclass takes declared fields out of the class, so Serializer.errors stays the property.
+    errors = serializers.DictField(  # type: ignore[assignment]
+        child=serializers.ListField(child=serializers.CharField()), required=False,
+        help_text="Per field (a nested one as a dotted path): why it was refused.")
 
 
 def error_body(detail: str, code: str, *, rule: str | None = None, errors: dict[str, list[str]] | None = None) -> dict:
-    body = {"detail": detail, "code": code}
+    body: dict[str, object] = {"detail": detail, "code": code}
     if rule is not None:
         body["rule"] = rule
     if errors:

@@ -81,7 +81,10 @@ class LobbyTableViewSet(viewsets.ViewSet):
     serializer_class = LobbyTableSerializer
 
     def _answer(self, request, table, status: int = 200) -> Response:
+        # Read again as the caller sees it: the table the service acted on, with its token, unless deleted since.
         seen = table_for(table.pk, request.user, table.token)
+        if seen is None:
+            return error_response(_("No such table."), "not_found", 404)
         return Response(LobbyTableSerializer(table_summary(seen, request.user)).data, status=status)
 
     @extend_schema(summary="The open public tables, the newest first (at most 100)",

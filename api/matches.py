@@ -3,6 +3,8 @@ cancelled and corrected by the club's organisers; their tricks and game records.
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -141,7 +143,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                                     "state/") % {"match": match.pk, "game": match.game}, "no_tricks", 404)
         if not seats_of_user(match, request.user):
             refuse_spectator_of_shared_deal(match)
-        page = self.paginate_queryset(match_tricks(match))
+        # DRF pages any sequence (through Django's Paginator); the stubs take only a QuerySet.
+        page: list[dict[str, Any]] | None = self.paginate_queryset(match_tricks(match))  # type: ignore[arg-type]
         return self.get_paginated_response(TrickSerializer(page, many=True).data)
 
     @extend_schema(

@@ -7,6 +7,8 @@ enter or remove anyone else (bots are entered by their owners and organisers thr
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from allauth.account.forms import SignupForm
 from allauth.account.models import EmailAddress
 from django.shortcuts import get_object_or_404
@@ -239,6 +241,7 @@ class ClubRequestsView(APIView):
                    responses={200: MembershipRequestSerializer(many=True), 404: ErrorSerializer})
     def get(self, request, pk: int):
         club = get_object_or_404(clubs(), pk=pk)
+        requests: Iterable[MembershipRequest]
         if organises(request.user, club.pk):
             requests = pending_requests(club)
         else:

@@ -8,6 +8,8 @@ that is not the caller's, 404 for an unknown match, 409 for a stale or repeated 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import OperationalError
 from django.http import Http404, JsonResponse
@@ -195,6 +197,8 @@ class MatchDecisionView(APIView):
 class WaitForTurns(Response):
     """MyTurnsView's answer when the caller owes nothing yet and asked to wait: `my_turns` does the waiting."""
 
+    renderer_context: dict[str, Any]  # set by APIView.finalize_response: the view and its DRF request
+
     def __init__(self, user_id: int, seconds: float):
         super().__init__({"turns": [], "waited": 0.0})
         self.user_id, self.seconds = user_id, seconds
@@ -284,6 +288,7 @@ async def my_turns(request):
         return busy
 
 
-# drf-spectacular documents the route from the DRF view behind it.
-my_turns.cls = MyTurnsView
-my_turns.initkwargs = _turns_view.initkwargs
+# drf-spectacular documents the route from the DRF view behind it, through the attributes DRF's as_view() gives a
+# view (initkwargs is Django's view_initkwargs); mypy types no attribute set on a function.
+my_turns.cls = MyTurnsView  # type: ignore[attr-defined]
+my_turns.initkwargs = _turns_view.view_initkwargs  # type: ignore[attr-defined]

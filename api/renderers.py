@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 
 from rest_framework.renderers import BaseRenderer
+from rest_framework.response import Response
+
+
+class TableResponse(Response):
+    """A table's rows, with the columns an empty table's CSV still names in its header row."""
+
+    def __init__(self, rows: list[dict], *, csv_columns: Sequence[str], **kwargs):
+        super().__init__(rows, **kwargs)
+        self.csv_columns = csv_columns
 
 
 class CSVRenderer(BaseRenderer):

@@ -4,6 +4,8 @@ step added (api.competitions.TournamentOrganiserViewSet)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -15,7 +17,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from league.models import Player, Tournament, TournamentFormat
+from league.models import Player, Tournament, TournamentFormat, TournamentRound
 from league.permissions import is_person, organises, refusal_to_enter, refusal_to_link_season
 from league.selectors.competitions import has_rounds, round_by_id, rounds_of, tournaments
 from league.selectors.players import players_by_id
@@ -30,7 +32,7 @@ from league.services.tournament_setup import create_tournament, delete_tournamen
 from .errors import E409, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, conflict, error_response
 from .ids import IdFilter, body_id
 from .permissions import ReadOnlyOrAuthenticated, refuse, require_organiser
-from .renderers import CSVRenderer
+from .renderers import CSVRenderer, TableResponse
 from .serializers import CancelSerializer, StandingSerializer, TournamentRoundSerializer, TournamentSerializer
 from .throttling import WriteThrottle
 
@@ -132,15 +134,15 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
             filter_backends=[], pagination_class=None)
     def standings(self, request, pk=None, format=None):
         tournament = self.get_object()
-        rows = [{"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids), "games": r.games,
-                 "dropped": r.dropped, "metrics": {k: metric_value(v) for k, v in r.metrics.items()}}
-                for r in cached_tournament_standings(tournament)]
+        rows: list[dict[str, Any]] = [
+            {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids), "games": r.games,
+             "dropped": r.dropped, "metrics": {k: metric_value(v) for k, v in r.metrics.items()}}
+            for r in cached_tournament_standings(tournament)]
         csv = getattr(request.accepted_renderer, "format", "") == "csv"
         if csv:  # one column per metric; "dropped" last, so columns that were there before keep their places
             rows = [{**{k: v for k, v in row.items() if k not in ("metrics", "dropped")}, **row["metrics"],
                      "dropped": row["dropped"]} for row in rows]
-        response = Response(rows)
-        response.csv_columns = STANDING_COLUMNS
+        response = TableResponse(rows, csv_columns=STANDING_COLUMNS)
         if csv:
             response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}-standings.csv"'
         return response
@@ -223,6 +225,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     def start_round(self, request, pk=None):
         tournament = self.get_object()
         require_organiser(request, tournament.club_id)
+        rnd: TournamentRound | None
         try:
             if not has_rounds(tournament):
                 rnd = start_tournament(tournament=tournament)

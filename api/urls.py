@@ -1,6 +1,6 @@
 """API routes, versioned under /api/v1/."""
 
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import DefaultRouter
 
@@ -35,7 +35,7 @@ router.register("me/webhooks", notifications.MyWebhookViewSet, basename="my-webh
 router.register("lobby/tables", lobby.LobbyTableViewSet, basename="lobby-table")
 router.register("comparisons", comparisons.ComparisonViewSet, basename="comparison")
 
-v1 = [
+v1: list[URLPattern | URLResolver] = [
     path("matches/<int:pk>/state/", play.MatchStateView.as_view(), name="match-state"),
     path("matches/<int:pk>/legal/", play.MatchLegalView.as_view(), name="match-legal"),
     path("matches/<int:pk>/decisions/", play.MatchDecisionView.as_view(), name="match-decisions"),

@@ -14,6 +14,7 @@ import threading
 import time
 from functools import cache
 
+import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
@@ -32,8 +33,6 @@ SLACK_SECONDS = 30  # past its wait, how long a wait's slot stays counted if its
 
 @cache
 def _redis():
-    import redis
-
     url = settings.DIAMONDS_CACHE_URL or settings.REDIS_URL
     client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
     return client, client.register_script(_TAKE)
@@ -50,8 +49,6 @@ def _key(user_id: int) -> str:
 def _take(user_id: int, seconds: float, cap: int) -> str | None:
     token = secrets.token_hex(8)
     if settings.REDIS_URL:
-        import redis
-
         try:
             _client, take = _redis()
             now = time.time()
@@ -69,8 +66,6 @@ def _take(user_id: int, seconds: float, cap: int) -> str | None:
 
 def _give_back(user_id: int, slot: str) -> None:
     if slot.startswith("r:"):
-        import redis
-
         try:
             _redis()[0].zrem(_key(user_id), slot[2:])
         except redis.RedisError as e:  # it lapses by itself SLACK_SECONDS after its wait

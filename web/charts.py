@@ -43,7 +43,7 @@ def rating_chart(series: list[Series], *, width: int = 640, height: int = 260, t
         return top + (height - top - bottom) * (high - v) / (high - low)
 
     # End labels at least a line apart, so players who finish level stay readable.
-    label_y = {}
+    label_y: dict[int, float] = {}
     for k in sorted(range(len(series)), key=lambda k: y(series[k].points[-1])):
         wanted = y(series[k].points[-1]) + 4
         label_y[k] = max(wanted, max(label_y.values(), default=-1e9) + 13)
@@ -87,8 +87,6 @@ def llr_chart(llrs: list[float], *, lower: float, upper: float, width: int = 640
     """A comparison's log-likelihood ratio after each pair (from 0 before the first) between its two bounds: the test
     accepts H1 when the line reaches the upper bound, H0 when it reaches the lower one. The bounds are told apart by
     their labels and dash patterns, not by colour alone."""
-    from django.utils.translation import gettext as _
-
     left, right, top, bottom = 44, 118, 16, 28
     points = [0.0, *llrs]
     low = min(lower, *points) - 0.2

@@ -4,6 +4,8 @@ Thin views over league.services.comparisons and league.selectors.comparisons."""
 
 from __future__ import annotations
 
+from typing import Any, TypedDict, cast
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from engine.games import GAMES
 from league.limits import MAX_COMPARISON_PAIRS
-from league.models import Comparison
+from league.models import Comparison, Match, Player
 from league.models.player import EXTERNAL_BOT
 from league.permissions import organises_any
 from league.selectors import comparisons as selectors
@@ -31,9 +33,10 @@ from .games import presenter_for
 
 
 class ComparisonForm(forms.Form):
-    candidate = forms.ModelChoiceField(queryset=None, label=gettext_lazy("Candidate bot"),
-                                       help_text=gettext_lazy("The new bot: is it stronger?"))
-    baseline = forms.ModelChoiceField(queryset=None, label=gettext_lazy("Baseline bot"))
+    # Their bots depend on who asks: set in __init__.
+    candidate: forms.ModelChoiceField[Player] = forms.ModelChoiceField(
+        queryset=None, label=gettext_lazy("Candidate bot"), help_text=gettext_lazy("The new bot: is it stronger?"))
+    baseline: forms.ModelChoiceField[Player] = forms.ModelChoiceField(queryset=None, label=gettext_lazy("Baseline bot"))
     game = forms.ChoiceField(choices=[(g.name, g.title) for g in GAMES.values()], initial="diamonds",
                              label=gettext_lazy("Game"))
     players = forms.IntegerField(min_value=2, max_value=6, initial=4, label=gettext_lazy("Players at the table"))
@@ -52,7 +55,17 @@ class ComparisonForm(forms.Form):
         super().__init__(*args, **kwargs)
         # Every engine bot and the account's own external bots; every bot for organisers.
         bots = bots_to_compare(user, every_bot=organises_any(user))
-        self.fields["candidate"].queryset = self.fields["baseline"].queryset = bots
+        for name in ("candidate", "baseline"):
+            cast(forms.ModelChoiceField, self.fields[name]).queryset = bots
+
+
+class PairColumn(TypedDict):
+    """One side of a pair's page: a bot's game at the shown step."""
+    who: Player
+    match: Match
+    total: int
+    step: int
+    frame: Any  # the replay frame at that step (None if the window holds none)
 
 
 def comparison_list(request):
@@ -134,7 +147,7 @@ def comparison_pair(request, pk: int, index: int):
     except ValueError:
         step = 1
     presenter = presenter_for(comparison.game)
-    columns = []
+    columns: list[PairColumn] = []
     for who, match in zip((comparison.candidate, comparison.baseline), matches):
         window = presenter.replay_window(public_record(match), step)
         at = min(step, window.total)

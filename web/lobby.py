@@ -54,8 +54,10 @@ class LobbyTableForm(forms.Form):
                                    help_text=gettext_lazy("Diamonds: 2 to 6; Diamoniak and the ring race: their own "
                                                           "bounds, checked when you open the table."))
     rounds = forms.TypedChoiceField(label=gettext_lazy("Length (Diamonds)"), coerce=int, initial=0, required=False,
-                                    empty_value=0, choices=[(0, gettext_lazy("a full game (the rulebook's rounds)")),
-                                                            (1, gettext_lazy("one round (quick)"))])
+                                    # Django returns any empty_value as it is; the stubs allow only str or None.
+                                    empty_value=0,  # type: ignore[arg-type]
+                                    choices=[(0, gettext_lazy("a full game (the rulebook's rounds)")),
+                                             (1, gettext_lazy("one round (quick)"))])
     clubs = forms.ChoiceField(label=gettext_lazy("Clubs (Diamonds)"), initial="", required=False,
                               choices=[("", gettext_lazy("the rulebook's for the number of players")),
                                        ("thief", gettext_lazy("the Thief (second edition; 3 to 6 players)")),

@@ -5,6 +5,8 @@ the standings. Writes go through league.services.offline_results; reads through 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from engine.common.offline import InvalidResult
-from league.models import EntryStatus, Match, MatchStatus, Tournament, TournamentRound
+from league.models import EntryStatus, Match, MatchStatus, ResultEntry, Tournament, TournamentRound
 from league.permissions import organises
 from league.selectors.competitions import closed_round_count, round_pages, tournaments_with_club
 from league.selectors.matches import match_seats, matches_with_round
@@ -48,6 +50,15 @@ FIGURE_LABELS = {
     "set_rings": gettext_lazy("Set rings"),
 }
 _WHOLE = re.compile(r"^-?\d{1,9}$")
+
+
+@dataclass(frozen=True)
+class ResultVersion:
+    """One version entered for a table as its page shows it: its figures unit by unit, and whether the visitor may
+    confirm it (or, an organiser, make it final)."""
+    entry: ResultEntry
+    rows: list[dict[str, Any]]
+    can_confirm: bool
 
 
 def _figures_from_form(post, game: str, units) -> dict:
@@ -93,17 +104,19 @@ def offline_match_page(request, match: Match, *, form_values=None, problems=None
     field_errors: dict[str, list[str]] = {}
     for p in problems:
         field_errors.setdefault(p.field, []).append(str(p))
-    for entry in trail:
-        entry.can_confirm = match.status != MatchStatus.FINISHED and (
+    versions = [ResultVersion(
+        entry=entry,
+        rows=[{"unit": u, "values": [entry.figures[name][u.index] for name in figure_names(match.game)]}
+              for u in units],
+        can_confirm=match.status != MatchStatus.FINISHED and (
             (organiser and entry.status in (EntryStatus.ENTERED, EntryStatus.DISPUTED))
-            or (mine and entry.status == EntryStatus.ENTERED and entry.entered_by_id != request.user.pk))
-        entry.rows = [{"unit": u, "values": [entry.figures[name][u.index] for name in figure_names(match.game)]}
-                      for u in units]
+            or (bool(mine) and entry.status == EntryStatus.ENTERED and entry.entered_by_id != request.user.pk)),
+    ) for entry in trail]
     open_match = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING)
     return render(request, "web/offline_match.html", {
         "match": match, "seats": seats, "units": units, "insider": insider, "organiser": organiser,
         "first_dealer": next((s for s in seats if s.seat == match.first_dealer), None),
-        "can_enter": insider and open_match, "trail": trail,
+        "can_enter": insider and open_match, "versions": versions,
         "disputed": any(e.status == EntryStatus.DISPUTED for e in trail),
         "rows": _rows(match, units, form_values, field_errors),
         "general_errors": [str(p) for p in problems if "." not in p.field and p.field not in ("winner",)],
@@ -134,10 +147,12 @@ def result_enter(request, pk: int):
     except OfflineResultError as e:
         messages.error(request, str(e))
         return redirect("web:match", pk=pk)
-    messages.success(request, {
-        EntryStatus.ENTERED: _("Result entered: another player at the table confirms it."),
-        EntryStatus.DISPUTED: _("Your result differs from the one entered before: an organiser will settle it."),
-    }.get(entry.status, _("The result is final.")))
+    if entry.status == EntryStatus.ENTERED:
+        messages.success(request, _("Result entered: another player at the table confirms it."))
+    elif entry.status == EntryStatus.DISPUTED:
+        messages.success(request, _("Your result differs from the one entered before: an organiser will settle it."))
+    else:
+        messages.success(request, _("The result is final."))
     return redirect("web:match", pk=pk)
 
 

@@ -11,9 +11,12 @@ match's `game`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -170,7 +173,9 @@ class BotTableForm(forms.Form):
         choices=[(0, format_lazy(gettext_lazy("a full game: {n} rounds, the rulebook's game for four"),
                                  n=FULL_GAME_ROUNDS)),
                  (1, gettext_lazy("one round only (quick practice)"))],
-        coerce=int, initial=0, empty_value=0, required=False, label=gettext_lazy("Length (Diamonds)"))
+        # Django returns any empty_value as it is; the stubs allow only str or None.
+        coerce=int, initial=0, empty_value=0,  # type: ignore[arg-type]
+        required=False, label=gettext_lazy("Length (Diamonds)"))
     clubs = forms.ChoiceField(choices=[("thief", gettext_lazy("the Thief (second edition)")),
                                        ("choose", gettext_lazy("choose whom to rob (first edition)"))], initial="thief",
                               required=False, label=gettext_lazy("Clubs (Diamonds)"))
@@ -179,8 +184,9 @@ class BotTableForm(forms.Form):
     seed = forms.CharField(required=False, max_length=100, label=gettext_lazy("Seed"),
                            help_text=gettext_lazy("Optional: the same seed deals the same cards (for practice)."))
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         data["game"] = data.get("game") or "diamonds"
         data["clubs"] = data.get("clubs") or "thief"
         presenter = presenter_for(data["game"])
@@ -201,7 +207,10 @@ def play_bots(request):
         data = form.cleaned_data
         presenter = presenter_for(data["game"])
         with transaction.atomic():
-            players = [ensure_person(request.user)[1], *house_bots(data["bots"], 3)]
+            person = ensure_person(request.user)[1]
+            if person is None:  # a bot's account: its bot plays through the API
+                raise PermissionDenied
+            players = [person, *house_bots(data["bots"], 3)]
             match = create_match(players=players, ruleset=presenter.bot_table_ruleset(data), game=presenter.name,
                                  seed=data["seed"] or None, seed_chosen=bool(data["seed"]))
             start_live_match(match=match)

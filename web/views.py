@@ -3,6 +3,7 @@ organisers get a button that calls the same service as the API's start-round."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import partial
 from itertools import groupby
 
@@ -14,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from league.models import TournamentStatus
+from league.models import Match, Player, TournamentStatus
 from league.permissions import organises, refusal_to_enter, refusal_to_manage_bot
 from league.selectors import clubs as club_reads
 from league.selectors import competitions, ratings
@@ -41,7 +42,7 @@ RECENT = 20
 
 
 def home(request):
-    live = []
+    live: Iterable[Match] = []
     if request.user.is_authenticated:
         live = match_reads.matches_in_play_of(request.user)[:10]
     return render(request, "web/home.html", {
@@ -101,7 +102,7 @@ def tournament(request, pk: int):
         rounds.append({"round": rnd, "tables": tables, "byes": rnd.byes})
     standings = cached_tournament_standings(tournament)
     organiser = organises(request.user, tournament.club_id)
-    candidates = []
+    candidates: Iterable[Player] = []
     # Registration stays open while it runs: a late entry joins at the next round (league.services.evening).
     if organiser and tournament.status in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
         candidates = competitions.bots_to_register(tournament)

@@ -75,8 +75,8 @@ def has_rounds(tournament: Tournament) -> bool:
     return tournament.tournament_rounds.exists()
 
 
-def round_stages(tournament: Tournament) -> list[str]:
-    """Each seated round's stage ("" for a qualifying round)."""
+def round_stages(tournament: Tournament) -> list[int]:
+    """Each seated round's stage (0 for a qualifying round)."""
     return list(tournament.tournament_rounds.values_list("stage", flat=True))
 
 

@@ -15,6 +15,8 @@ def players() -> QuerySet[Player]:
 
 def player(player_id: int | None) -> Player | None:
     """The player with this id, or None (an id of None is no player)."""
+    if player_id is None:
+        return None
     return Player.objects.filter(pk=player_id).first()
 
 

@@ -27,9 +27,12 @@ def history_rows() -> QuerySet[RatingHistory]:
 
 def rating_history(rating: Rating) -> QuerySet[RatingHistory]:
     """One rating's history, oldest first: one entry per rated match."""
-    rows = RatingHistory.objects.filter(player_id=rating.player_id, ladder_id=rating.ladder_id)
+    rows = RatingHistory.objects.filter(player_id=rating.player_id)
     if rating.ladder_id is None:
-        rows = rows.filter(match__game=rating.game)  # the global rating of this game, not the player's others
+        # the global rating of this game, not the player's others
+        rows = rows.filter(ladder__isnull=True, match__game=rating.game)
+    else:
+        rows = rows.filter(ladder_id=rating.ladder_id)
     return rows.order_by("created_at", "id")
 
 

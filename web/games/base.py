@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
@@ -17,6 +17,9 @@ from django.utils.translation import gettext_lazy as _
 from engine.games import GameType, game_type
 
 from .replay import ReplaySteps, ReplayWindow, every_frame, window_of
+
+if TYPE_CHECKING:  # the stubs' name for "a str or a lazy translation"; nothing to import at run time
+    from django_stubs_ext import StrOrPromise
 
 
 @dataclass(frozen=True)
@@ -28,11 +31,11 @@ class GamePresenter:
     build_table: Callable[[dict[str, Any], list[str]], Any]
     decision_json: Callable[[QueryDict], Any]  # a posted decision form -> the game's decision JSON
     replay_steps: ReplaySteps  # a finished match's record -> its steps, each drawn on demand (web.games.replay)
-    replay_step: str  # what one replay step is, in words: "trick", "turn"
+    replay_step: StrOrPromise  # what one replay step is, in words: "trick", "turn"
     default_bot: str  # the house bots' kind when the visitor does not choose one
     # the "play against bots" form's cleaned data -> the ruleset of a table of four at this game
     bot_table_ruleset: Callable[[dict[str, Any]], dict[str, Any]]
-    blurb: str  # one line on what the game is, for the page where a visitor picks one
+    blurb: StrOrPromise  # one line on what the game is, for the page where a visitor picks one
 
     def replay_window(self, record: dict[str, Any], step: int) -> ReplayWindow:
         return window_of(self.replay_steps, record, step)
@@ -45,15 +48,15 @@ class GamePresenter:
         return game_type(self.name)
 
     @property
-    def title(self) -> str:
+    def title(self) -> StrOrPromise:
         return _translated(self.kind.title)
 
     @property
-    def score_label(self) -> str:
+    def score_label(self) -> StrOrPromise:
         return _translated(self.kind.score_label)
 
     @property
-    def tiebreak_label(self) -> str:
+    def tiebreak_label(self) -> StrOrPromise:
         return _translated(self.kind.tiebreak_label)
 
     @property
@@ -76,7 +79,7 @@ ENGINE_WORDS = {
 }
 
 
-def _translated(word: str) -> str:
+def _translated(word: str) -> StrOrPromise:
     """The engine's word in the reader's language (lazy: a form's choices are made once, shown in each request's)."""
     return ENGINE_WORDS.get(word, word)
 

@@ -218,7 +218,7 @@ def buttons(state: dict[str, Any], me: CastleSeat, names: list[str]) -> list[Dec
 
 def waiting_prompt(state: dict[str, Any], names: list[str]) -> str:
     who = {"who": waiting_for(state, names)}
-    kind = (state.get("pending") or {}).get("kind")
+    kind = (state.get("pending") or {}).get("kind", "")
     return {
         "turn": _("Waiting for %(who)s to draw or buy.") % who,
         "draw_more": _("Waiting for %(who)s to draw again or stop.") % who,
