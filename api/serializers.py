@@ -254,7 +254,7 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "tiebreaks", "auto_advance", "rated", "turn_deadline_seconds", "deadline_action",
                   "deadline_fallback", "offline_tables", "status", "created_at", "started_at", "finished_at",
                   "registration_closes_at", "members_only",
-                  # a club evening: check-in, late entries, the final stage (docs/organisers.md, "Running a club evening")
+                  # a club evening: check-in, late entries, the final stage (docs/organisers.md)
                   "check_in_required", "self_check_in", "late_entry_points", "final_size", "final_stages",
                   "final_advance", "final_ranking"]
 

@@ -13,7 +13,8 @@ audit trail), and one becomes final as in Tabbycat's ballot confirmation:
 - another player at the table enters different figures: both versions are `disputed`, and the table waits for an
   organiser, who confirms one of them or enters the final figures (`resolved`; the others `superseded`);
 - an organiser's own entry is final at once (`confirmed`, or `resolved` when it settles a dispute): they enter on
-  behalf of the table, and an organiser who also plays at the table is trusted the same way (documented in docs/organisers.md).
+  behalf of the table, and an organiser who also plays at the table is trusted the same way (docs/organisers.md says
+  so).
 
 The final version finishes the match exactly as a played match's end does: its seats get the score, tie-break,
 showroom, placement and winner flag the game's standing gives (engine.common.offline returns them in that shape), the
