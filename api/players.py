@@ -17,6 +17,7 @@ from league.permissions import refusal_to_bind_account, refusal_to_manage_bot
 from league.selectors.players import account_named, is_bot_account, players_listed, players_of_kind
 from league.services import create_bot_player, create_person_player
 from league.services.bot_pausing import NotPaused, resume_bot
+from league.services.names import NameRefused
 from league.services.players import create_external_bot, regenerate_bot_token, revoke_bot_token
 
 from .errors import E409, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, conflict
@@ -96,6 +97,10 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                 token = issue_token(player.user)
         except IntegrityError:  # a duplicate: the name, or the bot's account name, is another's
             return conflict(ValueError("that name (or bot account) is taken"))
+        except NameRefused as e:
+            if e.taken:
+                return conflict(e)
+            raise ValidationError({"name": str(e)}) from None
         except ValueError as e:
             raise ValidationError({"bot_kind": str(e)}) from None
         body = PlayerSerializer(player).data

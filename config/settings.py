@@ -415,16 +415,18 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = DIAMONDS_RATE_LIMITS
 # How many turns long-polls one account may have waiting at once, across all web processes; past it, 429 at once.
 DIAMONDS_TURNS_WAITS_PER_ACCOUNT = int(os.environ.get("DIAMONDS_TURNS_WAITS_PER_ACCOUNT", "8"))
 
-# Failed sign-ins (the website's and POST /api/v1/auth/token/, counted together) lock out the username and, apart,
-# the client address: DIAMONDS_SIGNIN_FAILURES failures in a row, then DIAMONDS_SIGNIN_LOCKOUT_MINUTES with every
-# attempt refused (429), the right password too. Counted in the database (django-axes' default handler), so a
-# lockout holds when the cache is down.
+# Failed sign-ins (the website's and POST /api/v1/auth/token/, counted together) lock out the pair of username and
+# client address: DIAMONDS_SIGNIN_FAILURES failures in a row, then DIAMONDS_SIGNIN_LOCKOUT_MINUTES with every attempt
+# of that username from that address refused (429), the right password too. Keyed on the pair, so nobody can lock a
+# rival out from elsewhere, and one person's mistakes do not lock out everyone at a club's shared address; what one
+# address may try at all is bounded apart, by the per-address "signin" rate above (runtime.throttling.SigninLimit).
+# Counted in the database (django-axes' default handler), so a lockout holds when the cache is down.
 INSTALLED_APPS += ["axes"]
 MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last, as django-axes asks
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = int(os.environ.get("DIAMONDS_SIGNIN_FAILURES", "10"))
 AXES_COOLOFF_TIME = float(os.environ.get("DIAMONDS_SIGNIN_LOCKOUT_MINUTES", "15")) / 60  # hours
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "runtime.client_address.client_ip"
 AXES_RESET_ON_SUCCESS = True
 

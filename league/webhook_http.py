@@ -32,10 +32,29 @@ def signature(secret: str, timestamp: int, body: bytes) -> str:
     return f"t={timestamp},v1={mac}"
 
 
+# RFC 6052's well-known NAT64 prefix: the last 32 bits are the IPv4 address a NAT64 gateway connects to.
+NAT64_PREFIX = ipaddress.IPv6Network("64:ff9b::/96")
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address leads to by its form: mapped, 6to4, Teredo (server and client), NAT64."""
+    embedded = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
+    if ip in NAT64_PREFIX:
+        embedded.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return [v4 for v4 in embedded if v4 is not None]
+
+
 def _forbidden(address: str) -> bool:
+    """True unless the address is globally routable, by the standard library's tables rather than our own list.
+    An IPv6 address must also not be reserved (IPv4-compatible ::/96 and the other ::/8 forms), site-local
+    (fec0::/10) or multicast, and every IPv4 address it embeds must be allowed too; an IPv4-mapped address is
+    judged as the IPv4 address it is."""
     ip = ipaddress.ip_address(address)
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return _forbidden(str(ip.ipv4_mapped))
+        if ip.is_reserved or ip.is_site_local or any(_forbidden(str(v4)) for v4 in _embedded_ipv4(ip)):
+            return True
     return not ip.is_global or ip.is_multicast
 
 

@@ -14,17 +14,21 @@ from django.utils.translation import gettext_lazy
 
 from league.models import Language
 from league.selectors.accounts import email_unverified, my_page
-from league.services.accounts import AccountError, ensure_person, name_taken, update_profile
+from league.services.accounts import AccountError, ensure_person, update_profile
+from league.services.names import NameRefused, checked_name
 from runtime.throttling import WriteLimit, rate_limited
 
 
 class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username, shallow=False):
-        """A username is also the new player's name: refuse one a player (a bot, say) already has."""
+        """A username is also the new player's name: refuse one the name rule refuses (league.services.names: one a
+        player, a bot say, has or one that looks like it, or a house bot's)."""
         username = super().clean_username(username, shallow=shallow)
-        if not shallow and name_taken(username):
-            raise forms.ValidationError(_("A player is already called %(name)s: choose another username.")
-                                        % {"name": username})
+        if not shallow:
+            try:
+                checked_name(username)
+            except NameRefused as e:
+                raise forms.ValidationError(str(e)) from None
         return username
 
     def save_user(self, request, user, form, commit=True):

@@ -29,6 +29,7 @@ from league.selectors.bots import bots_of, ladders_open_to, token_holders, tourn
 from league.services.bot_pausing import NotPaused, resume_bot
 from league.services.competition import TournamentError
 from league.services.ladders import join_ladder, leave_ladder
+from league.services.names import NameRefused
 from league.services.players import create_external_bot, regenerate_bot_token, revoke_bot_token
 from league.services.registration import register_players, take_out
 from runtime.throttling import WriteLimit, rate_limited
@@ -81,6 +82,9 @@ def bot_create(request):
     name = form.cleaned_data["name"]
     try:
         bot = create_external_bot(name=name, owner=request.user)
+    except NameRefused as e:
+        form.add_error("name", f"{_('That name is taken: choose another.')} {e}" if e.taken else str(e))
+        return bots(request, form)
     except IntegrityError:
         form.add_error("name", _("That name is taken: choose another."))
         return bots(request, form)

@@ -5,17 +5,28 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from ..names import name_key
+
 # The bot_kind of a bot that is a program outside the league: it has a user account (for its API token) and decides
 # through the API like a person; the workers never play it.
 EXTERNAL_BOT = "external"
 
-# The longest player name: the name's column, and what a display name may be (league.services.accounts).
+# The longest player name: the name's column, and what a display name may be (league.services.names).
 NAME_MAX_LENGTH = 100
+# A name's look-alike key (league.names.name_key) can be longer than the name: a character's prototype may be two.
+NAME_KEY_MAX_LENGTH = 4 * NAME_MAX_LENGTH
 
 
 class Player(models.Model):
     name = models.CharField(max_length=NAME_MAX_LENGTH, unique=True,
                             help_text="The name shown at the table and in records.")
+    # The key names that look alike share (set on every save): a new name whose key another player has is refused.
+    name_key = models.CharField(max_length=NAME_KEY_MAX_LENGTH, db_index=True, editable=False,
+                                help_text="The name's look-alike key: its confusable skeleton, case-folded.")
+    # Which of the house's bots this is (league.services.players.house_bots), e.g. "random-5": house bots are found
+    # by this, never by their name, which a person could otherwise have taken first.
+    house_slot = models.CharField(max_length=60, null=True, blank=True, unique=True, editable=False,
+                                  help_text="For a house bot that fills lobby tables: its kind and number.")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="players"
     )
@@ -49,6 +60,13 @@ class Player(models.Model):
                 name="player_is_person_or_bot",
             ),
         ]
+
+    def save(self, *args, **kwargs):
+        self.name_key = name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def is_bot(self) -> bool:

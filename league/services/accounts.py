@@ -9,11 +9,13 @@ from django.utils.translation import gettext as _
 from ..models import Language, Player, Profile
 from ..models.player import EXTERNAL_BOT
 from ..models.player import NAME_MAX_LENGTH as PLAYER_NAME_MAX
+from ..names import normalised
 from ..selectors.accounts import person_player
+from .names import NameRefused, checked_name, kept_for_the_house, name_is_free
 
 
 class AccountError(ValueError):
-    """A change the account cannot make (a display name another player has); the message says why."""
+    """A change the account cannot make (a display name refused by league.services.names); the message says why."""
 
 
 def is_bot_account(user) -> bool:
@@ -21,19 +23,14 @@ def is_bot_account(user) -> bool:
     return Player.objects.filter(user=user, bot_kind=EXTERNAL_BOT).exists()
 
 
-def name_taken(name: str, *, except_player: Player | None = None) -> bool:
-    others = Player.objects.filter(name__iexact=name)
-    if except_player is not None:
-        others = others.exclude(pk=except_player.pk)
-    return others.exists()
-
-
 def _free_name(base: str) -> str:
-    """`base`, or `base-2`, `base-3`... the first no player has (for accounts older than sign-up, whose username a
-    bot may already use as its name)."""
-    base = base[:PLAYER_NAME_MAX - 6] or "player"
+    """`base`, or `base-2`, `base-3`... the first a new player may have (for accounts older than sign-up, whose
+    username a bot may already use as its name, or one that looks like another's)."""
+    base = normalised(base)[:PLAYER_NAME_MAX - 6]
+    if not base or kept_for_the_house(base):
+        base = "player"
     name, n = base, 1
-    while name_taken(name):
+    while not name_is_free(name):
         n += 1
         name = f"{base}-{n}"
     return name
@@ -48,8 +45,8 @@ def ensure_person(user, *, name: str | None = None) -> tuple[Profile, Player | N
         return profile, None
     player = person_player(user)
     if player is None:
-        wanted = (name or "").strip()
-        first = wanted if wanted and not name_taken(wanted) else _free_name(user.get_username())
+        wanted = name or ""
+        first = normalised(wanted) if name_is_free(wanted) else _free_name(user.get_username())
         try:
             with transaction.atomic():
                 player = Player.objects.create(name=first, user=user)
@@ -63,9 +60,9 @@ def ensure_person(user, *, name: str | None = None) -> tuple[Profile, Player | N
 @transaction.atomic
 def update_profile(*, user, display_name: str | None = None, language: str | None = None,
                    email_notifications: bool | None = None) -> Profile:
-    """Change what the person chose: their display name (their player's name, unique among players), their language
-    ("" follows the browser) and whether the league emails them. AccountError, nothing changed, for a name taken or
-    empty or a language the site does not offer."""
+    """Change what the person chose: their display name (their player's name: league.services.names' rule), their
+    language ("" follows the browser) and whether the league emails them. AccountError, nothing changed, for a name
+    refused or a language the site does not offer."""
     profile, player = ensure_person(user)
     if language is not None:
         if language not in Language.values:
@@ -75,11 +72,10 @@ def update_profile(*, user, display_name: str | None = None, language: str | Non
         profile.email_notifications = bool(email_notifications)
     profile.save()
     if display_name is not None and player is not None:
-        display_name = display_name.strip()
-        if not display_name or len(display_name) > PLAYER_NAME_MAX:
-            raise AccountError(_("A display name has 1 to %(max)d characters.") % {"max": PLAYER_NAME_MAX})
-        if name_taken(display_name, except_player=player):
-            raise AccountError(_("Another player is already called %(name)s.") % {"name": display_name})
+        try:
+            display_name = checked_name(display_name, except_player=player)
+        except NameRefused as e:
+            raise AccountError(str(e)) from e
         player.name = display_name
         try:
             with transaction.atomic():

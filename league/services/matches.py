@@ -12,6 +12,7 @@ from engine.games import GAMES, game_type
 
 from ..limits import checked_bot_settings
 from ..models import Club, Match, MatchSeat, MatchStatus, Player
+from .names import checked_name
 
 
 @transaction.atomic
@@ -21,21 +22,27 @@ def create_club(*, name: str, membership: str = "open") -> Club:
 
 
 @transaction.atomic
-def create_bot_player(*, name: str, kind: str, settings: dict | None = None, clubs: Iterable[Club] = ()) -> Player:
+def create_bot_player(*, name: str, kind: str, settings: dict | None = None, clubs: Iterable[Club] = (),
+                      house_slot: str | None = None) -> Player:
     """A bot player; `kind` must be a bot of some game of engine.games (Diamonds' random/greedy/search, the newer
-    games' random/heuristic). A player is not tied to a game: create_match checks its kind plays the match's."""
+    games' random/heuristic). A player is not tied to a game: create_match checks its kind plays the match's.
+    The name follows league.services.names' rule (NameRefused), except for a house bot (`house_slot`, made by
+    players.house_bots), whose name is the house's own."""
     known = sorted({name for kind_ in GAMES.values() for name in kind_.bots})
     if kind not in known:
         raise ValueError(f"unknown bot {kind!r}; known bots: {', '.join(known)}")
     settings = checked_bot_settings(kind, settings)
-    player = Player.objects.create(name=name, bot_kind=kind, bot_settings=settings)
+    if house_slot is None:
+        name = checked_name(name)
+    player = Player.objects.create(name=name, bot_kind=kind, bot_settings=settings, house_slot=house_slot)
     player.clubs.set(list(clubs))
     return player
 
 
 @transaction.atomic
 def create_person_player(*, user, name: str | None = None, clubs: Iterable[Club] = ()) -> Player:
-    player = Player.objects.create(name=name or user.get_username(), user=user)
+    """A person's player (an organiser's roster); the name follows league.services.names' rule (NameRefused)."""
+    player = Player.objects.create(name=checked_name(name or user.get_username()), user=user)
     player.clubs.set(list(clubs))
     return player
 

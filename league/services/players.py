@@ -13,12 +13,15 @@ from rest_framework.authtoken.models import Token
 from ..models import Club, ClubAdmin, Player
 from ..models.player import EXTERNAL_BOT
 from .matches import create_bot_player
+from .names import checked_name, house_bot_name
 
 
 @transaction.atomic
 def create_external_bot(*, name: str, clubs: Iterable[Club] = (), owner=None) -> Player:
     """A bot that plays through the API: a user account of its own (no password; it signs in with an API token)
-    and a Player of kind "external" on it. `owner` is the account that created it (Player.acts_for)."""
+    and a Player of kind "external" on it. `owner` is the account that created it (Player.acts_for). The name
+    follows league.services.names' rule (NameRefused)."""
+    name = checked_name(name)
     user = get_user_model().objects.create_user(username=f"bot-{name}")
     user.set_unusable_password()
     user.save(update_fields=["password"])
@@ -61,16 +64,24 @@ def revoke_bot_token(*, player: Player) -> bool:
     return bool(deleted)
 
 def house_bots(kind: str, count: int) -> list[Player]:
-    """`count` engine bots of the kind, shared by every table that needs bots (made the first time needed)."""
-    bots = []
-    for i in range(1, count + 1):
-        name = f"house-{kind}-{i}"
-        player = Player.objects.filter(name=name, bot_kind=kind).first()
-        if player is None:
-            try:
-                with transaction.atomic():
-                    player = create_bot_player(name=name, kind=kind)
-            except IntegrityError:  # made meanwhile by another table
-                player = Player.objects.get(name=name, bot_kind=kind)
-        bots.append(player)
-    return bots
+    """`count` engine bots of the kind, shared by every table that needs bots (made the first time needed). Found by
+    their slot, never by name: a player who took the name "house-<kind>-<n>" before such names were kept for the
+    house keeps it, and the house's bot gets a numbered variant of it."""
+    return [_house_bot(kind, f"{kind}-{i}") for i in range(1, count + 1)]
+
+
+def _house_bot(kind: str, slot: str) -> Player:
+    player = Player.objects.filter(house_slot=slot).first()
+    if player is not None:
+        return player
+    name, n = house_bot_name(slot), 1
+    while True:
+        try:
+            with transaction.atomic():
+                return create_bot_player(name=name, kind=kind, house_slot=slot)
+        except IntegrityError:  # the slot made meanwhile by another table, or the name someone else's
+            player = Player.objects.filter(house_slot=slot).first()
+            if player is not None:
+                return player
+            n += 1
+            name = f"{house_bot_name(slot)}-{n}"

@@ -46,18 +46,35 @@ def test_guesses_with_a_new_x_forwarded_for_each_are_still_locked_out(accounts, 
     assert response.status_code == 429 and "token" not in response.json() and response["Retry-After"]
 
 
-def test_the_username_is_locked_out_from_every_address_and_the_address_for_every_username(accounts, settings):
+def test_a_lockout_holds_the_pair_of_username_and_address_only(accounts, settings):
+    """Ten wrong passwords for ann from one address lock ann out there only: not ann from another address (nobody
+    can lock a rival out before a round), nor bob at the same address (a club's venue is one address)."""
     settings.DIAMONDS_RATE_LIMITS = {**settings.DIAMONDS_RATE_LIMITS, "signin": "1000/min"}
     settings.DIAMONDS_TRUSTED_PROXIES = ["127.0.0.1"]  # so that each client below is a different address
-    for i in range(settings.AXES_FAILURE_LIMIT):
-        guess(APIClient(), "wrong", HTTP_X_FORWARDED_FOR=f"198.51.100.{i}")
-    assert guess(APIClient(), "pw-ann-123", HTTP_X_FORWARDED_FOR="198.51.100.200") == 429  # ann, from anywhere
-    assert guess(APIClient(), "pw-bob-123", username="bob", HTTP_X_FORWARDED_FOR="198.51.100.201") == 200
-    # One address trying many usernames is locked out as an address.
+    venue, home = "203.0.113.50", "198.51.100.7"
+    codes = [guess(APIClient(), "wrong", HTTP_X_FORWARDED_FOR=venue) for _ in range(settings.AXES_FAILURE_LIMIT)]
+    assert set(codes[:-1]) == {400}  # wrong passwords, up to the lockout
+    assert guess(APIClient(), "pw-ann-123", HTTP_X_FORWARDED_FOR=venue) == 429  # ann, there: locked out
+    assert guess(APIClient(), "pw-ann-123", HTTP_X_FORWARDED_FOR=home) == 200  # ann, from elsewhere
+    assert guess(APIClient(), "pw-bob-123", username="bob", HTTP_X_FORWARDED_FOR=venue) == 200  # bob, there
+    # The same for the website's sign-in.
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        Client().post("/accounts/login/", {"login": "bob", "password": "wrong"}, HTTP_X_FORWARDED_FOR=venue)
+    assert Client().post("/accounts/login/", {"login": "bob", "password": "pw-bob-123"},
+                         HTTP_X_FORWARDED_FOR=venue).status_code == 429
+    assert Client().post("/accounts/login/", {"login": "bob", "password": "pw-bob-123"},
+                         HTTP_X_FORWARDED_FOR=home).status_code == 302
+    assert Client().post("/accounts/login/", {"login": "olga", "password": "pw-olga-123"},
+                         HTTP_X_FORWARDED_FOR=venue).status_code == 302  # ann and bob are locked out there
+
+
+def test_one_address_trying_many_usernames_is_bounded_by_the_per_address_rate(accounts, settings):
+    settings.DIAMONDS_RATE_LIMITS = {**settings.DIAMONDS_RATE_LIMITS, "signin": "12/min"}
+    settings.DIAMONDS_TRUSTED_PROXIES = ["127.0.0.1"]
     codes = [guess(APIClient(), "wrong", username=f"user-{i}", HTTP_X_FORWARDED_FOR="203.0.113.50")
-             for i in range(settings.AXES_FAILURE_LIMIT + 2)]
-    assert codes[-1] == 429
-    assert guess(APIClient(), "pw-bob-123", username="bob", HTTP_X_FORWARDED_FOR="203.0.113.50") == 429
+             for i in range(15)]
+    assert codes[:12] == [400] * 12 and codes[12:] == [429] * 3
+    assert guess(APIClient(), "pw-bob-123", username="bob", HTTP_X_FORWARDED_FOR="198.51.100.9") == 200
 
 
 def test_token_requests_are_paced_per_address_whatever_the_username(accounts, settings):

@@ -94,3 +94,15 @@ def test_the_command_makes_a_bot_with_its_owner_in_a_ladder_or_nothing(accounts,
     with pytest.raises(CommandError, match="taken"):
         call_command("create_external_bot", "cmdbot")
     assert not Player.objects.filter(name="lost").exists()
+
+
+def test_a_name_like_anothers_is_a_409_and_a_house_bots_a_400(accounts):
+    before = Player.objects.count()
+    for look_alike in ("\u0430nn", "ANN", "ann\u200b", "ext-l"):  # Cyrillic a; another case; a zero-width space
+        r = make_bot(accounts["clients"]["bob"], name=look_alike)
+        assert r.status_code == 409 and "detail" in r.json(), look_alike
+    r = make_bot(accounts["clients"]["bob"], name="house-random-5")
+    assert r.status_code == 400 and "house" in str(r.json())
+    profile = accounts["clients"]["bob"].patch("/api/v1/me/profile/", {"display_name": "\u0430nn"}, format="json")
+    assert profile.status_code == 409
+    assert Player.objects.count() == before

@@ -65,6 +65,11 @@ def test_webhooks_api(two):
 
 
 @pytest.mark.parametrize("data", [{"url": "http://10.0.0.1/", "events": ["match.finished"]},
+                                  {"url": "http://[::7f00:1]/", "events": ["match.finished"]},
+                                  {"url": "http://[64:ff9b::7f00:1]/", "events": ["match.finished"]},
+                                  {"url": "http://[2002:7f00:1::]/", "events": ["match.finished"]},
+                                  {"url": "http://[::ffff:0:7f00:1]/", "events": ["match.finished"]},
+                                  {"url": "http://[fec0::1]/", "events": ["match.finished"]},
                                   {"url": "https://example.org/", "events": []},
                                   {"url": "https://example.org/", "events": ["turn.awaited"]},
                                   {"url": "ftp://example.org/", "events": ["match.finished"]},

@@ -44,6 +44,28 @@ def test_private_and_odd_urls_are_refused(settings, url):
     assert not WebhookEndpoint.objects.exists()
 
 
+# IPv6 forms that embed a loopback IPv4 address or are not globally routable: IPv4-compatible, NAT64, 6to4,
+# IPv4-translated (SIIT), site-local, Teredo, documentation.
+EMBEDDING_OR_NOT_GLOBAL = ["[::7f00:1]", "[64:ff9b::7f00:1]", "[2002:7f00:1::]", "[::ffff:0:7f00:1]", "[fec0::1]",
+                           "[2001:0:4136:e378:8000:63bf:3fff:fdd2]", "[2001:db8::1]", "[ff02::1]"]
+
+
+@pytest.mark.parametrize("host", EMBEDDING_OR_NOT_GLOBAL)
+def test_ipv6_forms_that_embed_ipv4_or_are_not_global_are_refused(settings, host):
+    settings.DIAMONDS_WEBHOOKS_ALLOW_PRIVATE = False
+    with pytest.raises(WebhookError, match="public addresses only"):
+        create_endpoint(owner=user("o"), url=f"http://{host}/hook", events=["match.finished"])
+    assert not WebhookEndpoint.objects.exists()
+
+
+@pytest.mark.parametrize("host", ["[2001:4860:4860::8888]", "[2606:4700:4700::1111]", "8.8.8.8",
+                                  "[::ffff:8.8.8.8]"])
+def test_global_addresses_are_accepted(settings, host):
+    settings.DIAMONDS_WEBHOOKS_ALLOW_PRIVATE = False
+    endpoint = create_endpoint(owner=user("o"), url=f"https://{host}/hook", events=["match.finished"])
+    assert endpoint.url == f"https://{host}/hook"
+
+
 def test_unknown_or_no_events_are_refused(allow_private):
     owner = user("o")
     for events in ([], ["turn.awaited"], ["match.finished", "nope"]):

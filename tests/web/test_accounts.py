@@ -86,8 +86,11 @@ def test_sign_up_makes_the_profile_and_player_and_verification_unlocks_joining(d
 
 def test_sign_up_refuses_a_username_a_player_already_has_and_a_taken_email(db, site):
     response = sign_up(Client(), username="bot-1")  # a bot of the club is called so
-    assert response.status_code == 200 and "A player is already called bot-1" in response.content.decode()
+    assert response.status_code == 200 and "Another player is already called bot-1" in response.content.decode()
     assert not get_user_model().objects.filter(username="bot-1").exists()
+    for look_alike in ("BOT-1", "bot-l", "house-random-5"):  # one that looks like it, a house bot's
+        assert sign_up(Client(), username=look_alike).status_code == 200
+        assert not get_user_model().objects.filter(username=look_alike).exists()
     assert sign_up(Client()).status_code == 302
     sign_up(Client(), username="other")  # the same address again: no second account
     assert not get_user_model().objects.filter(username="other").exists()

@@ -31,7 +31,7 @@ def test_a_new_person_signs_up_joins_enters_and_plays_their_table(chromium, site
         club = create_club(name="Open Club")
         organiser = get_user_model().objects.create_user("olive", password="pw-olive-1")
         add_club_admin(club=club, user=organiser)
-        bots = [create_bot_player(name=f"house-{i}", kind="greedy", clubs=[club]) for i in range(3)]
+        bots = [create_bot_player(name=f"club-bot-{i}", kind="greedy", clubs=[club]) for i in range(3)]
         tournament = create_tournament(name="Friday Open", rounds=1, ruleset={"rounds": 1}, club=club,
                                        members_only=True)
         register_players(tournament=tournament, players=bots)

@@ -210,3 +210,11 @@ def test_a_bots_matches_are_paginated(people, settings):
     assert "Page 1 of 2" in first and "Page 2 of 2" in second
     assert len(re.findall(r'<td><a href="/matches/', second.split("Matches in play first")[1])) == 2
     assert Client().get(f"/players/{bot.pk}/?page=zzz").status_code == 200
+
+
+@pytest.mark.parametrize("name", ["\u0430nnbot", "ANNBOT", "annb0t", "house-random-5"])
+def test_a_name_like_anothers_or_a_house_bots_is_refused(people, name):
+    create(signed_in(people["ann"]))
+    r = signed_in(people["bob"]).post("/bots/create/", {"name": name})
+    assert r.status_code == 400 and ("taken" in r.content.decode() or "house" in r.content.decode())
+    assert list(Player.objects.values_list("name", flat=True)) == ["annbot"]

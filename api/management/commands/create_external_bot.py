@@ -11,6 +11,7 @@ from league.selectors import clubs as club_reads
 from league.selectors import competitions
 from league.selectors.players import account_named
 from league.services.ladders import join_ladder
+from league.services.names import NameRefused
 from league.services.players import create_external_bot
 
 
@@ -48,6 +49,8 @@ class Command(BaseCommand):
                     join_ladder(ladder=the_ladder, players=[player])
         except IntegrityError:
             raise CommandError(f"the name {name!r} (or its account bot-{name}) is taken") from None
+        except NameRefused as e:
+            raise CommandError(f"the name {name!r} is taken: {e}" if e.taken else str(e)) from None
         except ValueError as e:
             raise CommandError(str(e)) from None
         if the_ladder is not None:
