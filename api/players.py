@@ -18,6 +18,7 @@ from league.selectors.players import account_named, is_bot_account, players_list
 from league.services import create_bot_player, create_person_player
 from league.services.bot_pausing import NotPaused, resume_bot
 from league.services.players import create_external_bot, regenerate_bot_token, revoke_bot_token
+from runtime.secrecy import never_stored
 
 from .errors import E409, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, conflict
 from .ids import IdFilter
@@ -101,6 +102,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         body = PlayerSerializer(player).data
         if token:
             body["token"] = token
+            return never_stored(Response(body, status=201))
         return Response(body, status=201)
 
     def _managed_bot(self, request) -> Player:
@@ -115,7 +117,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def regenerate_token(self, request, pk=None):
         player = self._managed_bot(request)
         try:
-            return Response({"token": regenerate_bot_token(player=player)})
+            return never_stored(Response({"token": regenerate_bot_token(player=player)}))
         except ValueError as e:
             return conflict(e)
 

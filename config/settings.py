@@ -501,6 +501,9 @@ CELERY_BEAT_SCHEDULE["expire-lobby-tables"] = {
 CELERY_TASK_ROUTES["workers.tasks.expire_lobby_tables"] = {"queue": "bookkeeping"}
 # ---- end of the lobby ---------------------------------------------------------------------------------------------
 
+# runtime.secrecy.configure_logging applies LOGGING, then keeps secrets (invitation tokens, confirmation and reset
+# keys) out of the access logs of gunicorn, uvicorn and runserver.
+LOGGING_CONFIG = "runtime.secrecy.configure_logging"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
