@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from django.http import HttpResponseBase
-from django.utils.cache import add_never_cache_headers
+from django.utils.cache import patch_cache_control
 
 REDACTED = "[redacted]"
 # The servers' access logs, and Django's request log ("Not Found: /lobby/invite/<token>/").
@@ -68,6 +68,6 @@ def configure_logging(config: dict[str, Any]) -> None:
 
 
 def never_stored(response: HttpResponseBase) -> HttpResponseBase:
-    """`response`, marked for no cache to keep (`Cache-Control: ... no-store ...`): it carries a secret."""
-    add_never_cache_headers(response)
+    """`response`, marked for no cache to keep (`Cache-Control: no-store`): it carries a secret."""
+    patch_cache_control(response, no_store=True)
     return response
