@@ -1,12 +1,12 @@
 """`python -m tools.soak`: the embedded default under ordinary concurrent use.
 
-It makes a SQLite file database in a temporary folder with the demo (`manage.py demo`: a club of bots, its
-ladder), an open tournament and one account per writer (a person with an external bot, both with API tokens), then
-starts the embedded server on it (`runserver`, or the ASGI app under uvicorn with `--server uvicorn`), whose
-embedded beat seats the ladder's tables. Then `--writers` client threads write through the API for `--seconds`:
-each person puts their bot in the ladder and takes it out, enters the tournament and leaves it, opens lobby
-tables and cancels them or starts them with bots, and both play their turns. Nobody is throttled (the soak
-measures the database, not the rate limits).
+It makes a SQLite file database in a temporary folder with the demo (`manage.py demo`, small: a club of eight quick
+bots, one round, and the club's ladder), an open tournament and one account per writer (a person with an external
+bot, both with API tokens), then starts the embedded server on it (`runserver`, or the ASGI app under uvicorn with
+`--server uvicorn`), whose embedded beat seats the ladder's tables. Then `--writers` client threads write through
+the API for `--seconds`: each person puts their bot in the ladder and takes it out, enters the tournament and leaves
+it, opens lobby tables and cancels them or starts them with bots, and both play their turns. Nobody is throttled
+(the soak measures the database, not the rate limits).
 
 It prints the answers by status and the number of "database is locked" errors (in answers and in the server's log)
 and exits non-zero on any 5xx or lock error.
@@ -34,7 +34,6 @@ import urllib.error
 import urllib.request
 from contextlib import closing
 from dataclasses import dataclass
-from io import StringIO
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -215,6 +214,14 @@ def play_turns(act, token: str, rng: random.Random) -> None:
 def soak(*, writers: int, seconds: float, server: str = "runserver", keep: bool = False) -> dict:
     """Run the soak; returns its figures (statuses, lock errors, the server log's lock errors)."""
     folder = Path(tempfile.mkdtemp(prefix="diamonds-soak-"))
+    try:
+        return _soak(folder, writers=writers, seconds=seconds, server=server, keep=keep)
+    finally:
+        if not keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _soak(folder: Path, *, writers: int, seconds: float, server: str, keep: bool) -> dict:
     env = server_environment(folder / "db.sqlite3")
     started = time.monotonic()
     setup = prepare(env, writers)
@@ -244,7 +251,7 @@ def soak(*, writers: int, seconds: float, server: str = "runserver", keep: bool 
     server_log = log_path.read_text(encoding="utf-8", errors="replace")
     with closing(sqlite3.connect(folder / "db.sqlite3")) as db:
         matches = dict(db.execute("SELECT status, COUNT(*) FROM league_match GROUP BY status").fetchall())
-    figures = {
+    return {
         "server": server, "writers": writers, "seconds": round(ended - ready, 1),
         "setup_seconds": round(ready - started, 1), "requests": sum(tally.statuses.values()),
         "statuses": dict(sorted(tally.statuses.items())), "by_action": dict(sorted(tally.by_action.items())),
@@ -252,9 +259,6 @@ def soak(*, writers: int, seconds: float, server: str = "runserver", keep: bool 
         "locked_in_answers": tally.locked, "locked_in_server_log": server_log.count(LOCKED),
         "matches_by_status": matches, "failures": tally.failures, "folder": str(folder) if keep else None,
     }
-    if not keep:
-        shutil.rmtree(folder)
-    return figures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -266,11 +270,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     figures = soak(writers=args.writers, seconds=args.seconds, server=args.server, keep=args.keep)
-    out = StringIO()
-    json.dump(figures, out, indent=2)
-    print(out.getvalue())
+    text = json.dumps(figures, indent=2)
+    print(text)
     if args.json:
-        args.json.write_text(out.getvalue() + "\n", encoding="utf-8")
+        args.json.write_text(text + "\n", encoding="utf-8")
     failed = figures["server_errors"] or figures["locked_in_answers"] or figures["locked_in_server_log"]
     print("FAILED: 5xx or 'database is locked'" if failed else "ok: no 5xx, no 'database is locked'")
     return 1 if failed else 0
