@@ -8,7 +8,7 @@ import pytest
 from tools.soak import soak
 
 
-@pytest.mark.slow  # about 35 s: the demo's set-up (migrations, a short tournament) takes most of it
+@pytest.mark.slow  # 20 to 35 s: the demo's set-up (migrations, a short tournament) takes half of it
 def test_a_short_soak_of_the_embedded_default_answers_no_5xx_and_no_lock_error():
     figures = soak(writers=5, seconds=10)
     assert figures["requests"] > 50, figures
