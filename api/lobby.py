@@ -20,6 +20,7 @@ from league.services.lobby import (
     leave_table,
     start_with_bots,
 )
+from runtime.secrecy import never_stored
 
 from .errors import ErrorSerializer, error_response
 from .permissions import ReadOnlyOrAuthenticated
@@ -79,6 +80,10 @@ class LobbyTableViewSet(viewsets.ViewSet):
     permission_classes = [ReadOnlyOrAuthenticated]
     throttle_classes = [WriteThrottle]
     serializer_class = LobbyTableSerializer
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        # An answer names the table's invitation token to those seated there: no cache keeps it.
+        return never_stored(super().finalize_response(request, response, *args, **kwargs))
 
     def _answer(self, request, table, status: int = 200) -> Response:
         # Read again as the caller sees it: the table the service acted on, with its token, unless deleted since.

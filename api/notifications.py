@@ -16,6 +16,7 @@ from league.models import Notification, WebhookDelivery, WebhookEndpoint
 from league.models.webhook import WEBHOOK_EVENTS
 from league.selectors.notifications import deliveries_of, endpoints_of, notifications_of, unread_count
 from league.services import notifications, webhooks
+from runtime.secrecy import never_stored
 
 from .errors import ErrorSerializer
 
@@ -128,7 +129,7 @@ class MyWebhookViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
                                                 events=form.validated_data["events"])
         except webhooks.WebhookError as e:
             raise ValidationError({e.field: [str(e)]}) from None
-        return Response(NewWebhookEndpointSerializer(endpoint).data, status=201)
+        return never_stored(Response(NewWebhookEndpointSerializer(endpoint).data, status=201))
 
     @extend_schema(summary="Enable or disable one of my webhook endpoints", request=ActiveSerializer,
                    responses={200: WebhookEndpointSerializer, 400: ErrorSerializer, 404: ErrorSerializer})

@@ -19,6 +19,7 @@ from league.services import create_bot_player, create_person_player
 from league.services.bot_pausing import NotPaused, resume_bot
 from league.services.names import NameRefused
 from league.services.players import create_external_bot, regenerate_bot_token, revoke_bot_token
+from runtime.secrecy import never_stored
 
 from .errors import E409, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, conflict
 from .ids import IdFilter
@@ -106,6 +107,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         body = PlayerSerializer(player).data
         if token:
             body["token"] = token
+            return never_stored(Response(body, status=201))
         return Response(body, status=201)
 
     def _managed_bot(self, request) -> Player:
@@ -120,7 +122,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def regenerate_token(self, request, pk=None):
         player = self._managed_bot(request)
         try:
-            return Response({"token": regenerate_bot_token(player=player)})
+            return never_stored(Response({"token": regenerate_bot_token(player=player)}))
         except ValueError as e:
             return conflict(e)
 

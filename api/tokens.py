@@ -12,6 +12,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import Throttled, ValidationError
 
+from runtime.secrecy import never_stored
+
 from .parsers import FormParser, JSONParser, MultiPartParser
 from .throttling import SigninThrottle, WriteThrottle
 
@@ -44,7 +46,7 @@ class TokenView(ObtainAuthToken):
                                                                "username or address: see Retry-After.")})
     def post(self, request, *args, **kwargs):
         try:
-            return super().post(request, *args, **kwargs)
+            return never_stored(super().post(request, *args, **kwargs))
         except ValidationError:
             # django-axes marks the request when the username or the address is locked out: say so, not "wrong
             # password", so a person knows to wait (a guesser learns nothing about the password either way).

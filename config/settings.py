@@ -165,10 +165,14 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("DIAMONDS_DB_PATH") or str(BASE_DIR / "db.sqlite3"),
-            # Writers wait for each other instead of failing at once when a second process touches the file.
-            # WAL lets readers (a progress bar, a web page) read while a match is written; synchronous=NORMAL
-            # syncs at checkpoints rather than at every commit of a trick, which is what makes play fast here.
-            "OPTIONS": {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"},
+            # Writers wait for each other (the busy timeout) instead of failing at once. A transaction takes the
+            # write lock when it begins (IMMEDIATE): one that read first and wrote later could not wait for it, as
+            # SQLite answers such an upgrade "database is locked" at once when another writer got in between (a
+            # request entering a tournament while the ladder's tick seats tables). WAL lets readers (a progress
+            # bar, a web page) read while a match is written; synchronous=NORMAL syncs at checkpoints rather than
+            # at every commit of a trick, which is what makes play fast here. `python -m tools.soak` checks it.
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE",
+                        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"},
         }
     }
 
@@ -499,6 +503,9 @@ CELERY_BEAT_SCHEDULE["expire-lobby-tables"] = {
 CELERY_TASK_ROUTES["workers.tasks.expire_lobby_tables"] = {"queue": "bookkeeping"}
 # ---- end of the lobby ---------------------------------------------------------------------------------------------
 
+# runtime.secrecy.configure_logging applies LOGGING, then keeps secrets (invitation tokens, confirmation and reset
+# keys) out of the access logs of gunicorn, uvicorn and runserver.
+LOGGING_CONFIG = "runtime.secrecy.configure_logging"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -32,6 +32,7 @@ from league.services.ladders import join_ladder, leave_ladder
 from league.services.names import NameRefused
 from league.services.players import create_external_bot, regenerate_bot_token, revoke_bot_token
 from league.services.registration import register_players, take_out
+from runtime.secrecy import never_stored
 from runtime.throttling import WriteLimit, rate_limited
 
 NEW_TOKEN = "bots.new_token"  # the session key that carries a new token to the one page that shows it
@@ -59,9 +60,7 @@ def bots(request, form: BotForm | None = None):
             new_token = {"bot": bot, "key": new["key"]}
     response = render(request, "web/bots.html", {"rows": rows, "form": form or BotForm(), "new_token": new_token},
                       status=400 if form is not None else 200)
-    if new_token:
-        response["Cache-Control"] = "no-store"  # a token is shown once: no copy in any cache
-    return response
+    return never_stored(response) if new_token else response  # a token is shown once: no copy in any cache
 
 
 def _show_once(request, player: Player, key: str):

@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.games import GAMES
@@ -151,6 +152,7 @@ def _visible(request, pk: int):
     return table
 
 
+@never_cache  # the invitation link, for those seated
 def lobby_table(request, pk: int):
     """A table's waiting room: who sits there, the invitation link for those seated, and what they may do. Once the
     table has started, those seated are sent to its match."""
@@ -165,11 +167,13 @@ def lobby_table(request, pk: int):
 
 
 @require_GET
+@never_cache  # the invitation token, for those seated
 def lobby_table_live(request, pk: int):
     table = _visible(request, pk)
     return JsonResponse(_with_urls(table_summary(table, request.user)))
 
 
+@never_cache  # its address is the invitation token
 def lobby_invite(request, token: str):
     """The invitation link: the private (or public) table it names, with a button to join it."""
     table = table_by_token(token)

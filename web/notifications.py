@@ -25,6 +25,7 @@ from league.selectors.notifications import (
     unread_count,
 )
 from league.services import notifications, webhooks
+from runtime.secrecy import never_stored
 from runtime.throttling import WriteLimit, rate_limited
 
 
@@ -81,7 +82,7 @@ def webhook_list(request):
                 form.add_error(e.field, str(e))
             else:
                 # The secret, this once: it is not shown again.
-                return render(request, "web/webhook_created.html", {"endpoint": endpoint})
+                return never_stored(render(request, "web/webhook_created.html", {"endpoint": endpoint}))
     return render(request, "web/webhooks.html", {"form": form, "endpoints": endpoints_of(request.user)},
                   status=400 if form.errors else 200)
 
