@@ -106,3 +106,15 @@ def test_a_name_like_anothers_is_a_409_and_a_house_bots_a_400(accounts):
     profile = accounts["clients"]["bob"].patch("/api/v1/me/profile/", {"display_name": "\u0430nn"}, format="json")
     assert profile.status_code == 409
     assert Player.objects.count() == before
+
+
+@pytest.mark.parametrize("name", ["\u200b\u200b", "\u202e", " \u2060 ", "\ufdfa" * 20])
+def test_a_name_with_nothing_visible_or_too_long_once_normalised_is_a_400_and_changes_nothing(accounts, name):
+    # "\ufdfa" is one character that NFKC spells out in 18: twenty of them pass a length check on the raw form
+    before = Player.objects.count()
+    r = make_bot(accounts["clients"]["bob"], name=name)
+    assert r.status_code == 400, (name, r.status_code, r.content)
+    profile = accounts["clients"]["bob"].patch("/api/v1/me/profile/", {"display_name": name}, format="json")
+    assert 400 <= profile.status_code < 500, (name, profile.status_code, profile.content)
+    assert Player.objects.count() == before
+    assert not Player.objects.filter(name="").exists()
