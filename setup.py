@@ -162,14 +162,15 @@ class OptionalBuildExt(build_ext):
     def _store_in_cache(self) -> None:
         if CACHE is None:
             return
+        partial = CACHE.with_name(CACHE.name + f".{os.getpid()}")
         try:
-            partial = CACHE.with_name(CACHE.name + f".{os.getpid()}")
             partial.mkdir(parents=True, exist_ok=True)
             for ext in self.extensions:
                 shutil.copyfile(self.get_ext_fullpath(ext.name), partial / ext.name)
             partial.rename(CACHE)  # whole or not at all: a build killed half-way leaves no entry to trust
             keep_newest(CACHE.parent)
         except OSError as error:  # a read-only home, another install that stored the same build first
+            shutil.rmtree(partial, ignore_errors=True)
             print(f"diamonds-league engine: the compiled modules were not cached ({error})", file=sys.stderr)
 
     def build_extension(self, ext) -> None:
