@@ -38,6 +38,7 @@ from league.services.offline_results import (
     set_offline,
     table_seats_of,
 )
+from league.standings import shown_metrics
 from runtime.throttling import WriteLimit, rate_limited
 
 # What each figure is called on the form and the slip.
@@ -214,7 +215,7 @@ def standings_print_page(request, pk: int):
     standings = cached_tournament_standings(tournament)
     return render(request, "web/print_standings.html", {
         "tournament": tournament, "standings": standings,
-        "metric_names": list(standings[0].metrics) if standings else [],
+        "metric_names": shown_metrics(standings),
         "rounds_closed": closed_round_count(tournament)})
 
 

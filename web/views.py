@@ -31,6 +31,7 @@ from league.services import advance_tournament, register_players, start_tourname
 from league.services.bot_pausing import pause_after
 from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
 from league.services.competition import TournamentError
+from league.standings import shown_metrics
 from runtime.throttling import WriteLimit, rate_limited
 
 from .charts import Series, rating_chart
@@ -83,7 +84,7 @@ def season(request, pk: int):
     tables = []
     for game in season_games(season) or ["diamonds"]:
         standings = cached_season_standings(season, game)
-        tables.append({"game": game, "standings": standings, "metric_names": _metric_names(standings)})
+        tables.append({"game": game, "standings": standings, "metric_names": shown_metrics(standings)})
     return render(request, "web/season.html", {
         "season": season, "tournaments": competitions.tournaments_of_season(season), "tables": tables,
     })
@@ -109,7 +110,7 @@ def tournament(request, pk: int):
     return render(request, "web/tournament.html", {
         "candidates": candidates,
         "tournament": tournament, "rounds": rounds, "standings": standings,
-        "metric_names": _metric_names(standings), "entries": competitions.entries_of(tournament),
+        "metric_names": shown_metrics(standings), "entries": competitions.entries_of(tournament),
         "organiser": organiser, **tournament_offline_context(tournament, request.user),
         **evening_context(request, tournament),  # check-in and the final (web.evening)
         "my_entry": my_entry(request.user, tournament),
@@ -117,9 +118,6 @@ def tournament(request, pk: int):
     })
 
 
-def _metric_names(standings) -> list[str]:
-    """The standings' columns: the metrics they were ranked by, in precedence order."""
-    return list(standings[0].metrics) if standings else []
 
 
 @login_required
