@@ -112,6 +112,7 @@ def tournament(request, pk: int):
         "tournament": tournament, "rounds": rounds, "standings": standings,
         "metric_names": shown_metrics(standings), "entries": competitions.entries_of(tournament),
         "organiser": organiser, **tournament_offline_context(tournament, request.user),
+        "round_in_play": competitions.round_in_play(tournament),
         **evening_context(request, tournament),  # check-in and the final (web.evening)
         "my_entry": my_entry(request.user, tournament),
         "self_entry_open": open_for_self_entry(tournament, timezone.now()),

@@ -186,3 +186,19 @@ def test_the_result_history_reads_as_people_write_it(evening, django_capture_on_
     assert re.search(rf"entered by {users[1].get_username()} at \d\d:\d\d, settled by org \(organiser\)", html)
     assert re.search(rf"entered by {users[0].get_username()} at \d\d:\d\d, set aside when org made another "
                      "version final", html)
+
+
+def test_the_next_round_button_is_not_offered_while_a_round_is_played(evening, django_capture_on_commit_callbacks):
+    """Issue 28: with automatic advancing on, "Seat and start the next round" was offered while round 1 was still
+    being played. It is offered only once no round is in play (here: automatic advancing off, round 1 closed)."""
+    tournament, organiser = evening["tournament"], client_of(evening["organiser"])
+    start_url = f"/tournaments/{tournament.pk}/start-round/"
+    page = organiser.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert start_url not in page
+    assert "Round 1 is being played: the next round is seated and started by itself" in page
+    type(tournament).objects.filter(pk=tournament.pk).update(auto_advance=False)
+    for match in evening["tables"]:
+        with django_capture_on_commit_callbacks(execute=True):
+            organiser.post(f"/matches/{match.pk}/result/", form([10, 4, 0, 7], [3, 8, 12, 2]))
+    page = organiser.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert start_url in page and "is being played" not in page
