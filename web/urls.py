@@ -5,7 +5,20 @@ from django.urls import path
 
 from runtime.throttling import SigninLimit, rate_limited
 
-from . import accounts, bots, comparisons, evening, language, lobby, notifications, offline, participation, play, views
+from . import (
+    accounts,
+    bots,
+    comparisons,
+    evening,
+    language,
+    lobby,
+    notifications,
+    offline,
+    participation,
+    play,
+    projector,
+    views,
+)
 
 app_name = "web"
 
@@ -20,6 +33,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/register/", views.tournament_register, name="tournament-register"),
     path("tournaments/<int:pk>/cancel/", views.tournament_cancel, name="tournament-cancel"),
     path("tournaments/<int:pk>/check-in/", evening.check_in_list, name="tournament-check-in"),
+    path("tournaments/<int:pk>/projector/", projector.projector, name="tournament-projector"),
     path("tournaments/<int:pk>/check-in/toggle/", evening.check_in_toggle, name="tournament-check-in-toggle"),
     path("ladders/<int:pk>/", views.ladder, name="ladder"),
     path("players/<int:pk>/", views.player, name="player"),

@@ -8,7 +8,7 @@ from contextlib import nullcontext
 
 import pytest
 
-from .browser import PHONE, shoot
+from .browser import PHONE, assert_accessible, shoot
 from .conftest import PASSWORD, _site, table_with_bots
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -47,6 +47,7 @@ def test_the_menu_folds_on_a_phone_and_opens_by_keyboard(chromium, site_server):
     page.locator("table.standings details.row-more summary").first.click()
     assert page.locator("table.standings details.row-more[open] dd").first.is_visible()
     shoot(page, "phone-standings")
+    assert_accessible(page, "the tournament page at a phone's width, menu and a line's details open")
 
     # A desktop shows every column and no menu button.
     page.set_viewport_size({"width": 1280, "height": 800})
@@ -76,3 +77,17 @@ def test_a_seats_figures_are_not_cut_mid_word_on_a_phone(chromium, site_server):
     }).map(dt => dt.textContent)""")
     assert cut == []
     shoot(page, "phone-seats")
+
+
+def test_the_projector_is_readable_and_accessible(chromium, site_server):  # noqa: F811
+    server, quiet = site_server
+    with quiet():
+        site = _site(nullcontext)
+    page = chromium.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    page.set_default_timeout(15000)
+    page.goto(server.url + f"/tournaments/{site['tournament'].pk}/projector/")
+    assert page.locator(".projector-table").count() >= 1
+    size = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    assert size >= 24  # read from the back of the room
+    shoot(page, "projector")
+    assert_accessible(page, "the projector")

@@ -60,3 +60,13 @@ KEY_METRICS = {"points", "duplicate", "tiebreak", "vault"}
 @register.filter
 def key_metric(name: str) -> bool:
     return str(name) in KEY_METRICS
+
+
+# A round's table as the room reads it (league.selectors.round_tables.TableState).
+TABLE_STATE_WORDS = {"waiting": _("waiting"), "playing": _("playing"), "entered": _("result entered"),
+                     "disputed": _("disputed"), "done": _("done"), "stopped": _("stopped")}
+
+
+@register.filter
+def table_state(state: str) -> str:
+    return str(TABLE_STATE_WORDS.get(str(state), state))
