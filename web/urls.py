@@ -17,6 +17,7 @@ from . import (
     participation,
     play,
     projector,
+    rounds,
     views,
 )
 
@@ -34,6 +35,9 @@ urlpatterns = [
     path("tournaments/<int:pk>/cancel/", views.tournament_cancel, name="tournament-cancel"),
     path("tournaments/<int:pk>/check-in/", evening.check_in_list, name="tournament-check-in"),
     path("tournaments/<int:pk>/projector/", projector.projector, name="tournament-projector"),
+    path("tournaments/<int:pk>/seat-round/", rounds.seat_round_only, name="tournament-seat-round"),
+    path("tournaments/<int:pk>/swap/", rounds.swap, name="tournament-swap"),
+    path("tournaments/<int:pk>/reseat/", rounds.reseat, name="tournament-reseat"),
     path("tournaments/<int:pk>/check-in/toggle/", evening.check_in_toggle, name="tournament-check-in-toggle"),
     path("ladders/<int:pk>/", views.ladder, name="ladder"),
     path("players/<int:pk>/", views.player, name="player"),

@@ -25,6 +25,7 @@ from league.selectors.bots import conduct_of, player_seats
 from league.selectors.comparisons import comparisons as comparison_list
 from league.selectors.ladders import ladder_outlook
 from league.selectors.players import player_pages, players_with_ids
+from league.selectors.round_tables import movable_seats
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
 from league.services import advance_tournament, register_players, start_tournament
@@ -90,6 +91,13 @@ def season(request, pk: int):
     })
 
 
+def _round_control(tournament, organiser: bool) -> dict:
+    """The round in play, and for an organiser the seats they may still swap (web/rounds.py)."""
+    rnd = competitions.round_in_play(tournament)
+    seats = movable_seats(rnd) if organiser and rnd is not None and not tournament.partnerships else []
+    return {"round_in_play": rnd, "seated_players": seats, "swappable": len(seats) >= 2}
+
+
 def tournament(request, pk: int):
     tournament = get_object_or_404(competitions.tournament_pages(), pk=pk)
     rounds = []
@@ -112,7 +120,7 @@ def tournament(request, pk: int):
         "tournament": tournament, "rounds": rounds, "standings": standings,
         "metric_names": shown_metrics(standings), "entries": competitions.entries_of(tournament),
         "organiser": organiser, **tournament_offline_context(tournament, request.user),
-        "round_in_play": competitions.round_in_play(tournament),
+        **_round_control(tournament, organiser),
         **evening_context(request, tournament),  # check-in and the final (web.evening)
         "my_entry": my_entry(request.user, tournament),
         "self_entry_open": open_for_self_entry(tournament, timezone.now()),

@@ -82,3 +82,22 @@ def placements(tournament_round: TournamentRound, tables: list[RoundTable]) -> l
 def _alphabetical(name: str) -> str:
     """Émile sorts with the Es: accents and case aside, as a printed list of names is read."""
     return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
+
+
+@dataclass(frozen=True)
+class MovableSeat:
+    player_id: int
+    name: str
+    table: int
+    seat: int  # counted from 1
+
+
+def movable_seats(tournament_round: TournamentRound) -> list[MovableSeat]:
+    """The seats an organiser may still swap (league.services.round_control decides again when asked): every seat of
+    a round not started; once started, the seats of tables with real cards that have no result yet."""
+    seated = tournament_round.status == "seated"
+    return [MovableSeat(ms.player_id, ms.player.name, table.number, ms.seat + 1)
+            for table in round_tables(tournament_round)
+            if (seated and table.state in (TableState.WAITING, TableState.PLAYING))
+            or (table.state == TableState.PLAYING and table.sheet.match.offline)
+            for ms in table.sheet.seats]
