@@ -3,6 +3,7 @@ organisers get a button that calls the same service as the API's start-round."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from functools import partial
 from itertools import groupby
@@ -25,7 +26,7 @@ from league.selectors.bots import conduct_of, player_seats
 from league.selectors.comparisons import comparisons as comparison_list
 from league.selectors.ladders import ladder_outlook
 from league.selectors.players import player_pages, players_with_ids
-from league.selectors.round_tables import movable_seats
+from league.selectors.round_tables import movable_seats, round_tables
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
 from league.services import advance_tournament, register_players, start_tournament
@@ -95,7 +96,10 @@ def _round_control(tournament, organiser: bool) -> dict:
     """The round in play, and for an organiser the seats they may still swap (web/rounds.py)."""
     rnd = competitions.round_in_play(tournament)
     seats = movable_seats(rnd) if organiser and rnd is not None and not tournament.partnerships else []
-    return {"round_in_play": rnd, "seated_players": seats, "swappable": len(seats) >= 2}
+    dashboard = round_tables(rnd) if organiser and rnd is not None else []
+    counts = Counter(t.state for t in dashboard)
+    return {"round_in_play": rnd, "seated_players": seats, "swappable": len(seats) >= 2, "dashboard": dashboard,
+            "dashboard_counts": counts}
 
 
 def tournament(request, pk: int):

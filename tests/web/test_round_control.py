@@ -159,3 +159,29 @@ def test_the_round_clock_is_checked_like_every_setting(evening):
             update_tournament(tournament=t, round_minutes=bad)
     t.refresh_from_db()
     assert t.round_minutes is None
+
+
+def test_the_evening_dashboard_says_each_tables_state_and_the_next_step(evening, django_capture_on_commit_callbacks):
+    """Issue 28: the organiser sees each table's state with one tap to it, and what to do next."""
+    t, client = evening["tournament"], evening["organiser"]
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/tournaments/{t.pk}/start-round/")
+    rnd = TournamentRound.objects.get(tournament=t)
+    tables = list(Match.objects.filter(tournament_round=rnd).order_by("table_number"))
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert "Round 1 at a glance" in page and "wait for the 2 tables still playing" in page
+    for table in tables:
+        assert f'<a href="/matches/{table.pk}/">Table {table.table_number}</a>' in page
+    seats = {ms.seat: ms.player.user for ms in MatchSeat.objects.filter(match=tables[0]).select_related("player")}
+    figures = {f"vault_{i}": "5" for i in range(4)} | {f"showroom_{i}": "2" for i in range(4)}
+    first, second = Client(), Client()
+    first.force_login(seats[0])
+    second.force_login(seats[1])
+    first.post(f"/matches/{tables[0].pk}/result/", figures)
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert "one result waits for a second player" in page and 'class="state-entered"' in page
+    second.post(f"/matches/{tables[0].pk}/result/", figures | {"vault_0": "6"})
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert "settle the disputed table" in page and 'class="state-disputed"' in page
+    # Players see no dashboard.
+    assert "at a glance" not in first.get(f"/tournaments/{t.pk}/").content.decode()
