@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -55,6 +54,7 @@ from ..models import (
 )
 from ..models.match import ENDED
 from . import outbox
+from .caps import hold_account
 from .matches import create_match
 
 
@@ -138,7 +138,7 @@ def create_comparison(*, user, candidate: Player, baseline: Player, game: str = 
     lower, upper = hypotheses.bounds
     with transaction.atomic():
         # The owner's row orders two creations by one account, so the limit holds under a double submit.
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        hold_account(user)
         running = Comparison.objects.filter(owner=user, status=ComparisonStatus.RUNNING).count()
         if running >= MAX_RUNNING_COMPARISONS_PER_ACCOUNT:
             raise ComparisonRefused(_("you already have %(n)s comparisons running: stop one or wait for it") % {
