@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -173,8 +173,11 @@ def field_player(kind: str, settings: dict, seat: int, avoid: frozenset[int] = f
     # player than exactly this engine bot is passed over, never seated.
     for attempt in range(100):
         candidate = name if attempt == 0 else f"{name} ({attempt + 1})"
-        player, _created = Player.objects.get_or_create(name=candidate,
-                                                        defaults={"bot_kind": kind, "bot_settings": settings})
+        try:
+            player, _created = Player.objects.get_or_create(name=candidate,
+                                                            defaults={"bot_kind": kind, "bot_settings": settings})
+        except IntegrityError:  # another player's name looks like this one (the unique look-alike key)
+            continue
         if (player.is_engine_bot and player.bot_kind == kind and player.bot_settings == settings
                 and player.pk not in avoid):  # a field player compared itself takes the tested seat, not this one
             return player

@@ -14,7 +14,7 @@ from ..models import Club, ClubAdmin, Player
 from ..models.player import EXTERNAL_BOT
 from .caps import hold_account
 from .matches import create_bot_player
-from .names import checked_name, house_bot_name
+from .names import checked_name, house_bot_name, name_written
 
 
 @transaction.atomic
@@ -26,7 +26,8 @@ def create_external_bot(*, name: str, clubs: Iterable[Club] = (), owner=None) ->
     user = get_user_model().objects.create_user(username=f"bot-{name}")
     user.set_unusable_password()
     user.save(update_fields=["password"])
-    player = Player.objects.create(name=name, user=user, bot_kind=EXTERNAL_BOT, owner=owner)
+    with name_written(name):
+        player = Player.objects.create(name=name, user=user, bot_kind=EXTERNAL_BOT, owner=owner)
     player.clubs.set(list(clubs))
     return player
 
