@@ -35,6 +35,7 @@ from engine.games import game_type
 from engine.sprt import Hypotheses, Sprt, duplicate_score, placement_score
 
 from .. import permissions
+from ..events import emit
 from ..limits import (
     MAX_COMPARISON_PAIRS,
     MAX_RUNNING_COMPARISONS_PER_ACCOUNT,
@@ -242,6 +243,11 @@ def close_pair(*, pair_id: int) -> bool:
         return False
     now = timezone.now()
     pair.finished_at = now
+    # The pair's games were not announced as they finished (league.services.progress): their results were withheld
+    # until now, and are announced together (webhooks, notifications), once, under the comparison's lock.
+    for match_id in (pair.candidate_match_id, pair.baseline_match_id):
+        if statuses[match_id] == MatchStatus.FINISHED:
+            emit("match.finished", match_id=match_id)
     candidate_places, baseline_places = _places(pair.candidate_match_id), _places(pair.baseline_match_id)
     if (all(statuses[m] == MatchStatus.FINISHED for m in statuses) and candidate_places is not None
             and baseline_places is not None):
