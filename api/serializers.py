@@ -26,7 +26,7 @@ from league.models import (
 )
 from league.selectors import clubs as club_reads
 from league.selectors import players as player_reads
-from league.selectors.deals import RevealedSeed, revealed_seed, shown_tables
+from league.selectors.deals import RevealedSeed, revealed_seed, shown_tables, without_withheld_results
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -107,6 +107,12 @@ def _revealed_seed(match: Match) -> RevealedSeed | None:
     return revealed
 
 
+class MatchListSerializer(serializers.ListSerializer):
+    def to_representation(self, data):
+        # A page's comparison games whose result is withheld, found in one query (league.selectors.deals).
+        return super().to_representation(without_withheld_results(data.all() if hasattr(data, "all") else data))
+
+
 class MatchSerializer(serializers.ModelSerializer):
     seat_players = MatchSeatSerializer(source="match_seats", many=True, read_only=True)
     tournament = serializers.SerializerMethodField()
@@ -121,14 +127,28 @@ class MatchSerializer(serializers.ModelSerializer):
     score_label = serializers.SerializerMethodField(help_text="What the seats' `score` is in this game.")
     tiebreak_label = serializers.SerializerMethodField(help_text="What the seats' `tiebreak` is in this game.")
 
+    result_withheld = serializers.SerializerMethodField(
+        help_text="A comparison's game that has ended while the other game of its pair is still played: its result "
+                  "(`result`, the seats' scores, vaults, showrooms, placements, winners and forfeits) is held back, "
+                  "read as in play, until the pair has ended.")
+
     class Meta:
         model = Match
+        list_serializer_class = MatchListSerializer
         fields = ["id", "game", "club", "status", "move_number", "ruleset", "commitment", "seed", "nonce",
                   "seed_chosen", "seats", "first_dealer", "score_label", "tiebreak_label", "seat_players", "result",
-                  "error", "tournament", "tournament_round", "table_number", "ladder", "offline",
+                  "result_withheld", "error", "tournament", "tournament_round", "table_number", "ladder", "offline",
                   "turn_deadline_seconds", "deadline_fallback", "deadline_action", "deadline_at", "created_at",
                   "started_at",
                   "updated_at", "finished_at"]
+
+    def to_representation(self, match: Match):
+        if not hasattr(match, "result_withheld"):  # one match (a list's are looked at together)
+            without_withheld_results([match])
+        return super().to_representation(match)
+
+    def get_result_withheld(self, match: Match) -> bool:
+        return bool(getattr(match, "result_withheld", False))
 
     def get_tournament(self, match: Match) -> int | None:
         rnd = match.tournament_round  # None without a query when the match has no round

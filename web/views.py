@@ -24,6 +24,7 @@ from league.selectors import matches as match_reads
 from league.selectors.accounts import in_ladder, my_entry, my_membership, open_for_self_entry, pending_requests
 from league.selectors.bots import conduct_of, player_seats
 from league.selectors.comparisons import comparisons as comparison_list
+from league.selectors.deals import seats_without_withheld_results, without_withheld_results
 from league.selectors.ladders import ladder_outlook
 from league.selectors.players import player_pages, players_with_ids
 from league.selectors.round_tables import movable_seats, round_tables
@@ -53,7 +54,7 @@ def home(request):
         "tournaments": competitions.open_tournaments()[:RECENT],
         "finished_tournaments": competitions.finished_tournaments()[:5],
         "ladders": competitions.active_ladders(),
-        "recent": match_reads.finished_matches()[:10],
+        "recent": without_withheld_results(match_reads.finished_matches()[:10]),
         "live": live,
     })
 
@@ -66,7 +67,7 @@ def club(request, pk: int):
         "tournaments": competitions.tournaments_of_club(club)[:RECENT],
         "ladders": competitions.ladders_of_club(club),
         "players": club_reads.club_players(club),
-        "recent": match_reads.finished_matches(club=club)[:10],
+        "recent": without_withheld_results(match_reads.finished_matches(club=club)[:10]),
         "organiser": organises(request.user, club.pk),
         # Joining on one's own (web/participation.py): where the visitor stands, and the requests organisers answer.
         "membership": my_membership(request.user, club),
@@ -263,7 +264,8 @@ def player(request, pk: int):
         charts.append({"game": game, "chart": rating_chart(series, title=title)})
     page = Paginator(player_seats(player), PLAYER_MATCHES_PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "web/player.html", {
-        "player": player, "ratings": player_ratings, "seats": page.object_list, "page": page,
+        "player": player, "ratings": player_ratings, "seats": seats_without_withheld_results(page.object_list),
+        "page": page,
         "clubs": club_reads.clubs_of(player), "charts": charts,
         "conduct": conduct_of(player) if player.is_bot else None,
         "pause_after": pause_after(),
