@@ -5,7 +5,20 @@ from django.urls import path
 
 from runtime.throttling import SigninLimit, rate_limited
 
-from . import accounts, bots, comparisons, evening, language, lobby, notifications, offline, participation, play, views
+from . import (
+    accounts,
+    bots,
+    comparisons,
+    competition_setup,
+    evening,
+    language,
+    lobby,
+    notifications,
+    offline,
+    participation,
+    play,
+    views,
+)
 
 app_name = "web"
 
@@ -22,6 +35,12 @@ urlpatterns = [
     path("tournaments/<int:pk>/check-in/", evening.check_in_list, name="tournament-check-in"),
     path("tournaments/<int:pk>/check-in/toggle/", evening.check_in_toggle, name="tournament-check-in-toggle"),
     path("ladders/<int:pk>/", views.ladder, name="ladder"),
+    # An organiser creates the club's competitions and changes a tournament's settings (web/competition_setup.py).
+    path("clubs/<int:pk>/tournaments/new/", competition_setup.tournament_new, name="tournament-new"),
+    path("clubs/<int:pk>/ladders/new/", competition_setup.ladder_new, name="ladder-new"),
+    path("clubs/<int:pk>/leagues/new/", competition_setup.league_new, name="league-new"),
+    path("leagues/<int:pk>/seasons/new/", competition_setup.season_new, name="season-new"),
+    path("tournaments/<int:pk>/settings/", competition_setup.tournament_settings, name="tournament-settings"),
     path("players/<int:pk>/", views.player, name="player"),
     path("matches/<int:pk>/", play.match_page, name="match"),
     path("matches/<int:pk>/live/", play.match_live, name="match-live"),
