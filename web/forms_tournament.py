@@ -159,7 +159,7 @@ class TournamentForm(forms.Form):
     auto_advance = forms.BooleanField(
         required=False, initial=True, label=gettext_lazy("Seat the next round as soon as one ends"),
         help_text=gettext_lazy("Off: the organiser seats each round with a button (as with check-in)."))
-    rated = forms.BooleanField(required=False, initial=True, label=gettext_lazy("Rated"),
+    rated = forms.BooleanField(required=False, initial=True, label=gettext_lazy("Counts for the ratings"),
                                help_text=gettext_lazy("Its games count for the players' ratings."))
     members_only = forms.BooleanField(required=False, label=gettext_lazy("For the club's members only"))
     registration_closes_at = forms.DateTimeField(
