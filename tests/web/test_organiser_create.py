@@ -138,7 +138,8 @@ def test_an_organiser_creates_a_swiss_club_night_from_the_preset_with_a_generate
     data = filled_form(client, club, "club-night")
     assert "seed" not in data and not any(name.endswith("_json") for name in data)  # fields, never a seed or JSON
     assert data["format"] == "swiss" and data["rounds"] == "3" and data["table_size"] == "4"
-    response = client.post(new_tournament_url(club), {**data, "name": "Thursday club night", "action": "save"})
+    response = client.post(new_tournament_url(club), {**data, "name": "Thursday club night", "action": "save",
+                                                      "registration_closes_at": "2026-03-05T19:30"})
     tournament = Tournament.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/tournaments/{tournament.pk}/"
     assert (tournament.name, tournament.club, tournament.game, tournament.format, tournament.rounds,
@@ -146,6 +147,7 @@ def test_an_organiser_creates_a_swiss_club_night_from_the_preset_with_a_generate
     assert tournament.offline_tables and not tournament.auto_advance and tournament.late_entry_points == "bye"
     assert tournament.match_points == EVENING_POINTS and tournament.tiebreaks == [] and tournament.ruleset == {}
     assert re.fullmatch(r"[0-9a-f]{16}", tournament.seed) and tournament.deal_salt
+    assert tournament.registration_closes_at.isoformat() == "2026-03-05T19:30:00+00:00"  # the site's time, UTC
     page = client.get(response["Location"]).content.decode()
     assert "Thursday club night is created" in page
     assert f'href="/tournaments/{tournament.pk}/settings/"' in page  # "Edit settings"
