@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from rest_framework import serializers
 
 from engine.games import GAMES, game_type
-from league.limits import MAX_RESULT_AMOUNT, MAX_TURN_DEADLINE_SECONDS
+from league.limits import MAX_RESULT_AMOUNT, MAX_ROUND_MINUTES, MAX_TURN_DEADLINE_SECONDS
 from league.models import (
     Club,
     DeadlineAction,
@@ -244,6 +244,10 @@ class TournamentSerializer(serializers.ModelSerializer):
     deadline_fallback = serializers.ChoiceField(
         choices=["random", "greedy"], required=False,
         help_text="The engine bot that plays for a late seat (once, or to the end after a forfeit).")
+    round_minutes = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=MAX_ROUND_MINUTES,
+        help_text="Minutes a round lasts on the clock shown at every table and on the projector (counted from the "
+                  "round's start); null (the default): no clock. Nothing stops when it runs out.")
     # An object, as the schema says (a JSON model field would take any JSON, and a list here was a 500).
     ruleset = serializers.DictField(required=False, help_text="The game's ruleset fields (without `players`: the "
                                     "table size).")
@@ -256,7 +260,7 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "registration_closes_at", "members_only",
                   # a club evening: check-in, late entries, the final stage (docs/organisers.md)
                   "check_in_required", "self_check_in", "late_entry_points", "final_size", "final_stages",
-                  "final_advance", "final_ranking"]
+                  "final_advance", "final_ranking", "round_minutes"]
 
 
 class CancelSerializer(serializers.Serializer):

@@ -29,7 +29,7 @@ BASE: Mapping[str, Any] = {
     "match_points": {}, "tiebreaks": [], "auto_advance": True, "rated": True, "turn_deadline_seconds": None,
     "deadline_action": DeadlineAction.FALLBACK, "deadline_fallback": "random", "check_in_required": False,
     "self_check_in": False, "late_entry_points": LateEntryPoints.ZERO, "final_size": 0, "final_stages": 1,
-    "final_advance": 1, "final_ranking": FinalRanking.FINAL_DECIDES, "offline_tables": False,
+    "final_advance": 1, "final_ranking": FinalRanking.FINAL_DECIDES, "offline_tables": False, "round_minutes": None,
 }
 
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine.games import GAME_TYPES
-from league.limits import MAX_MATCH_POINTS, MAX_TOURNAMENT_ROUNDS, MAX_TURN_DEADLINE_SECONDS
+from league.limits import MAX_MATCH_POINTS, MAX_ROUND_MINUTES, MAX_TOURNAMENT_ROUNDS, MAX_TURN_DEADLINE_SECONDS
 from league.models import (
     DeadlineAction,
     FinalRanking,
@@ -73,10 +73,10 @@ FINAL_RANKING_CHOICES = (
 )
 # The settings a tournament's form shows as they are stored (the rest: the game's options, the points table and
 # the tie-breaks, spread over several fields).
-PLAIN_SETTINGS = ("name", "game", "format", "rounds", "table_size", "season", "turn_deadline_seconds",
-                  "deadline_action", "deadline_fallback", "offline_tables", "auto_advance", "rated", "members_only",
-                  "registration_closes_at", "check_in_required", "self_check_in", "late_entry_points", "final_size",
-                  "final_stages", "final_advance", "final_ranking")
+PLAIN_SETTINGS = ("name", "game", "format", "rounds", "table_size", "season", "round_minutes",
+                  "turn_deadline_seconds", "deadline_action", "deadline_fallback", "offline_tables", "auto_advance",
+                  "rated", "members_only", "registration_closes_at", "check_in_required", "self_check_in",
+                  "late_entry_points", "final_size", "final_stages", "final_advance", "final_ranking")
 SETTINGS = (*PLAIN_SETTINGS, "ruleset", "match_points", "tiebreaks")
 
 
@@ -152,6 +152,9 @@ class TournamentForm(forms.Form):
         label=gettext_lazy("Time for each decision, in seconds"),
         help_text=gettext_lazy("Tables played on the website only. Blank: no limit; 120 is two minutes, 86400 a "
                                "day."))
+    round_minutes = forms.IntegerField(
+        required=False, min_value=1, max_value=MAX_ROUND_MINUTES, label=gettext_lazy("Minutes for each round"),
+        help_text=gettext_lazy("A clock counts them down on every table's page and the projector. Blank: no clock."))
     deadline_action = forms.ChoiceField(label=gettext_lazy("When the time runs out"), choices=DeadlineAction.choices,
                                         initial=DeadlineAction.FALLBACK)
     deadline_fallback = forms.ChoiceField(label=gettext_lazy("The bot that plays for a late player"),

@@ -17,6 +17,8 @@ from . import (
     offline,
     participation,
     play,
+    projector,
+    rounds,
     views,
 )
 
@@ -33,6 +35,10 @@ urlpatterns = [
     path("tournaments/<int:pk>/register/", views.tournament_register, name="tournament-register"),
     path("tournaments/<int:pk>/cancel/", views.tournament_cancel, name="tournament-cancel"),
     path("tournaments/<int:pk>/check-in/", evening.check_in_list, name="tournament-check-in"),
+    path("tournaments/<int:pk>/projector/", projector.projector, name="tournament-projector"),
+    path("tournaments/<int:pk>/seat-round/", rounds.seat_round_only, name="tournament-seat-round"),
+    path("tournaments/<int:pk>/swap/", rounds.swap, name="tournament-swap"),
+    path("tournaments/<int:pk>/reseat/", rounds.reseat, name="tournament-reseat"),
     path("tournaments/<int:pk>/check-in/toggle/", evening.check_in_toggle, name="tournament-check-in-toggle"),
     path("ladders/<int:pk>/", views.ladder, name="ladder"),
     # An organiser creates the club's competitions and changes a tournament's settings (web/competition_setup.py).

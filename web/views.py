@@ -3,6 +3,7 @@ organisers get a button that calls the same service as the API's start-round."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from functools import partial
 from itertools import groupby
@@ -25,12 +26,14 @@ from league.selectors.bots import conduct_of, player_seats
 from league.selectors.comparisons import comparisons as comparison_list
 from league.selectors.ladders import ladder_outlook
 from league.selectors.players import player_pages, players_with_ids
+from league.selectors.round_tables import movable_seats, round_tables
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
 from league.services import advance_tournament, register_players, start_tournament
 from league.services.bot_pausing import pause_after
 from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
 from league.services.competition import TournamentError
+from league.standings import shown_metrics
 from runtime.throttling import WriteLimit, rate_limited
 
 from .charts import Series, rating_chart
@@ -84,11 +87,21 @@ def season(request, pk: int):
     tables = []
     for game in season_games(season) or ["diamonds"]:
         standings = cached_season_standings(season, game)
-        tables.append({"game": game, "standings": standings, "metric_names": _metric_names(standings)})
+        tables.append({"game": game, "standings": standings, "metric_names": shown_metrics(standings)})
     return render(request, "web/season.html", {
         "season": season, "tournaments": competitions.tournaments_of_season(season), "tables": tables,
         "organiser": organises(request.user, season.league.club_id),
     })
+
+
+def _round_control(tournament, organiser: bool) -> dict:
+    """The round in play, and for an organiser the seats they may still swap (web/rounds.py)."""
+    rnd = competitions.round_in_play(tournament)
+    seats = movable_seats(rnd) if organiser and rnd is not None and not tournament.partnerships else []
+    dashboard = round_tables(rnd) if organiser and rnd is not None else []
+    counts = Counter(t.state for t in dashboard)
+    return {"round_in_play": rnd, "seated_players": seats, "swappable": len(seats) >= 2, "dashboard": dashboard,
+            "dashboard_counts": counts}
 
 
 def tournament(request, pk: int):
@@ -111,17 +124,15 @@ def tournament(request, pk: int):
     return render(request, "web/tournament.html", {
         "candidates": candidates,
         "tournament": tournament, "rounds": rounds, "standings": standings,
-        "metric_names": _metric_names(standings), "entries": competitions.entries_of(tournament),
+        "metric_names": shown_metrics(standings), "entries": competitions.entries_of(tournament),
         "organiser": organiser, **tournament_offline_context(tournament, request.user),
+        **_round_control(tournament, organiser),
         **evening_context(request, tournament),  # check-in and the final (web.evening)
         "my_entry": my_entry(request.user, tournament),
         "self_entry_open": open_for_self_entry(tournament, timezone.now()),
     })
 
 
-def _metric_names(standings) -> list[str]:
-    """The standings' columns: the metrics they were ranked by, in precedence order."""
-    return list(standings[0].metrics) if standings else []
 
 
 @login_required

@@ -10,6 +10,7 @@ from ..models import (
     Ladder,
     League,
     Player,
+    RoundStatus,
     Season,
     Tournament,
     TournamentEntry,
@@ -78,6 +79,12 @@ def has_rounds(tournament: Tournament) -> bool:
 def round_stages(tournament: Tournament) -> list[int]:
     """Each seated round's stage (0 for a qualifying round)."""
     return list(tournament.tournament_rounds.values_list("stage", flat=True))
+
+
+def round_in_play(tournament: Tournament) -> TournamentRound | None:
+    """The round seated or being played (not closed yet), if any: while it is, no next round can be seated, so the
+    organiser is not offered one."""
+    return tournament.tournament_rounds.exclude(status=RoundStatus.CLOSED).order_by("index").first()
 
 
 def closed_round_count(tournament: Tournament) -> int:

@@ -23,7 +23,13 @@ from league.finals import plan_stages
 from league.scheduling import TableShape, table_sizes
 from league.scheduling.duplicate import group_sizes
 
-from ..limits import MAX_TOURNAMENT_ROUNDS, check_turn_deadline, checked_match_points, checked_tiebreaks
+from ..limits import (
+    MAX_TOURNAMENT_ROUNDS,
+    check_round_minutes,
+    check_turn_deadline,
+    checked_match_points,
+    checked_tiebreaks,
+)
 from ..models import (
     Club,
     DeadlineAction,
@@ -69,6 +75,7 @@ def create_tournament(
     offline_tables: bool = False,
     registration_closes_at=None,
     members_only: bool = False,
+    round_minutes: int | None = None,
 ) -> Tournament:
     """A tournament of `game` open for registration. Raises ValueError for a game, format, table size, ruleset or
     tie-break the engine or the standings do not know (a table size outside the game's players, the duplicate
@@ -82,7 +89,8 @@ def create_tournament(
         turn_deadline_seconds=turn_deadline_seconds, deadline_action=deadline_action,
         deadline_fallback=deadline_fallback, match_points=match_points, check_in_required=check_in_required,
         self_check_in=self_check_in, late_entry_points=late_entry_points, final_size=final_size,
-        final_stages=final_stages, final_advance=final_advance, final_ranking=final_ranking)
+        final_stages=final_stages, final_advance=final_advance, final_ranking=final_ranking,
+        round_minutes=round_minutes)
     return Tournament.objects.create(
         name=name, club=club, season=season, auto_advance=auto_advance,
         rated=rated, seed=seed if seed is not None else secrets.token_hex(8), offline_tables=bool(offline_tables),
@@ -92,10 +100,6 @@ def create_tournament(
 
 # The most entrants a preview seats (a club's evening is tens; a large online event a few thousand).
 MAX_PREVIEW_ENTRANTS = 10_000
-# What a preview reads of the settings: what shapes the rounds, checked as create_tournament checks it.
-PREVIEWED_SETTINGS = ("game", "rounds", "table_size", "format", "ruleset", "tiebreaks", "turn_deadline_seconds",
-                      "deadline_action", "deadline_fallback", "match_points", "check_in_required", "self_check_in",
-                      "late_entry_points", "final_size", "final_stages", "final_advance", "final_ranking")
 
 
 @dataclass(frozen=True)
@@ -175,7 +179,7 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
                       deadline_fallback: str, match_points: dict | None, check_in_required: bool = False,
                       self_check_in: bool = False, late_entry_points: str = LateEntryPoints.ZERO,
                       final_size: int = 0, final_stages: int = 1, final_advance: int = 1,
-                      final_ranking: str = FinalRanking.FINAL_DECIDES) -> dict:
+                      final_ranking: str = FinalRanking.FINAL_DECIDES, round_minutes: int | None = None) -> dict:
     """The settings a tournament is created or changed with, checked (ValueError: see create_tournament), in the
     form they are stored."""
     ruleset = shared_ruleset(ruleset)
@@ -193,6 +197,7 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
     TableShape.for_table_size(table_size, partnership=partnerships, max_players=kind.max_players)
     tiebreaks = checked_tiebreaks(tiebreaks)  # ValueError naming the known ones; "vault" stored as "tiebreak"
     check_turn_deadline(turn_deadline_seconds)
+    check_round_minutes(round_minutes)
     if deadline_action not in DeadlineAction.values:
         raise ValueError(_("deadline_action must be one of %(actions)s, not %(action)s") % {
             "actions": ", ".join(DeadlineAction.values), "action": repr(deadline_action)})
@@ -215,12 +220,14 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
             "deadline_action": deadline_action, "deadline_fallback": deadline_fallback,
             "match_points": checked_match_points(match_points), "check_in_required": check_in_required,
             "self_check_in": self_check_in, "late_entry_points": late_entry_points, "final_size": final_size,
-            "final_stages": final_stages, "final_advance": final_advance, "final_ranking": final_ranking}
+            "final_stages": final_stages, "final_advance": final_advance, "final_ranking": final_ranking,
+            "round_minutes": round_minutes}
 
 
 # What an organiser may still change once the tournament runs: nothing that would reseat or rescore played rounds.
 CHANGEABLE_WHILE_RUNNING = frozenset({"name", "auto_advance", "turn_deadline_seconds", "deadline_action",
-                                      "deadline_fallback", "check_in_required", "self_check_in", "offline_tables"})
+                                      "deadline_fallback", "check_in_required", "self_check_in", "offline_tables",
+                                      "round_minutes"})
 # The final's settings may change while the evening runs, until its first stage is seated.
 FINAL_SETTINGS = frozenset({"final_size", "final_stages", "final_advance", "final_ranking"})
 CHANGEABLE = CHANGEABLE_WHILE_RUNNING | FINAL_SETTINGS | {
@@ -228,7 +235,9 @@ CHANGEABLE = CHANGEABLE_WHILE_RUNNING | FINAL_SETTINGS | {
     "late_entry_points", "registration_closes_at", "members_only"}
 _CHECKED = ("game", "rounds", "table_size", "format", "ruleset", "tiebreaks", "turn_deadline_seconds",
             "deadline_action", "deadline_fallback", "match_points", "check_in_required", "self_check_in",
-            "late_entry_points", "final_size", "final_stages", "final_advance", "final_ranking")
+            "late_entry_points", "final_size", "final_stages", "final_advance", "final_ranking", "round_minutes")
+# What a preview reads of the settings (preview_tournament): the checked ones, checked as create_tournament does.
+PREVIEWED_SETTINGS = _CHECKED
 
 
 def changeable_settings(tournament: Tournament) -> frozenset[str]:

@@ -364,10 +364,11 @@ def test_edit_settings_changes_what_may_change_and_shows_the_rest_greyed_out(cli
     assert re.search(r'<input type="number" name="rounds"[^>]* disabled', page)
     form = posted(page)
     assert "rounds" not in form and "name" in form
-    response = client.post(url, {**form, "rounds": "9", "name": "Thursday night", "action": "save"})
+    response = client.post(url, {**form, "rounds": "9", "name": "Thursday night", "round_minutes": "40",
+                                 "action": "save"})
     assert response.status_code == 302
     tournament.refresh_from_db()
-    assert (tournament.name, tournament.rounds) == ("Thursday night", 4)
+    assert (tournament.name, tournament.rounds, tournament.round_minutes) == ("Thursday night", 4, 40)
     preview = client.post(url, {**form, "action": "preview"}).content.decode()
     assert "Preview for 8 players" in preview and "4 + 4" in preview  # the players entered
 
