@@ -77,7 +77,8 @@ def club(request, pk: int):
 
 def league(request, pk: int):
     league = get_object_or_404(competitions.league_pages(), pk=pk)
-    return render(request, "web/league.html", {"league": league, "seasons": competitions.seasons_of(league)})
+    return render(request, "web/league.html", {"league": league, "seasons": competitions.seasons_of(league),
+                                               "organiser": organises(request.user, league.club_id)})
 
 
 def season(request, pk: int):
@@ -90,6 +91,7 @@ def season(request, pk: int):
         tables.append({"game": game, "standings": standings, "metric_names": shown_metrics(standings)})
     return render(request, "web/season.html", {
         "season": season, "tournaments": competitions.tournaments_of_season(season), "tables": tables,
+        "organiser": organises(request.user, season.league.club_id),
     })
 
 
