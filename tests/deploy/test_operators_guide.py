@@ -125,3 +125,12 @@ def test_the_guide_installs_every_systemd_unit():
     missing = sorted(path.name for path in SYSTEMD.iterdir() if path.name not in GUIDE)
     assert not missing, f"docs/operators.md does not name the units {missing}"
     assert "/etc/diamonds-league/env" in GUIDE and "useradd" in GUIDE
+
+
+def test_every_long_running_compose_service_is_restarted_when_it_exits():
+    """Issue 27: the web service too, as the workers (only the one-shot `migrate` runs once)."""
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    policies = {name: service.get("restart") for name, service in services.items()}
+    assert policies.pop("migrate") == "no"
+    assert policies["web"] == "unless-stopped"
+    assert set(policies.values()) == {"unless-stopped"}, policies
