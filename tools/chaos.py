@@ -51,12 +51,11 @@ from tools.procfile import PROCFILE, Process, ProcfileRunner
 
 FAULTS = ("none", "kill-main", "kill-child", "redis", "redis-acks", "database")
 REDIS_DOWN_SECONDS = 10.0
-# redis-acks: the short tasks sent at once (a no-op webhook sweep each, on the bookkeeping queue); Redis is stopped as
-# soon as a match of the round finishes (its task's acknowledgement is due), or once the workers have acknowledged
-# this many of the burst (more are running); and it stays down this long (short: the fault is the moment it goes, not
-# the length of the outage).
+# redis-acks: the short tasks sent at once mid-round (a no-op webhook sweep each, on the bookkeeping queue); Redis is
+# stopped once the workers have acknowledged this many (more are running, their acknowledgements due), and stays down
+# this long (short: the fault is the moment it goes, not the length of the outage).
 ACK_BURST_TASKS = 200
-ACK_BURST_ACKED_BEFORE_STOP = 40
+ACK_BURST_ACKED_BEFORE_STOP = 20
 REDIS_ACKS_DOWN_SECONDS = 3.0
 SHORT_TASK = "workers.tasks.deliver_webhooks"
 
@@ -340,7 +339,7 @@ class Chaos:
             threading.Thread(target=restart, daemon=True).start()
             return at, back
         if fault == "redis-acks":
-            return self._stop_redis_while_acknowledging(report, victim)
+            return self._stop_redis_while_acknowledging(report)
         if fault == "database":
             from django.db import connection
 
@@ -355,12 +354,12 @@ class Chaos:
     def _workers(self) -> dict[str, Process]:
         return {name: p for name, p in self.runner.processes.items() if name.startswith("worker.")}
 
-    def _stop_redis_while_acknowledging(self, report: FaultReport, victim: dict):
-        """Send a burst of short tasks, and stop Redis as soon as the workers are acknowledging: a match of the
-        round has just finished (its task's acknowledgement is due), or a good part of the burst is acknowledged
-        (more are running). Start it again after REDIS_ACKS_DOWN_SECONDS, and watch the
-        workers meanwhile (`_supervise`)."""
-        from league.models import Match
+    def _stop_redis_while_acknowledging(self, report: FaultReport):
+        """Send a burst of short tasks mid-round, and stop Redis once the workers have acknowledged some of them:
+        they take them as the round's matches end and free their processes, so at that moment tasks are running,
+        acknowledgements are due, the workers' BRPOPs are waiting, and the round's close is sending the next round
+        through the broker (work that must then get through the Redis that came back). Start it again after
+        REDIS_ACKS_DOWN_SECONDS, and watch the workers meanwhile (`_supervise`)."""
         from workers import app
 
         workers = self._workers()
@@ -373,14 +372,9 @@ class Chaos:
         with app.producer_or_acquire() as producer:
             for _ in range(ACK_BURST_TASKS):
                 app.send_task(SHORT_TASK, queue="bookkeeping", producer=producer)
-        # The victim's round (the second): once one of its matches ends, its task is acknowledged and the round's
-        # close sends the next round through the broker, which must then be the Redis that came back.
-        round_matches = Match.objects.filter(tournament_round__matches=victim["pk"])
-        finished_before = round_matches.filter(status="finished").count()
 
         def acknowledging() -> bool:
-            return (round_matches.filter(status="finished").count() > finished_before
-                    or acknowledged() >= ACK_BURST_ACKED_BEFORE_STOP)
+            return acknowledged() >= ACK_BURST_ACKED_BEFORE_STOP
 
         _wait(acknowledging, 60, "the workers to acknowledge tasks", interval=0.01)
         report.acked_before_stop = acknowledged()

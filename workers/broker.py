@@ -4,28 +4,30 @@ The crash: a worker of deploy/Procfile exited with code 1 after Redis was stoppe
 `AttributeError: 'NoneType' object has no attribute 'hostname'`, raised from kombu's `ack` in `Channel._connparams`.
 
 How it comes about (kombu 5.7.0 and celery 5.7.0, the newest releases in the package index, both still do it):
-- When the broker connection is lost, Celery's consumer collects and closes the kombu connection
-  (`Consumer.on_connection_error_after_connected`); kombu closes its channels and the transport lets go of its
-  client (`Connection._do_close_transport`: `transport.client = None`).
-- Closing a Redis channel drops its connection pools first (`Channel._disconnect_pools`), then restores its
-  unacknowledged messages and detaches the channel from the transport. Against a dead broker that teardown can stop
-  half-way, leaving a channel that is still attached to the transport but has no pool. The channel object lives
-  on: every message it delivered holds it.
-- A task acknowledged late (CELERY_TASK_ACKS_LATE) that was running meanwhile finishes, and Celery acknowledges its
-  message on that channel. kombu's Redis QoS asks the channel for a client, the channel rebuilds its pool from
-  `self.connection.client`, which is None, and `_connparams` raises AttributeError. Celery expects a broker error
-  there (`Message.ack_log_error` logs the transport's connection errors and goes on), but an AttributeError escapes
-  into the event loop and the worker dies ("Unrecoverable error", exit code 1).
-- The same rebuild fails when a channel of a lost connection restores its unacknowledged messages on close
-  (kombu#970) or deletes an auto-delete fanout queue on close (kombu#582, the gossip crash deploy/Procfile mentions).
+- When the broker connection is lost, Celery's consumer collects the kombu connection (`Connection.collect`, any
+  error ignored) and then closes it (`Connection.close`, broker errors ignored). Collecting closes the connection's
+  channels and then makes the transport let go of its client (`transport.client = None`).
+- Against a dead broker a channel's close can stop half-way on a broker error (reading the BRPOP that was waiting,
+  or another channel's close failing first), so the task channel may still be open, holding unacknowledged
+  messages, when the transport has no client any more.
+- Closing that channel later drops its connection pools (`Channel._disconnect_pools`) and then restores its
+  unacknowledged messages, for which it rebuilds a pool from `self.connection.client`: None, so `_connparams`
+  raises AttributeError. In `Connection.close` nothing catches it and the worker dies ("Unrecoverable error", exit
+  code 1): the chaos run below saw this every time. Where the channel is closed during the collect instead, Celery
+  swallows the error, the channel is left without a pool, and the acknowledgement of a task that finishes
+  afterwards (CELERY_TASK_ACKS_LATE) rebuilds it the same way: the finding's traceback, from kombu's `ack`, which
+  Celery does not catch either (`Message.ack_log_error` catches the transport's connection errors only).
+- kombu#970 (restore on close) and kombu#582 (gossip's fanout queue deleted on close, the crash deploy/Procfile
+  mentions) are the same rebuild.
 
-Whether a channel meets its lost connection's missing client depends on the order and timing of the teardown (which
-socket noticed the outage first; a close that restores messages while the client is still there builds itself a new
-pool), hence "1 of 2 runs". Without this guard the chaos run's `redis-acks` fault (tools/chaos.py: Redis stopped
-while the workers acknowledge) killed a worker in 2 of 3 runs, with the close-time variant: `Unrecoverable
-error: AttributeError("'NoneType' object has no attribute 'hostname'")` from `Connection.close` through
-`restore_unacked` to `_connparams`, after the outage was noticed on the pub/sub connection.
-tests/workers/test_broker_outage.py puts a real message in the state of both tracebacks.
+Which socket notices the outage first decides whether a channel meets the missing client (a close that restores
+messages while the client is still there builds itself a new pool, and nothing fails), hence "1 of 2 runs". Without
+this guard the chaos run's `redis-acks` fault (`python -m tools.chaos --faults none,redis-acks`: Procfile workers,
+Redis stopped while they acknowledge a burst of short tasks) killed a worker in 3 of 4 runs, from `Connection.close`
+through `restore_unacked` to `_connparams`, the outage noticed first on the pub/sub connection while the task
+channel's BRPOP was waiting; with it, none in 4, and the log shows both paths turned into broker errors (the restore
+on close, then "Couldn't ack" for a task that finished during the outage). tests/workers/test_broker_outage.py puts
+a real message in the state of both tracebacks.
 
 The fix: a channel whose connection is gone says so as a broker error (redis-py's ConnectionError, one of the Redis
 transport's `connection_errors`) instead of failing on None. Every caller already handles that error as "the broker

@@ -1,10 +1,11 @@
 """The chaos run (tools/chaos.py) with real processes started from deploy/Procfile, on PostgreSQL and a Redis server of
 its own: a 16-player, 3-round bot tournament, uninterrupted, then with a worker's main process and a pool process
 kill -9'd mid-match, Redis stopped for 10 s mid-round, Redis stopped for 3 s while the workers acknowledge tasks (a
-match just finished, a burst of short tasks running: issue 27's worker crash), and the deployment's database
-connections terminated mid-round. Every run must finish every match exactly once, close every round and end with the
-uninterrupted run's standings and records (each replaying), with no 5xx from the web during the faults and no process
-dying by itself: after the Redis stop during acknowledgements every worker is still the same process, connected again.
+burst of short tasks sent mid-round: issue 27's worker crash, which killed a worker in 3 of 4 such runs before
+workers/broker.py), and the deployment's database connections terminated mid-round. Every run must finish every match
+exactly once, close every round and end with the uninterrupted run's standings and records (each replaying), with no
+5xx from the web during the faults and no process dying by itself: after the Redis stop during acknowledgements every
+worker is still the same process, connected again.
 
 Smaller matches and a shorter lease than the defaults keep it to a couple of minutes in CI; `python -m tools.chaos`
 is the full benchmark with the default settings, and prints the recovery times. Nothing here asserts on time.
