@@ -25,9 +25,9 @@ messages while the client is still there builds itself a new pool, and nothing f
 this guard the chaos run's `redis-acks` fault (`python -m tools.chaos --faults none,redis-acks`: Procfile workers,
 Redis stopped while they acknowledge a burst of short tasks) killed a worker in 3 of 4 runs, from `Connection.close`
 through `restore_unacked` to `_connparams`, the outage noticed first on the pub/sub connection while the task
-channel's BRPOP was waiting; with it, none in 8, and in the 2 where it fired the log shows both paths turned into broker errors (the restore
-on close, then "Couldn't ack" for a task that finished during the outage). tests/workers/test_broker_outage.py puts
-a real message in the state of both tracebacks.
+channel's BRPOP was waiting. With it, none in 8; in the 2 where it fired, the log shows both paths turned into broker
+errors (the restore on close, then "Couldn't ack" for a task that finished during the outage).
+tests/workers/test_broker_outage.py puts a real message in the state of both tracebacks.
 
 The fix: a channel whose connection is gone says so as a broker error (redis-py's ConnectionError, one of the Redis
 transport's `connection_errors`) instead of failing on None. Every caller already handles that error as "the broker
