@@ -57,6 +57,8 @@ def delivered(redis_url):
     client = redis.Redis.from_url(redis_url)
     client.hdel("unacked", messages[0].delivery_tag)
     client.zrem("unacked_index", messages[0].delivery_tag)
+    for key in client.scan_iter(match=f"_kombu.binding*{name}"):  # the exchange's bindings, which outlive the queue
+        client.delete(key)
 
 
 def _lose(connection: Connection, message) -> None:
