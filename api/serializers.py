@@ -24,17 +24,40 @@ from league.models import (
     Tournament,
     TournamentRound,
 )
+from league.models.club import CLUB_WEBSITE_MAX_LENGTH
 from league.selectors import clubs as club_reads
 from league.selectors import players as player_reads
 from league.selectors.deals import RevealedSeed, revealed_seed, shown_tables, without_withheld_results
 
 
 class ClubSerializer(serializers.ModelSerializer):
+    # Checked (and normalised) by league.services.clubs, which also takes "club.example.org" for https://...
+    website = serializers.CharField(required=False, allow_blank=True, max_length=CLUB_WEBSITE_MAX_LENGTH,
+                                    help_text="The club's own website: an http or https address.")
+
     class Meta:
         model = Club
-        fields = ["id", "name", "membership", "created_at"]
+        fields = ["id", "name", "membership", "description", "location", "website", "created_at"]
         # A taken name is a 409 from the database's constraint.
         extra_kwargs: dict[str, dict[str, object]] = {"name": {"validators": []}}
+
+
+class OrganiserSerializer(serializers.Serializer):
+    """One organiser of a club (league.models.ClubAdmin)."""
+
+    username = serializers.CharField(source="user.username")
+    since = serializers.DateTimeField(source="created_at")
+
+
+class OrganiserInvitationSerializer(serializers.Serializer):
+    """An invitation to organise a club, without its link (only the invited address received it)."""
+
+    id = serializers.IntegerField()
+    email = serializers.EmailField()
+    status = serializers.CharField(help_text="pending, accepted or revoked")
+    invited_by = serializers.CharField(source="invited_by.username", allow_null=True, default=None)
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
 
 
 def player_kind(player: Player) -> str:

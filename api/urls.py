@@ -59,6 +59,8 @@ v1: list[URLPattern | URLResolver] = [
          name="club-request-accept"),
     path("clubs/<int:pk>/requests/<int:request_id>/decline/",
          participation.ClubRequestDecisionView.as_view(accept=False), name="club-request-decline"),
+    # Accepting an invitation to organise a club (api/clubs.py; sent by POST clubs/{id}/invitations/).
+    path("invitations/organise/accept/", clubs.InvitationAcceptView.as_view(), name="organiser-invitation-accept"),
     path("tournaments/<int:pk>/enter/", participation.TournamentEnterView.as_view(), name="tournament-enter"),
     path("tournaments/<int:pk>/leave/", participation.TournamentLeaveView.as_view(), name="tournament-leave"),
     # The schema of this version (committed as api/openapi.yaml): a client generated from it talks to /api/v1/.

@@ -464,6 +464,8 @@ EMAIL_USE_TLS = _flag("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = (os.environ.get("DEFAULT_FROM_EMAIL") or os.environ.get("DIAMONDS_FROM_EMAIL")
                       or "Diamonds League <noreply@localhost>")
+# An invitation to organise a club (league.services.organisers) works this many days after it is sent.
+DIAMONDS_ORGANISER_INVITATION_DAYS = int(os.environ.get("DIAMONDS_ORGANISER_INVITATION_DAYS", "7"))
 # ---- end of accounts ----------------------------------------------------------------------------------------------
 # ---- being told: notifications, email, webhooks (issue 17; docs/players.md, docs/bot-authors.md); email above --
 # The site's address, for the links in emails ("" leaves them as paths).

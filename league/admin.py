@@ -10,7 +10,7 @@ from . import (
     notifications_admin,  # noqa: F401  (registers notifications and webhooks)
     organiser_admin,  # noqa: F401  (registers club organisers and result corrections)
 )
-from .models import Club, Match, MatchSeat, OutboxMessage, Player
+from .models import Club, ClubMember, Match, MatchSeat, OutboxMessage, Player
 from .selectors.deals import revealed_seed
 from .selectors.games import StoredPlayError, stored_choices
 from .services.cancellation import NotCancellable, cancel_match
@@ -36,13 +36,21 @@ class PlayerForm(forms.ModelForm):
             raise forms.ValidationError(str(e)) from None
 
 
+class ClubMemberInline(admin.TabularInline):
+    """A player's clubs, with since when (Player.clubs goes through ClubMember, which keeps the date)."""
+
+    model = ClubMember
+    extra = 0
+    fields = ["club", "joined_at"]
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     form = PlayerForm
     list_display = ["name", "user", "bot_kind", "created_at"]
     list_filter = ["bot_kind", "clubs"]
     search_fields = ["name", "user__username"]
-    filter_horizontal = ["clubs"]
+    inlines = [ClubMemberInline]
     raw_id_fields = ["user"]
 
 

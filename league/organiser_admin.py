@@ -1,9 +1,10 @@
-"""The admin for organising: who organises which club (ClubAdmin rows), and the result corrections' audit trail
+"""The admin for organising: who organises which club (ClubAdmin rows; organisers change them on the club's
+website pages, web/club_admin.py), the invitations to organise (read here), and the result corrections' audit trail
 (read-only: corrections are made through league.services.corrections, which keeps before and after)."""
 
 from django.contrib import admin
 
-from .models import ClubAdmin, ResultCorrection, ResultEntry
+from .models import ClubAdmin, OrganiserInvitation, ResultCorrection, ResultEntry
 
 
 @admin.register(ClubAdmin)
@@ -11,6 +12,25 @@ class ClubOrganiserAdmin(admin.ModelAdmin):
     list_display = ["club", "user", "created_at"]
     list_filter = ["club"]
     search_fields = ["club__name", "user__username"]
+
+
+@admin.register(OrganiserInvitation)
+class OrganiserInvitationAdmin(admin.ModelAdmin):
+    """Read here; sent, revoked and accepted on the website or through the API (league.services.organisers). The
+    token itself is never stored, only its digest, which is not shown."""
+
+    list_display = ["club", "email", "status", "invited_by", "created_at", "expires_at", "accepted_by"]
+    list_filter = ["status", "club"]
+    search_fields = ["email", "club__name"]
+    exclude = ["token_digest"]
+    readonly_fields = ["club", "email", "status", "invited_by", "created_at", "expires_at", "decided_at",
+                       "accepted_by"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(ResultCorrection)

@@ -85,15 +85,17 @@ def club_request_decide(request, pk: int, request_id: int, decision: str):
     if not organises(request.user, club.pk):
         return render(request, "web/error.html", {"message": _("Only the club's organisers answer requests.")},
                       status=403)
+    # Answered from the club's page or from its members page (web/club_admin.py): back to the one it came from.
+    back = "web:club-members" if request.POST.get("back") == "members" else "web:club"
     try:
         req = decide_request(request_id=request_id, club=club, accept=decision == "accept", by=request.user)
     except MembershipError as e:
-        return _refused(request, str(e), redirect("web:club", pk=pk))
+        return _refused(request, str(e), redirect(back, pk=pk))
     if decision == "accept":
         messages.success(request, _("%(player)s is now a member.") % {"player": req.player.name})
     else:
         messages.success(request, _("You declined %(player)s's request.") % {"player": req.player.name})
-    return redirect("web:club", pk=pk)
+    return redirect(back, pk=pk)
 
 
 @_self_service

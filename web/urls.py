@@ -8,6 +8,7 @@ from runtime.throttling import SigninLimit, rate_limited
 from . import (
     accounts,
     bots,
+    club_admin,
     comparisons,
     competition_setup,
     evening,
@@ -109,4 +110,17 @@ urlpatterns = [
     path("tournaments/<int:pk>/leave/", participation.tournament_leave, name="tournament-leave"),
     path("ladders/<int:pk>/join/", participation.ladder_join, name="ladder-join"),
     path("ladders/<int:pk>/leave/", participation.ladder_leave, name="ladder-leave"),
+    # Running a club (web/club_admin.py): members and requests, organisers and invitations, the club's details; the
+    # page an invitation's link opens (its token is the secret).
+    path("clubs/<int:pk>/members/", club_admin.members, name="club-members"),
+    path("clubs/<int:pk>/members/<int:player_id>/remove/", club_admin.member_remove, name="club-member-remove"),
+    path("clubs/<int:pk>/organisers/", club_admin.organisers, name="club-organisers"),
+    path("clubs/<int:pk>/organisers/add/", club_admin.organiser_add, name="club-organiser-add"),
+    path("clubs/<int:pk>/organisers/<int:user_id>/remove/", club_admin.organiser_remove,
+         name="club-organiser-remove"),
+    path("clubs/<int:pk>/invitations/", club_admin.invitation_send, name="club-invitation-send"),
+    path("clubs/<int:pk>/invitations/<int:invitation_id>/revoke/", club_admin.invitation_revoke,
+         name="club-invitation-revoke"),
+    path("clubs/<int:pk>/details/", club_admin.details, name="club-details"),
+    path("invitations/organise/<str:token>/", club_admin.invitation, name="organiser-invitation"),
 ]

@@ -42,7 +42,8 @@ class Player(models.Model):
         help_text="For an external bot: the account that created it.",
     )
     bot_settings = models.JSONField(default=dict, blank=True, help_text="For a bot: keyword settings for make_bot.")
-    clubs = models.ManyToManyField("league.Club", blank=True, related_name="players")
+    # Through ClubMember, which keeps when the player joined (player.clubs.add() dates it now).
+    clubs = models.ManyToManyField("league.Club", blank=True, related_name="players", through="league.ClubMember")
     # Pausing (league.services.bot_pausing): a bot that missed a turn deadline or forfeited in
     # DIAMONDS_BOT_PAUSE_AFTER finished matches in a row is paused until its owner resumes it.
     missed_in_row = models.PositiveIntegerField(

@@ -40,6 +40,11 @@ def email_unverified(user) -> bool:
     return addresses.exists() and not addresses.filter(verified=True).exists()
 
 
+def has_confirmed_email(user, email: str) -> bool:
+    """Whether the account has confirmed it holds this address (allauth's confirmation email), in any case."""
+    return EmailAddress.objects.filter(user=user, email__iexact=email, verified=True).exists()
+
+
 @dataclass
 class NextTable:
     """Where the person plays next in one tournament: the match of a seated round awaiting them, or nothing yet."""

@@ -3,6 +3,7 @@ or later for accounts made before sign-up existed), and the profile's changes.""
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -91,3 +92,19 @@ def update_profile(*, user, display_name: str | None = None, language: str | Non
         except NameRefused as e:  # taken (or a look-alike of it) at the same moment by another request
             raise AccountError(str(e)) from e
     return profile
+
+
+@transaction.atomic
+def account_made_by_command(*, username: str, password: str):
+    """An account a management command makes for a person to sign in with (the demo's organiser), with its profile
+    and person player; an existing one of that username gets `password` as its new password. The one place such
+    accounts are made, so what marks them as made by an administrator is added here."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        user = get_user_model().objects.create_user(username=username, password=password)
+    else:
+        user.set_password(password)
+        user.is_active = True
+        user.save(update_fields=["password", "is_active"])
+    ensure_person(user, name=username)
+    return user

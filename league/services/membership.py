@@ -87,3 +87,13 @@ def set_membership_policy(*, club: Club, membership: str) -> Club:
     Club.objects.filter(pk=club.pk).update(membership=membership)
     club.membership = membership
     return club
+
+
+@transaction.atomic
+def remove_member(*, club: Club, player: Player) -> None:
+    """An organiser takes a member out of the club (as if they had left: their results stay, their entries and
+    ladder places are theirs to leave). A person may ask to join again. MembershipError when they are no member."""
+    if not player.clubs.filter(pk=club.pk).exists():
+        raise MembershipError(_("%(player)s is not a member of %(club)s.") % {"player": player.name,
+                                                                             "club": club.name})
+    player.clubs.remove(club)
