@@ -1,5 +1,6 @@
-"""Clubs: read by anyone, created by staff; their organisers name more organisers and add bots (a person joins
-by their own request: api.participation)."""
+"""Clubs: read by anyone, created by staff; their organisers name more organisers and add the club's bots (a
+person, or a bot by its owner or its own token, joins by its own request, as the club's policy says:
+api.participation)."""
 
 from __future__ import annotations
 
@@ -14,15 +15,15 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from league.models import Club
-from league.permissions import is_person, refusal_to_add_member, refusal_to_take_part
+from league.permissions import admitted_at_once, is_person, refusal_to_add_member, refusal_to_take_part
 from league.selectors.clubs import clubs
 from league.selectors.players import account_named
 from league.selectors.players import player as player_by_id
 from league.services import create_club
-from league.services.membership import MembershipError, ask_to_join
-from league.services.players import add_club_admin, join_club
+from league.services.membership import MembershipError, add_member
+from league.services.players import add_club_admin
 
-from .errors import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, Conflict, conflict
+from .errors import E409, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, Conflict, conflict
 from .ids import body_id
 from .permissions import IsStaffForWrites, ReadOnlyOrAuthenticated, refuse, require_organiser
 from .serializers import ClubSerializer, PlayerSerializer
@@ -70,10 +71,11 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
         add_club_admin(club=club, user=user)
         return Response({"club": club.pk, "username": user.get_username()}, status=201)
 
-    @extend_schema(summary="Add a player to the club: a person joins by their own request; the club's organisers "
-                           "add bots (another club's only if they organise it too)",
+    @extend_schema(summary="Add a player to the club: a person, or a bot by its owner or its own token, joins as the "
+                           "club's membership policy says (an open club at once: 201; one on request records a "
+                           "request its organisers answer: 202); the club's organisers add the club's bots at once",
                    request={"application/json": {"type": "object", "properties": {"player": {"type": "integer"}}}},
-                   responses={201: PlayerSerializer, **WRITE_ERRORS})
+                   responses={201: PlayerSerializer, 202: PlayerSerializer, **WRITE_ERRORS, 409: E409})
     @action(detail=True, methods=["post"], permission_classes=[ReadOnlyOrAuthenticated])
     def members(self, request, pk=None):
         club = self.get_object()
@@ -82,14 +84,11 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
             raise ValidationError({"player": "no such player"})
         refuse(refusal_to_add_member(request.user, club.pk, player))
         if is_person(player):
-            # A person joins as POST clubs/{id}/join/ has them: an open club at once, else a request (202).
             refuse(refusal_to_take_part(request.user))
-            try:
-                outcome = ask_to_join(club=club, player=player)
-            except MembershipError as e:
-                return conflict(e)
-            if not outcome.joined:
-                return Response(PlayerSerializer(player).data, status=202)
-        else:
-            join_club(club=club, player=player)
-        return Response(PlayerSerializer(player).data, status=201)
+        # One rule for people and bots: the club's policy decides, unless its organisers add the player themselves.
+        admitted_by = request.user if admitted_at_once(request.user, club.pk) else None
+        try:
+            outcome = add_member(club=club, player=player, admitted_by=admitted_by)
+        except MembershipError as e:
+            return conflict(e)
+        return Response(PlayerSerializer(player).data, status=201 if outcome.joined else 202)
