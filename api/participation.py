@@ -2,8 +2,9 @@
 answers to requests), entering tournaments and leaving them. Each is the website's same action (web/participation.py)
 over the same services and league.permissions' rules; api/README.md lists them.
 
-Every action here is for the signed-in account's own person player only: none takes a player id, so nobody can
-enter or remove anyone else (bots are entered by their owners and organisers through the entries/join endpoints)."""
+Every action here is for the signed-in account's own person player, except leaving a club, which may name a bot the
+account acts for (its owner, or the bot's own token): nobody can enter or remove anyone else (bots join clubs through
+clubs/{id}/members/ and are entered through the entries/join endpoints, by the same rules as people)."""
 
 from __future__ import annotations
 
@@ -168,10 +169,12 @@ class MyMatchesView(APIView):
 
 
 def _me(request):
-    """The signed-in person's player; a bot's account is refused (403): its owner acts for it."""
+    """The signed-in person's player; a bot's account is refused (403), told the endpoints that name a bot (its owner's
+    and its own token's alike)."""
     player = ensure_person(request.user)[1]
     if player is None:
-        raise PermissionDenied(_("This is a bot's account: its owner enters it (players/entries endpoints)."))
+        raise PermissionDenied(_("This is a bot's account: name the bot instead (`player` for clubs/{id}/members/ "
+                                 "and leave/, `players` for tournaments/{id}/entries/)."))
     return player
 
 

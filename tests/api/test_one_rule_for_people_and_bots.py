@@ -12,7 +12,15 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from api.tokens import issue_token
-from league.models import LadderEntry, LobbyTable, Membership, MembershipRequest, RequestStatus, TournamentEntry
+from league.models import (
+    LadderEntry,
+    LobbyTable,
+    Membership,
+    MembershipRequest,
+    Player,
+    RequestStatus,
+    TournamentEntry,
+)
 from league.services import create_club, create_person_player, create_tournament, register_players, start_tournament
 from league.services.ladders import create_ladder
 from league.services.lobby import LobbyRefused, create_table, join_table, start_with_bots
@@ -140,6 +148,18 @@ def test_the_organisers_add_the_clubs_bots_at_once_and_that_answers_a_pending_re
     assert join(organiser, club, bot).status_code == 403 and not bot.clubs.exists()
 
 
+def test_registering_a_player_in_a_club_goes_by_the_clubs_policy(accounts, author):
+    """Finding (the same class, another way in): registering one's player with `club` made it a member of a club on
+    request at once. It is a request there, as every other way in."""
+    club = create_club(name="Selective", membership=Membership.REQUEST)
+    r = author["session"].post("/api/v1/players/", {"kind": "person", "username": "ada", "name": "ada-again",
+                                                    "club": club.pk}, format="json")
+    assert r.status_code == 201, r.content
+    again = Player.objects.get(name="ada-again")
+    assert not again.clubs.exists()
+    assert MembershipRequest.objects.filter(club=club, player=again, status=RequestStatus.PENDING).exists()
+
+
 # ---- tournaments: the self-entry window, and members only ----------------------------------------------------------
 
 
@@ -162,6 +182,7 @@ def test_nobody_enters_after_registration_closed_person_or_bot(accounts, author,
     closed = create_tournament(name="Closed", rounds=1, ruleset={"rounds": 1}, club=accounts["club"],
                                registration_closes_at=timezone.now() - timedelta(minutes=1))
     player, client = author["sides"][side]
+    player.clubs.add(accounts["club"])  # a member, so that only the window is in the way
     for r in (enter(side, author, closed), entries(client, closed, [player])):
         assert r.status_code == 409 and "closed" in r.json()["detail"], r.content
     assert not TournamentEntry.objects.filter(tournament=closed).exists()
@@ -176,6 +197,7 @@ def test_nobody_enters_once_round_1_started_person_or_bot(accounts, author, side
     register_players(tournament=running, players=[p["greedy-1"], p["random-1"], p["ext-1"], p["ext-2"]])
     start_tournament(tournament=running)
     player, _client = author["sides"][side]
+    player.clubs.add(accounts["club"])  # a member, so that only the window is in the way
     r = enter(side, author, running)
     assert r.status_code == 409 and "started" in r.json()["detail"], r.content
     assert not TournamentEntry.objects.filter(tournament=running, player=player).exists()
