@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from allauth.account.models import EmailAddress
-from django.db.models import Case, IntegerField, Prefetch, Q, QuerySet, Value, When
+from django.db.models import Case, Exists, IntegerField, OuterRef, Prefetch, Q, QuerySet, Value, When
 
 from ..models import (
     Club,
@@ -133,15 +133,19 @@ def my_page(user) -> MyPage:
 
 def open_for_self_entry(tournament: Tournament, now: datetime) -> bool:
     """Players may enter the tournament on their own side now (people, and bots by their owners or their own
-    tokens), and people leave by removing their entry: it has not started and its registration has not closed."""
+    tokens), and people leave by removing their entry: it has not started, no round of it is seated (a round seated
+    before it starts has its tables: an entry then is a late one, the organisers'), and its registration has not
+    closed."""
     return (tournament.status == TournamentStatus.REGISTERING
-            and (tournament.registration_closes_at is None or now < tournament.registration_closes_at))
+            and (tournament.registration_closes_at is None or now < tournament.registration_closes_at)
+            and not TournamentRound.objects.filter(tournament=tournament).exists())
 
 
 def open_for_self_entry_q(now: datetime) -> Q:
     """open_for_self_entry as a filter on tournaments."""
-    return Q(status=TournamentStatus.REGISTERING) & (Q(registration_closes_at__isnull=True)
-                                                     | Q(registration_closes_at__gt=now))
+    return Q(Q(status=TournamentStatus.REGISTERING),
+             Q(registration_closes_at__isnull=True) | Q(registration_closes_at__gt=now),
+             ~Exists(TournamentRound.objects.filter(tournament=OuterRef("pk"))))
 
 
 

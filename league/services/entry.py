@@ -27,11 +27,12 @@ from .registration import register_players, register_team, withdraw_player
 def refusal_to_self_enter(tournament: Tournament) -> str | None:
     """Why entries on the entrants' own side (people, and bots by their owners or their own tokens) are closed now,
     and people no longer leave by removing their entry (None: the self-entry window is open)."""
-    if open_for_self_entry(tournament, timezone.now()):
+    now = timezone.now()
+    if open_for_self_entry(tournament, now):
         return None
     closes_at = tournament.registration_closes_at
-    # Still registering and not open for entry: its registration closed (open_for_self_entry).
-    if tournament.status != "registering" or closes_at is None:
+    # Not open for entry: it started (or seated its first round), or its registration closed (open_for_self_entry).
+    if tournament.status != "registering" or closes_at is None or now < closes_at:
         return _("%(tournament)s has started: registration is closed.") % {"tournament": tournament.name}
     return _("Registration for %(tournament)s closed at %(when)s.") % {
         "tournament": tournament.name, "when": closes_at.strftime("%Y-%m-%d %H:%M UTC")}

@@ -25,6 +25,7 @@ from league.services import create_club, create_person_player, create_tournament
 from league.services.ladders import create_ladder
 from league.services.lobby import LobbyRefused, create_table, join_table, start_with_bots
 from league.services.players import add_club_admin, create_external_bot
+from league.services.rounds import seat_round
 
 from .conftest import client_for
 
@@ -201,6 +202,26 @@ def test_nobody_enters_once_round_1_started_person_or_bot(accounts, author, side
     r = enter(side, author, running)
     assert r.status_code == 409 and "started" in r.json()["detail"], r.content
     assert not TournamentEntry.objects.filter(tournament=running, player=player).exists()
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_nobody_enters_once_round_1_is_seated_before_it_starts(accounts, author, side):
+    """Finding: round control seats round 1 before starting it; an entry then was a late one (joining at round 2)
+    made on the entrant's own side. The window closes when round 1 is seated, for people and bots alike, and the
+    organisers still register late entries."""
+    p = accounts["players"]
+    seated = create_tournament(name="Seated", rounds=3, ruleset={"rounds": 1}, club=accounts["club"],
+                               auto_advance=False)
+    register_players(tournament=seated, players=[p["greedy-1"], p["random-1"], p["ext-1"], p["ext-2"]])
+    seat_round(tournament=seated)
+    player, _client = author["sides"][side]
+    player.clubs.add(accounts["club"])
+    r = enter(side, author, seated)
+    assert r.status_code == 409 and "started" in r.json()["detail"], r.content
+    assert not TournamentEntry.objects.filter(tournament=seated, player=player).exists()
+    late = create_external_bot(name="late-club-bot", clubs=[accounts["club"]])
+    assert entries(accounts["clients"]["organiser"], seated, [late]).status_code == 201
+    assert TournamentEntry.objects.get(tournament=seated, player=late).joined_round == 2
 
 
 def test_a_partnership_team_of_ones_own_bots_keeps_to_the_window(accounts, author):
