@@ -1,7 +1,8 @@
 """Clubs: read by anyone, created by staff, their details changed (PATCH) by their organisers; their organisers
 name more organisers (by username, or by an email invitation the invited person accepts), remove them (never the
-last one) and add bots (a person joins by their own request: api.participation). The same services as the
-website's club pages (web/club_admin.py): league.services.clubs and league.services.organisers."""
+last one) and add the club's bots (a person, or a bot by its owner or its own token, joins by its own request, as
+the club's policy says: api.participation). The same services as the website's club pages (web/club_admin.py):
+league.services.clubs, league.services.organisers and league.services.membership."""
 
 from __future__ import annotations
 
@@ -18,12 +19,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.models import Club, ClubAdmin
-from league.permissions import is_person, organises, refusal_to_add_member, refusal_to_take_part
+from league.permissions import admitted_at_once, is_person, organises, refusal_to_add_member, refusal_to_take_part
 from league.selectors.clubs import clubs, open_invitations, organisers_of
 from league.selectors.players import player as player_by_id
 from league.services import create_club
 from league.services.clubs import ClubDetailsRefused, update_club_details
-from league.services.membership import MembershipError, ask_to_join, set_membership_policy
+from league.services.membership import MembershipError, add_member, set_membership_policy
 from league.services.organisers import (
     OrganiserError,
     accept_invitation,
@@ -32,7 +33,6 @@ from league.services.organisers import (
     remove_organiser,
     revoke_invitation,
 )
-from league.services.players import join_club
 
 from .errors import E409, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, Conflict, conflict
 from .ids import body_id
@@ -198,10 +198,11 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
             _organiser_error(e)
         return Response(status=204)
 
-    @extend_schema(summary="Add a player to the club: a person joins by their own request; the club's organisers "
-                           "add bots (another club's only if they organise it too)",
+    @extend_schema(summary="Add a player to the club: a person, or a bot by its owner or its own token, joins as the "
+                           "club's membership policy says (an open club at once: 201; one on request records a "
+                           "request its organisers answer: 202); the club's organisers add the club's bots at once",
                    request={"application/json": {"type": "object", "properties": {"player": {"type": "integer"}}}},
-                   responses={201: PlayerSerializer, **WRITE_ERRORS})
+                   responses={201: PlayerSerializer, 202: PlayerSerializer, **WRITE_ERRORS, 409: E409})
     @action(detail=True, methods=["post"], permission_classes=[ReadOnlyOrAuthenticated])
     def members(self, request, pk=None):
         club = self.get_object()
@@ -210,17 +211,14 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
             raise ValidationError({"player": "no such player"})
         refuse(refusal_to_add_member(request.user, club.pk, player))
         if is_person(player):
-            # A person joins as POST clubs/{id}/join/ has them: an open club at once, else a request (202).
             refuse(refusal_to_take_part(request.user))
-            try:
-                outcome = ask_to_join(club=club, player=player)
-            except MembershipError as e:
-                return conflict(e)
-            if not outcome.joined:
-                return Response(PlayerSerializer(player).data, status=202)
-        else:
-            join_club(club=club, player=player)
-        return Response(PlayerSerializer(player).data, status=201)
+        # One rule for people and bots: the club's policy decides, unless its organisers add the player themselves.
+        admitted_by = request.user if admitted_at_once(request.user, club.pk) else None
+        try:
+            outcome = add_member(club=club, player=player, admitted_by=admitted_by)
+        except MembershipError as e:
+            return conflict(e)
+        return Response(PlayerSerializer(player).data, status=201 if outcome.joined else 202)
 
 
 class InvitationAcceptView(APIView):

@@ -2,8 +2,9 @@
 answers to requests), entering tournaments and leaving them. Each is the website's same action (web/participation.py)
 over the same services and league.permissions' rules; api/README.md lists them.
 
-Every action here is for the signed-in account's own person player only: none takes a player id, so nobody can
-enter or remove anyone else (bots are entered by their owners and organisers through the entries/join endpoints)."""
+Every action here is for the signed-in account's own person player, except leaving a club, which may name a bot the
+account acts for (its owner, or the bot's own token): nobody can enter or remove anyone else (bots join clubs through
+clubs/{id}/members/ and are entered through the entries/join endpoints, by the same rules as people)."""
 
 from __future__ import annotations
 
@@ -21,22 +22,31 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.models import Language, MembershipRequest
-from league.permissions import organises, refusal_to_enter, refusal_to_take_part
-from league.selectors.accounts import email_unverified, my_page, pending_requests, person_player, requests_of
+from league.permissions import (
+    admitted_at_once,
+    keeps_to_self_entry_window,
+    organises,
+    refusal_to_enter,
+    refusal_to_leave_club,
+    refusal_to_take_part,
+)
+from league.selectors.accounts import email_unverified, my_page, pending_requests, players_acted_for, requests_of
 from league.selectors.clubs import clubs
 from league.selectors.competitions import tournaments
+from league.selectors.players import player as player_by_id
 from league.services.accounts import AccountError, ensure_person, update_profile
 from league.services.competition import TournamentError
 from league.services.entry import enter_tournament, leave_tournament
 from league.services.membership import (
     MembershipError,
-    ask_to_join,
+    add_member,
     decide_request,
     leave_club,
     set_membership_policy,
 )
 
 from .errors import E409, WRITE_ERRORS, ErrorSerializer, conflict
+from .ids import body_id
 from .permissions import refuse
 from .serializers import MatchSerializer, PlayerSerializer
 from .throttling import SigninThrottle, WriteThrottle
@@ -159,10 +169,12 @@ class MyMatchesView(APIView):
 
 
 def _me(request):
-    """The signed-in person's player; a bot's account is refused (403): its owner acts for it."""
+    """The signed-in person's player; a bot's account is refused (403), told the endpoints that name a bot (its owner's
+    and its own token's alike)."""
     player = ensure_person(request.user)[1]
     if player is None:
-        raise PermissionDenied(_("This is a bot's account: its owner enters it (players/entries endpoints)."))
+        raise PermissionDenied(_("This is a bot's account: name the bot instead (`player` for clubs/{id}/members/ "
+                                 "and leave/, `players` for tournaments/{id}/entries/)."))
     return player
 
 
@@ -183,13 +195,20 @@ class ClubJoinView(APIView):
     throttle_classes = [WriteThrottle]
 
     @extend_schema(summary="Join the club myself: at once if it is open (201), else ask its organisers (202)",
+                   description="A bot joins the same way through `POST clubs/{id}/members/` naming it, by its owner "
+                               "or with its own token; a bot's account is refused here (403).",
                    request=None, responses={201: JOINED, 202: JOINED, **WRITE_ERRORS, 409: E409})
     def post(self, request, pk: int):
         club = get_object_or_404(clubs(), pk=pk)
-        player = _me(request)
+        player = ensure_person(request.user)[1]
+        if player is None:
+            raise PermissionDenied(_("This is a bot's account: ask for the bot to join with POST "
+                                     "/api/v1/clubs/%(club)s/members/ naming it in `player`; the club's policy "
+                                     "answers it as it answers a person.") % {"club": club.pk})
         refuse(refusal_to_take_part(request.user))
+        admitted_by = request.user if admitted_at_once(request.user, club.pk) else None
         try:
-            outcome = ask_to_join(club=club, player=player)
+            outcome = add_member(club=club, player=player, admitted_by=admitted_by)
         except MembershipError as e:
             return conflict(e)
         return Response({"club": club.pk, "member": outcome.joined,
@@ -201,12 +220,21 @@ class ClubLeaveView(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(summary="Leave the club (or withdraw my pending request)", request=None,
+    @extend_schema(summary="Leave the club (or withdraw my pending request); with `player`, one of my bots (its "
+                           "owner, or the bot's own token)",
+                   request={"application/json": {"type": "object", "properties": {"player": {"type": "integer"}}}},
                    responses={200: JOINED, **WRITE_ERRORS, 409: E409})
     def post(self, request, pk: int):
         club = get_object_or_404(clubs(), pk=pk)
+        if isinstance(request.data, dict) and "player" in request.data:
+            player = player_by_id(body_id(request.data.get("player"), "player"))
+            if player is None:
+                raise ValidationError({"player": "no such player"})
+            refuse(refusal_to_leave_club(request.user, player))
+        else:
+            player = _me(request)
         try:
-            leave_club(club=club, player=_me(request))
+            leave_club(club=club, player=player)
         except MembershipError as e:
             return conflict(e)
         return Response({"club": club.pk, "member": False, "request": None})
@@ -237,7 +265,7 @@ class ClubRequestsView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(summary="Requests to join the club: its organisers see every pending one, anyone else their own "
-                           "(pending or answered), a visitor none",
+                           "and their bots' (pending or answered), a visitor none",
                    responses={200: MembershipRequestSerializer(many=True), 404: ErrorSerializer})
     def get(self, request, pk: int):
         club = get_object_or_404(clubs(), pk=pk)
@@ -245,8 +273,7 @@ class ClubRequestsView(APIView):
         if organises(request.user, club.pk):
             requests = pending_requests(club)
         else:
-            player = person_player(request.user)
-            requests = requests_of(club, player) if player is not None else []
+            requests = requests_of(club, players_acted_for(request.user))
         return Response(MembershipRequestSerializer(requests, many=True).data)
 
 
@@ -288,7 +315,8 @@ class TournamentEnterView(APIView):
         player = _me(request)
         refuse(refusal_to_enter(request.user, tournament.club_id, [player], members_only=tournament.members_only))
         try:
-            enter_tournament(tournament=tournament, player=player)
+            enter_tournament(tournament=tournament, player=player,
+                             self_entry_window=keeps_to_self_entry_window(request.user, tournament.club_id))
         except TournamentError as e:
             return conflict(e)
         return Response({"tournament": tournament.pk, "player": PlayerSerializer(player).data, "entry": "entered"},

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from league.models import Match, Player, TournamentStatus
-from league.permissions import organises, refusal_to_enter, refusal_to_manage_bot
+from league.permissions import keeps_to_self_entry_window, organises, refusal_to_enter, refusal_to_manage_bot
 from league.selectors import clubs as club_reads
 from league.selectors import competitions, ratings
 from league.selectors import matches as match_reads
@@ -30,10 +30,11 @@ from league.selectors.players import player_pages, players_with_ids
 from league.selectors.round_tables import movable_seats, round_tables
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
-from league.services import advance_tournament, register_players, start_tournament
+from league.services import advance_tournament, start_tournament
 from league.services.bot_pausing import pause_after
 from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
 from league.services.competition import TournamentError
+from league.services.entry import register_entrants
 from league.standings import shown_metrics
 from runtime.throttling import WriteLimit, rate_limited
 
@@ -221,11 +222,13 @@ def tournament_register(request, pk: int):
     if not players:
         messages.error(request, _("Choose at least one player to register."))
         return redirect("web:tournament", pk=pk)
-    refusal = refusal_to_enter(request.user, tournament.club_id, players)  # the API's rule (league.permissions)
+    # The API's rules (league.permissions): who may be entered, and the window the asker keeps to.
+    refusal = refusal_to_enter(request.user, tournament.club_id, players, members_only=tournament.members_only)
     if refusal:
         return render(request, "web/error.html", {"message": refusal}, status=403)
     try:
-        register_players(tournament=tournament, players=players)
+        register_entrants(tournament=tournament, players=players,
+                          self_entry_window=keeps_to_self_entry_window(request.user, tournament.club_id))
     except TournamentError as e:
         messages.error(request, str(e))
     else:

@@ -24,6 +24,7 @@ from engine.games import GAMES, game_type
 from ..limits import check_turn_deadline
 from ..models import LobbySeat, LobbyStatus, LobbyTable, Player
 from ..models.player import EXTERNAL_BOT
+from ..permissions import refusal_at_rated_table
 from .accounts import ensure_person
 from .caps import hold_player
 from .decisions import start_live_match
@@ -101,7 +102,7 @@ def create_table(*, user, game: str, seats: int, options: dict | None = None, ra
         if bot_kind not in table_bot_kinds(game):
             raise _invalid(_("%(title)s tables can be filled with %(bots)s bots, not %(bot)r.")
                            % {"title": kind.title, "bots": ", ".join(table_bot_kinds(game)), "bot": bot_kind})
-        if rated:
+        if rated:  # house bots would fill its empty seats (league.permissions.refusal_at_rated_table)
             raise _invalid(_("A rated table is for people only: it cannot be filled with bots."))
     try:
         check_turn_deadline(turn_deadline_seconds)
@@ -211,6 +212,10 @@ def _start(table: LobbyTable) -> None:
     empty = [s for s in range(table.seats) if s not in taken]
     bots = iter(house_bots(table.bot_kind, len(empty)) if empty else [])
     players = [taken[s] if s in taken else next(bots) for s in range(table.seats)]
+    # The last word on who sits at a rated table, whatever let the seats be taken (league.permissions).
+    refusal = refusal_at_rated_table(players) if table.rated else None
+    if refusal:
+        raise LobbyRefused(refusal)
     match = create_match(players=players, ruleset=table.ruleset, game=table.game)
     start_live_match(match=match, turn_deadline_seconds=table.turn_deadline_seconds)
     table.status, table.match, table.closed_at = LobbyStatus.STARTED, match, timezone.now()
