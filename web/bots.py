@@ -26,6 +26,7 @@ from league.permissions import may_act_for, refusal_to_enter, refusal_to_manage_
 from league.selectors import competitions
 from league.selectors import players as player_reads
 from league.selectors.bots import bots_of, ladders_open_to, token_holders, tournaments_open_to
+from league.selectors.presence import presence_of
 from league.services.bot_pausing import NotPaused, resume_bot
 from league.services.competition import TournamentError
 from league.services.ladders import join_ladder, leave_ladder
@@ -50,7 +51,7 @@ def bots(request, form: BotForm | None = None):
     mine = list(bots_of(request.user))
     with_token = token_holders(mine)
     rows = [{"bot": b, "has_token": b.pk in with_token, "ladders": ladders_open_to(b)[:100],
-             "tournaments": tournaments_open_to(b)[:100]} for b in mine]
+             "tournaments": tournaments_open_to(b)[:100], "presence": presence_of(b)} for b in mine]
     new = request.session.pop(NEW_TOKEN, None)
     new_token = None
     if new:

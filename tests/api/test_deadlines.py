@@ -46,13 +46,17 @@ def test_deadlines_alone_finish_a_match_nobody_plays(accounts):
     assert not match.match_seats.filter(awaiting=True).exists()
 
 
-def test_without_a_deadline_a_match_waits(accounts):
+def test_a_live_match_made_without_a_deadline_has_the_default_and_nothing_is_overdue_before_it(accounts, settings):
+    """Issue 27, no match waits for ever: a table with a person gets the league's default deadline when nobody gave
+    one (before, it had none and waited for ever)."""
+    settings.DIAMONDS_PERSON_TURN_DEADLINE_SECONDS = 240
     match = live_match(accounts, ["ann", "greedy-1"], {"players": 2})
-    assert match.deadline_at is None
+    assert match.turn_deadline_seconds == 240
+    assert match.deadline_at is not None and match.deadline_at > timezone.now()
     assert enforce_turn_deadlines() == []
 
 
-def test_organisers_set_and_clear_a_tables_deadline(accounts):
+def test_organisers_set_and_clear_a_tables_deadline(accounts, settings):
     match = live_match(accounts, ["ann", "greedy-1"], {"players": 2})
     url = f"/api/v1/matches/{match.pk}/deadline/"
     assert accounts["clients"]["ann"].post(url, {"turn_deadline_seconds": 5}, format="json").status_code == 403
@@ -63,8 +67,10 @@ def test_organisers_set_and_clear_a_tables_deadline(accounts):
     assert r.status_code == 200 and r.json()["deadline_at"] is not None
     match.refresh_from_db()
     assert match.turn_deadline_seconds == 5 and match.deadline_fallback == "greedy"
+    # Cleared, a table with a person gets the league's default back, never none (issue 27: no match waits for ever).
+    settings.DIAMONDS_PERSON_TURN_DEADLINE_SECONDS = 240
     r = accounts["clients"]["organiser"].post(url, {"turn_deadline_seconds": None}, format="json")
-    assert r.status_code == 200 and r.json()["deadline_at"] is None
+    assert r.status_code == 200 and r.json()["turn_deadline_seconds"] == 240 and r.json()["deadline_at"] is not None
 
 
 def test_organisers_make_a_tables_deadline_forfeit_and_a_bad_action_changes_nothing(accounts):
@@ -73,8 +79,9 @@ def test_organisers_make_a_tables_deadline_forfeit_and_a_bad_action_changes_noth
     organiser = accounts["clients"]["organiser"]
     r = organiser.post(url, {"turn_deadline_seconds": 5, "deadline_action": "resign"}, format="json")
     assert r.status_code == 400 and "deadline_action" in r.json()["errors"]
+    before = match.turn_deadline_seconds
     match.refresh_from_db()
-    assert (match.turn_deadline_seconds, match.deadline_action) == (None, "fallback")
+    assert (match.turn_deadline_seconds, match.deadline_action) == (before, "fallback")
     r = organiser.post(url, {"turn_deadline_seconds": 5, "deadline_action": "forfeit"}, format="json")
     assert r.status_code == 200 and r.json()["deadline_action"] == "forfeit"
     # Left out, the action stays as it is.
