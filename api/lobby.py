@@ -63,7 +63,9 @@ class LobbyTableCreateSerializer(serializers.Serializer):
     rated = serializers.BooleanField(required=False, default=False)
     public = serializers.BooleanField(required=False, default=True)
     bot_kind = serializers.CharField(required=False, default="", allow_blank=True, max_length=40)
-    turn_deadline_seconds = serializers.IntegerField(required=False, allow_null=True, default=None)
+    turn_deadline_seconds = serializers.IntegerField(
+        required=False, allow_null=True, default=None,
+        help_text="Seconds per decision; null (the default): the league's for a table of people, a few minutes.")
 
 
 class TokenSerializer(serializers.Serializer):

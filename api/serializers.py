@@ -207,7 +207,8 @@ class MatchCreateSerializer(serializers.Serializer):
 
 class DeadlineSerializer(serializers.Serializer):
     turn_deadline_seconds = serializers.IntegerField(allow_null=True, min_value=1, max_value=MAX_TURN_DEADLINE_SECONDS,
-                                                     help_text="Seconds per decision; null takes the deadline away.")
+                                                     help_text="Seconds per decision; null: the league's default for "
+                                                               "who is seated.")
     deadline_fallback = serializers.ChoiceField(choices=["random", "greedy"], required=False)
     deadline_action = serializers.ChoiceField(
         choices=DeadlineAction.choices, required=False,
@@ -283,7 +284,8 @@ class TurnsSerializer(serializers.Serializer):
 class TournamentSerializer(serializers.ModelSerializer):
     turn_deadline_seconds = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=MAX_TURN_DEADLINE_SECONDS,
-        help_text="Seconds per decision at every table; null (the default): no deadline.")
+        help_text="Seconds per decision at every table; null (the default): the league's default for who is seated "
+                  "at each table (a few minutes with a person, seconds for external bots).")
     deadline_fallback = serializers.ChoiceField(
         choices=["random", "greedy"], required=False,
         help_text="The engine bot that plays for a late seat (once, or to the end after a forfeit).")

@@ -272,6 +272,18 @@ DIAMONDS_BOT_CHECKPOINT_SECONDS = float(os.environ.get("DIAMONDS_BOT_CHECKPOINT_
 # A bot that misses a turn deadline (or forfeits) in this many finished matches in a row is paused until its owner
 # resumes it (league.services.bot_pausing).
 DIAMONDS_BOT_PAUSE_AFTER = int(os.environ.get("DIAMONDS_BOT_PAUSE_AFTER", "5"))
+# No match waits for ever (league.services.matches.turn_deadline_for): a table with a person or an external bot always
+# has a turn deadline. When whoever created it gave none, it is this many seconds per decision: a person's (a few
+# minutes: a live table) when a person sits there, else an external bot's (a program answers in seconds).
+DIAMONDS_PERSON_TURN_DEADLINE_SECONDS = int(os.environ.get("DIAMONDS_PERSON_TURN_DEADLINE_SECONDS", "300"))
+DIAMONDS_BOT_TURN_DEADLINE_SECONDS = int(os.environ.get("DIAMONDS_BOT_TURN_DEADLINE_SECONDS", "30"))
+# A seat that lets this many turn deadlines pass in a row (no decision of its own between them) has left: it forfeits
+# whatever the match's deadline_action, and the fallback bot plays it to the end (league.services.decisions). So a
+# match nobody plays any more ends within this many deadlines per absent seat.
+DIAMONDS_FORFEIT_AFTER_MISSES = int(os.environ.get("DIAMONDS_FORFEIT_AFTER_MISSES", "3"))
+# An external bot is there while it polls: seen through the API in the last this many minutes, and since its last
+# match ended. Ladders seat no other (league.selectors.presence).
+DIAMONDS_BOT_PRESENT_MINUTES = int(os.environ.get("DIAMONDS_BOT_PRESENT_MINUTES", "3"))
 
 # ---- Celery (read by workers/__init__.py with the CELERY_ prefix) -------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()

@@ -14,6 +14,7 @@ from .models import Club, ClubMember, Match, MatchSeat, OutboxMessage, Player
 from .selectors.deals import revealed_seed
 from .selectors.games import StoredPlayError, stored_choices
 from .services.cancellation import NotCancellable, cancel_match
+from .services.decisions import give_deadlines
 from .services.names import NameRefused, checked_name
 
 
@@ -90,6 +91,12 @@ class MatchAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     inlines = [MatchSeatInline]
     actions = ["cancel"]
+
+    def save_related(self, request, form, formsets, change):
+        # Once its seats are saved too: a match in play with a person or an external bot keeps a turn deadline (left
+        # empty, the league's default), as everywhere else (league.services.matches.turn_deadline_for).
+        super().save_related(request, form, formsets, change)
+        give_deadlines(match_ids=[form.instance.pk])
 
     @admin.action(description="Cancel the selected matches (their play stops; they never count)")
     def cancel(self, request, queryset):

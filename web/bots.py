@@ -38,6 +38,7 @@ from league.selectors import clubs as club_reads
 from league.selectors import competitions
 from league.selectors import players as player_reads
 from league.selectors.bots import bots_of, clubs_to_join, ladders_open_to, token_holders, tournaments_open_to
+from league.selectors.presence import presence_of
 from league.services.bot_pausing import NotPaused, resume_bot
 from league.services.competition import TournamentError
 from league.services.entry import register_entrants
@@ -64,7 +65,8 @@ def bots(request, form: BotForm | None = None):
     mine = list(bots_of(request.user))
     with_token = token_holders(mine)
     rows = [{"bot": b, "has_token": b.pk in with_token, "ladders": ladders_open_to(b)[:100],
-             "tournaments": tournaments_open_to(b)[:100], "clubs_to_join": clubs_to_join(b)[:100]} for b in mine]
+             "tournaments": tournaments_open_to(b)[:100], "clubs_to_join": clubs_to_join(b)[:100],
+             "presence": presence_of(b)} for b in mine]
     new = request.session.pop(NEW_TOKEN, None)
     new_token = None
     if new:

@@ -27,6 +27,7 @@ from league.selectors.comparisons import comparisons as comparison_list
 from league.selectors.deals import seats_without_withheld_results, without_withheld_results
 from league.selectors.ladders import ladder_outlook
 from league.selectors.players import player_pages, players_with_ids
+from league.selectors.presence import presence_of
 from league.selectors.round_tables import movable_seats, round_tables
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
@@ -256,7 +257,8 @@ PLAYER_MATCHES_PER_PAGE = 25
 
 
 def player(request, pk: int):
-    """A player's page: for a bot also its owner, whether it is paused (and why), and its missed deadlines. Matches
+    """A player's page: for a bot also its owner, whether it is paused (and why) or, an external bot, absent (not
+    polling: not seated), and its missed deadlines. Matches
     in play come first, then the newest, a page at a time; one rating chart per game."""
     player = get_object_or_404(player_pages(), pk=pk)
     player_ratings = ratings.player_ratings(player)
@@ -273,6 +275,8 @@ def player(request, pk: int):
         "page": page,
         "clubs": club_reads.clubs_of(player), "charts": charts,
         "conduct": conduct_of(player) if player.is_bot else None,
+        # An external bot's presence: when it last polled, and whether ladders seat it (league.selectors.presence).
+        "presence": presence_of(player),
         "pause_after": pause_after(),
         "manages": player.is_bot and refusal_to_manage_bot(request.user, player) is None,
         # A bot's comparisons (is my new bot better?), as candidate or baseline.

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from league.models import Match, MatchStatus, Player, Rating
 from league.services import create_bot_player
@@ -60,6 +61,8 @@ def test_an_author_creates_a_bot_enters_it_and_sees_its_first_match(chromium, si
 
     with quiet():
         bot = Player.objects.get(name="first-bot")
+        # As if its first poll had come in: a ladder seats an external bot only while it polls.
+        Player.objects.filter(pk=bot.pk).update(last_seen_at=timezone.now())
         (match,) = seat_ladder_tables(ladder=ladder, seed="e2e")
     out = subprocess.run([sys.executable, "examples/external_bot.py", "--url", server.url, "--token", token,
                           "--matches", "1"], cwd=ROOT, capture_output=True, text=True, timeout=240)

@@ -178,6 +178,7 @@ def test_a_paused_bots_page_says_why_and_its_owner_resumes_it(people, settings):
         on_match_finished(match_id=m.pk)
         matches.append(m)
         if len(matches) == 1:
+            Player.objects.filter(pk=bot.pk).update(last_seen_at=timezone.now())  # it polls: there, not absent
             page = Client().get(f"/players/{bot.pk}/").content.decode()
             assert "Active" in page and "missed deadlines in 1 match in a row (paused at 2)" in page
     live = create_match(players=[bot, *others], ruleset=4)
