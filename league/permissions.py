@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from django.utils.translation import gettext as _
 
 from .models import ClubAdmin, Player, Season
-from .selectors.accounts import email_unverified
+from .selectors.accounts import verified
 
 
 def signed_in(user) -> bool:
@@ -67,9 +67,10 @@ def refusal_to_bind_account(user, account) -> str | None:
 
 
 def refusal_to_add_member(user, club_id: int, player: Player) -> str | None:
-    """A person (or an external bot's account) joins a club by its own request; the club's organisers add bots."""
+    """A person (or an external bot's account) joins a club by its own request; the club's organisers add bots. Its own
+    account or owner joins only as a verified person (refusal_to_take_part)."""
     if owns(user, player):
-        return None
+        return refusal_to_take_part(user)
     if is_person(player):
         return f"{player.name} is a person: only they may join a club"
     if not organises(user, club_id):
@@ -85,14 +86,15 @@ def refusal_to_enter(user, club_id: int | None, players: Iterable[Player], *, me
     """Entering players in a tournament or a ladder of the club `club_id` (None: one without a club, staff's): each
     entered by their own account or, for a bot, by the club's organisers; bots always the club's members, people
     too when the competition is for `members_only` (a ladder always; a tournament when Tournament.members_only).
-    A person who signed up takes part once they have confirmed their email address."""
+    A person who signed up takes part once they have confirmed their email address, and so does an external bot
+    entered by its owner or its own token (refusal_to_take_part)."""
     for p in players:
         if not owns(user, p):
             if is_person(p):
                 return _("%(name)s is a person: only they may enter themselves") % {"name": p.name}
             if not organises(user, club_id):
                 return _("only the club's organisers enter its bots")
-        elif is_person(p):
+        else:
             refusal = refusal_to_take_part(user)
             if refusal:
                 return refusal
@@ -102,11 +104,15 @@ def refusal_to_enter(user, club_id: int | None, players: Iterable[Player], *, me
 
 
 def refusal_to_take_part(user) -> str | None:
-    """An account that signed up joins clubs and enters competitions once its email address is confirmed (so one
-    person cannot fill a field with throw-away accounts)."""
+    """An account that signed up joins clubs, enters competitions, makes bots and sits at rated tables once its email
+    address is confirmed (so one person cannot fill a field with throw-away accounts); one an administrator made, at
+    once. An external bot's own account takes part on its owner's (league.selectors.accounts.verified)."""
     if not signed_in(user):
         return _("Sign in first.")
-    if email_unverified(user):
+    if not verified(user):
+        if Player.objects.filter(user_id=user.pk).exclude(bot_kind="").exists():
+            return _("This bot's owner has not confirmed their email address yet: a bot takes part for a confirmed "
+                     "person.")
         return _("Confirm your email address first: follow the link in the email we sent you (your profile page "
                  "sends another).")
     return None
