@@ -13,7 +13,7 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
 from league.models import Player
-from league.permissions import refusal_to_bind_account, refusal_to_manage_bot
+from league.permissions import refusal_to_bind_account, refusal_to_manage_bot, refusal_to_take_part
 from league.selectors.players import account_named, is_bot_account, players_listed, players_of_kind
 from league.services import create_bot_player, create_person_player
 from league.services.bot_pausing import NotPaused, resume_bot
@@ -61,8 +61,10 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         description="A person: the caller's own account (`username` is theirs; no one binds another's account), "
                     "joining `club` if given. An engine bot (bot_kind random, greedy or search, with its "
                     "bot_settings), or an external bot: a new bot account whose API token is returned here, once. "
-                    "Any signed-in person may create an external bot without a club: they are its `owner` and may "
-                    "enter it in ladders (`POST /api/v1/ladders/{id}/join/`) and take it out.",
+                    "Any signed-in person whose account is verified (a confirmed email address, or made by an "
+                    "administrator) may create an external bot without a club: they are its `owner` and may "
+                    "enter it in ladders (`POST /api/v1/ladders/{id}/join/`) and take it out; the bot takes part "
+                    "only while its owner is verified.",
         request=PlayerCreateSerializer,
         responses={201: PlayerSerializer, **WRITE_ERRORS},
     )
@@ -76,6 +78,8 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             # (a leaked bot token must not breed bots).
             if is_bot_account(request.user):
                 raise PermissionDenied(_("a bot's account cannot create bots"))
+            # A bot acts for its owner: only a verified person makes one (the checks on what it enters repeat it).
+            refuse(refusal_to_take_part(request.user))
         elif data["kind"] != "person":
             require_organiser(request, club.pk if club else None)
         clubs = [club] if club else []
@@ -89,6 +93,8 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                 if user is None:
                     raise ValidationError({"username": "no such account"})
                 refuse(refusal_to_bind_account(request.user, user))
+                if clubs:  # joining a club, as POST clubs/{id}/join/ does: a verified person only
+                    refuse(refusal_to_take_part(request.user))
                 player = create_person_player(user=user, name=name, clubs=clubs)
             elif data["kind"] == "engine_bot":
                 player = create_bot_player(name=name, kind=data.get("bot_kind", ""),

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from league.models import Ladder, Player
-from league.permissions import may_act_for, refusal_to_enter, refusal_to_manage_bot
+from league.permissions import may_act_for, refusal_to_enter, refusal_to_manage_bot, refusal_to_take_part
 from league.selectors import competitions
 from league.selectors import players as player_reads
 from league.selectors.bots import bots_of, ladders_open_to, token_holders, tournaments_open_to
@@ -78,6 +78,9 @@ def bot_create(request):
     if player_reads.is_bot_account(request.user):
         # as the API: a bot's account does not breed bots
         return render(request, "web/error.html", {"message": _("A bot's account cannot create bots.")}, status=403)
+    refusal = refusal_to_take_part(request.user)  # as the API: a bot acts for a verified person
+    if refusal:
+        return _refused(request, refusal)
     name = form.cleaned_data["name"]
     try:
         bot = create_external_bot(name=name, owner=request.user)
