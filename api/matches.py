@@ -28,7 +28,7 @@ from league.services.decisions import set_turn_deadline, start_live_match
 from .errors import E403, E409, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, conflict, error_response
 from .ids import IdFilter
 from .permissions import ReadOnlyOrAuthenticated, refuse, require_organiser
-from .play import refuse_spectator_of_shared_deal
+from .play import refuse_spectator_of_shared_deal, refuse_while_result_withheld
 from .serializers import (
     CancelSerializer,
     CorrectionRequestSerializer,
@@ -133,7 +133,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(summary="The match's tricks so far, in order (public: every card played is seen by all)",
                    description="Diamonds matches only: the other games have no tricks, and their matches answer 404 "
                                "(code `no_tricks`); their play is in record/ (the choices and events) and state/. "
-                               "403 for a spectator of a duplicate table whose deal other tables still play.",
+                               "403 for a spectator of a duplicate table whose deal other tables still play, and for "
+                               "anyone while a comparison's game that has ended waits for its twin.",
                    responses={200: TrickSerializer(many=True), 403: E403, **READ_ERRORS})
     @action(detail=True, methods=["get"], filter_backends=[])
     def tricks(self, request, pk=None):
@@ -143,6 +144,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                                     "state/") % {"match": match.pk, "game": match.game}, "no_tricks", 404)
         if not seats_of_user(match, request.user):
             refuse_spectator_of_shared_deal(match)
+        refuse_while_result_withheld(match)
         # DRF pages any sequence (through Django's Paginator); the stubs take only a QuerySet.
         page: list[dict[str, Any]] | None = self.paginate_queryset(match_tricks(match))  # type: ignore[arg-type]
         return self.get_paginated_response(TrickSerializer(page, many=True).data)
@@ -152,7 +154,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         description="Whole once the match is finished. Before that, only what the table saw: no hands, no passes, "
                     "no seed, no result (the newer games: the choices and events only), and `\"complete\": false`. "
                     "A duplicate table's record stays so until its round closes, and spectators get 403 meanwhile. "
-                    "A table played with real cards has none (404, code `offline`).",
+                    "A table played with real cards has none (404, code `offline`). A comparison's game that "
+                    "has ended answers 403 to everyone, its own seats too, until its twin has ended.",
         responses={200: OpenApiTypes.OBJECT, 403: E403, **READ_ERRORS},
     )
     @action(detail=True, methods=["get"], filter_backends=[])
@@ -163,6 +166,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
                                   "entered result (results/)", "offline", 404)
         if not seats_of_user(match, request.user):
             refuse_spectator_of_shared_deal(match)
+        refuse_while_result_withheld(match)
         return Response(public_record(match))
 
     @extend_schema(methods=["get"], summary="Corrections of the match's result (the audit trail)",

@@ -27,7 +27,7 @@ from league.aio import run_sync
 from league.models import Match, MatchSeat
 from league.models.match import IN_PLAY
 from league.refusals import refusal_text
-from league.selectors.deals import deal_still_in_play
+from league.selectors.deals import deal_still_in_play, result_withheld
 from league.selectors.live import (
     await_turns,
     caller_seats_with_match,
@@ -79,6 +79,21 @@ def refuse_spectator_of_shared_deal(match: Match) -> None:
                                  "only its own seats see its play until the round closes") % {"match": match.pk})
 
 
+def refuse_while_result_withheld(match: Match) -> None:
+    """403, for everyone (its own seats too), for what would tell how a comparison game went before its pair has
+    ended (league.selectors.deals.result_withheld)."""
+    if result_withheld(match):
+        raise PermissionDenied(_("match %(match)s is a comparison's game whose twin is still being played: how it "
+                                 "went is shown once the pair has ended") % {"match": match.pk})
+
+
+def withheld_state(match: Match) -> dict[str, Any]:
+    """What state/ answers for a comparison game that has ended while its twin is played: that it is over, and
+    nothing of how (the final view would show the scores and every hand)."""
+    return {"match": match.pk, "game": match.game, "status": match.status, "over": True, "result_withheld": True,
+            "move_number": match.move_number, "pending": None, "my_turn": False, "deadline_at": None}
+
+
 def caller_seat(request, match: Match, requested: int | None) -> MatchSeat | None:
     """The caller's seat at the match: the one asked for (403 if it is not theirs), else the one awaited, else the
     first; None for a spectator."""
@@ -109,7 +124,9 @@ class MatchStateView(APIView):
                     "seats' hands and vaults appear only once the game is over. Diamoniak: the whole table but the "
                     "draw pile's order; the ring race: the board as the table knows it (loose and fixed positions "
                     "hidden until the end), the rings, the card shown. Spectators of a duplicate table whose deal "
-                    "other tables still play get 403.",
+                    "other tables still play get 403. A comparison's game that has ended while its twin is still "
+                    "played answers only that it is over (`over`, `result_withheld`: true), to its own seats too, "
+                    "until the pair has ended.",
         parameters=[SEAT_PARAM],
         responses={200: OpenApiTypes.OBJECT, 400: E400, 403: E403, 404: E404},
     )
@@ -118,6 +135,8 @@ class MatchStateView(APIView):
         seat = caller_seat(request, match, _int_param(request.query_params.get("seat"), "seat"))
         if seat is None:
             refuse_spectator_of_shared_deal(match)
+        if result_withheld(match):
+            return Response(withheld_state(match))
         game = match_game(match)
         data = seat_state(game, seat.seat) if seat is not None else public_state(game)
         data["match"] = match.pk

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from rest_framework import serializers
 
 from engine.games import GAMES, game_type
-from league.limits import MAX_RESULT_AMOUNT, MAX_TURN_DEADLINE_SECONDS
+from league.limits import MAX_RESULT_AMOUNT, MAX_ROUND_MINUTES, MAX_TURN_DEADLINE_SECONDS
 from league.models import (
     Club,
     DeadlineAction,
@@ -26,7 +26,7 @@ from league.models import (
 )
 from league.selectors import clubs as club_reads
 from league.selectors import players as player_reads
-from league.selectors.deals import RevealedSeed, revealed_seed, shown_tables
+from league.selectors.deals import RevealedSeed, revealed_seed, shown_tables, without_withheld_results
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -107,6 +107,12 @@ def _revealed_seed(match: Match) -> RevealedSeed | None:
     return revealed
 
 
+class MatchListSerializer(serializers.ListSerializer):
+    def to_representation(self, data):
+        # A page's comparison games whose result is withheld, found in one query (league.selectors.deals).
+        return super().to_representation(without_withheld_results(data.all() if hasattr(data, "all") else data))
+
+
 class MatchSerializer(serializers.ModelSerializer):
     seat_players = MatchSeatSerializer(source="match_seats", many=True, read_only=True)
     tournament = serializers.SerializerMethodField()
@@ -121,14 +127,28 @@ class MatchSerializer(serializers.ModelSerializer):
     score_label = serializers.SerializerMethodField(help_text="What the seats' `score` is in this game.")
     tiebreak_label = serializers.SerializerMethodField(help_text="What the seats' `tiebreak` is in this game.")
 
+    result_withheld = serializers.SerializerMethodField(
+        help_text="A comparison's game that has ended while the other game of its pair is still played: its result "
+                  "(`result`, the seats' scores, vaults, showrooms, placements, winners and forfeits) is held back, "
+                  "read as in play, until the pair has ended.")
+
     class Meta:
         model = Match
+        list_serializer_class = MatchListSerializer
         fields = ["id", "game", "club", "status", "move_number", "ruleset", "commitment", "seed", "nonce",
                   "seed_chosen", "seats", "first_dealer", "score_label", "tiebreak_label", "seat_players", "result",
-                  "error", "tournament", "tournament_round", "table_number", "ladder", "offline",
+                  "result_withheld", "error", "tournament", "tournament_round", "table_number", "ladder", "offline",
                   "turn_deadline_seconds", "deadline_fallback", "deadline_action", "deadline_at", "created_at",
                   "started_at",
                   "updated_at", "finished_at"]
+
+    def to_representation(self, match: Match):
+        if not hasattr(match, "result_withheld"):  # one match (a list's are looked at together)
+            without_withheld_results([match])
+        return super().to_representation(match)
+
+    def get_result_withheld(self, match: Match) -> bool:
+        return bool(getattr(match, "result_withheld", False))
 
     def get_tournament(self, match: Match) -> int | None:
         rnd = match.tournament_round  # None without a query when the match has no round
@@ -244,6 +264,10 @@ class TournamentSerializer(serializers.ModelSerializer):
     deadline_fallback = serializers.ChoiceField(
         choices=["random", "greedy"], required=False,
         help_text="The engine bot that plays for a late seat (once, or to the end after a forfeit).")
+    round_minutes = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=MAX_ROUND_MINUTES,
+        help_text="Minutes a round lasts on the clock shown at every table and on the projector (counted from the "
+                  "round's start); null (the default): no clock. Nothing stops when it runs out.")
     # An object, as the schema says (a JSON model field would take any JSON, and a list here was a 500).
     ruleset = serializers.DictField(required=False, help_text="The game's ruleset fields (without `players`: the "
                                     "table size).")
@@ -256,7 +280,7 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "registration_closes_at", "members_only",
                   # a club evening: check-in, late entries, the final stage (docs/organisers.md)
                   "check_in_required", "self_check_in", "late_entry_points", "final_size", "final_stages",
-                  "final_advance", "final_ranking"]
+                  "final_advance", "final_ranking", "round_minutes"]
 
 
 class CancelSerializer(serializers.Serializer):

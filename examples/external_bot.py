@@ -56,6 +56,9 @@ def report(api, token, match, seats, say):
     if body["status"] == "failed":
         say(f"match {match}: failed on the server")
         return True
+    if body.get("result_withheld"):  # a comparison's game: how it went is shown once the other game has ended
+        say(f"match {match} finished: its result is shown once its comparison twin has ended")
+        return True
     table = len(body["seat_players"])
     for seat in body["seat_players"]:
         if seat["seat"] in seats:

@@ -1,6 +1,7 @@
 """The admin: every league table listed, filtered and searchable; a match shows its seats and how much play is
 stored (the play itself is read as the match's record and replay: league.selectors.records)."""
 
+from django import forms
 from django.contrib import admin, messages
 
 from . import (
@@ -13,6 +14,7 @@ from .models import Club, Match, MatchSeat, OutboxMessage, Player
 from .selectors.deals import revealed_seed
 from .selectors.games import StoredPlayError, stored_choices
 from .services.cancellation import NotCancellable, cancel_match
+from .services.names import NameRefused, checked_name
 
 
 @admin.register(Club)
@@ -21,8 +23,22 @@ class ClubAdmin(admin.ModelAdmin):
     search_fields = ["name"]
 
 
+class PlayerForm(forms.ModelForm):
+    def clean_name(self):
+        """A new or changed name follows league.services.names' rule, as everywhere else: a look-alike of another
+        player's name would otherwise reach the unique look-alike key as an error page."""
+        name = self.cleaned_data["name"]
+        if self.instance.pk and name == self.instance.name:
+            return name  # unchanged: a house bot keeps its house name
+        try:
+            return checked_name(name, except_player=self.instance if self.instance.pk else None)
+        except NameRefused as e:
+            raise forms.ValidationError(str(e)) from None
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerForm
     list_display = ["name", "user", "bot_kind", "created_at"]
     list_filter = ["bot_kind", "clubs"]
     search_fields = ["name", "user__username"]

@@ -35,6 +35,20 @@ MAX_TABLE_COMPETITORS = 16
 MAX_BOT_SETTING = 1_000_000
 
 
+# A round's clock: up to ten hours, an evening and then some.
+MAX_ROUND_MINUTES = 600
+
+
+def check_round_minutes(minutes: object) -> int | None:
+    """A round's clock as stored: None (no clock) or whole minutes from 1 to MAX_ROUND_MINUTES; ValueError."""
+    if minutes is None:
+        return None
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= MAX_ROUND_MINUTES:
+        raise ValueError(f"round_minutes must be a whole number from 1 to {MAX_ROUND_MINUTES}, or null for no clock; "
+                         f"not {minutes!r}")
+    return minutes
+
+
 def check_turn_deadline(seconds: object) -> int | None:
     """A turn deadline as stored: None (no deadline) or whole seconds within bounds; ValueError naming the bound."""
     if seconds is None:

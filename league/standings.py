@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from league.scheduling.duplicate import DealTableResult, HandResult, duplicate_scores
 
@@ -370,6 +371,16 @@ def canonical_metrics(names: Iterable[str | Metric]) -> list[str | Metric]:
                 raise ValueError(f"unknown metric {m!r}: expected one of {known}")
         out.append(m)
     return out
+
+
+def shown_metrics(rows: Sequence[Any]) -> list[str]:
+    """The metric columns a table of standings shows, in precedence order. A metric computed only inside a tie
+    (head to head) has a value only where a tie reached it: its column is left out when no tie needed it, rather than
+    shown empty on every line. `rows` are anything with a `metrics` mapping (Standing, or a selector's row)."""
+    if not rows:
+        return []
+    names = list(rows[0].metrics)
+    return [n for n in names if any(row.metrics.get(n) is not None for row in rows)]
 
 
 def _metric(m: str | Metric) -> tuple[str, Metric]:

@@ -11,6 +11,8 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -38,6 +40,7 @@ from league.services.offline_results import (
     set_offline,
     table_seats_of,
 )
+from league.standings import shown_metrics
 from runtime.throttling import WriteLimit, rate_limited
 
 # What each figure is called on the form and the slip.
@@ -59,6 +62,37 @@ class ResultVersion:
     entry: ResultEntry
     rows: list[dict[str, Any]]
     can_confirm: bool
+
+    @property
+    def story(self) -> str:
+        """The version's history as the table would say it: "entered by ben at 20:15, waiting for a second player",
+        "..., confirmed by felix", "..., settled by carla (organiser)"."""
+        return version_story(self.entry)
+
+
+def version_story(entry: ResultEntry) -> str:
+    who = entry.entered_by.get_username()
+    if entry.by_organiser:
+        who = _("%(name)s (organiser)") % {"name": who}
+    when = date_format(localtime(entry.created_at), "H:i")  # the evening's clock, as the slip shows it
+    entered = _("entered by %(who)s at %(when)s") % {"who": who, "when": when}
+    decider = entry.decided_by.get_username() if entry.decided_by else ""
+    if entry.status == EntryStatus.ENTERED:
+        return _("%(entered)s, waiting for a second player to confirm") % {"entered": entered}
+    if entry.status == EntryStatus.DISPUTED:
+        return _("%(entered)s; the table disagrees, waiting for an organiser to settle it") % {"entered": entered}
+    if entry.by_organiser and entry.decided_by_id == entry.entered_by_id:
+        if entry.status == EntryStatus.RESOLVED:
+            return _("%(entered)s, settling the dispute") % {"entered": entered}
+        return _("%(entered)s, final") % {"entered": entered}
+    if entry.status == EntryStatus.CONFIRMED:
+        return _("%(entered)s, confirmed by %(who)s") % {"entered": entered, "who": decider}
+    if entry.status == EntryStatus.RESOLVED:
+        return _("%(entered)s, settled by %(who)s (organiser)") % {"entered": entered, "who": decider}
+    # Superseded: by the enterer's own later version, or when another version became final.
+    if entry.decided_by_id == entry.entered_by_id:
+        return _("%(entered)s, replaced by their later version") % {"entered": entered}
+    return _("%(entered)s, set aside when %(who)s made another version final") % {"entered": entered, "who": decider}
 
 
 def _figures_from_form(post, game: str, units) -> dict:
@@ -214,7 +248,7 @@ def standings_print_page(request, pk: int):
     standings = cached_tournament_standings(tournament)
     return render(request, "web/print_standings.html", {
         "tournament": tournament, "standings": standings,
-        "metric_names": list(standings[0].metrics) if standings else [],
+        "metric_names": shown_metrics(standings),
         "rounds_closed": closed_round_count(tournament)})
 
 

@@ -5,7 +5,22 @@ from django.urls import path
 
 from runtime.throttling import SigninLimit, rate_limited
 
-from . import accounts, bots, comparisons, evening, language, lobby, notifications, offline, participation, play, views
+from . import (
+    accounts,
+    bots,
+    comparisons,
+    competition_setup,
+    evening,
+    language,
+    lobby,
+    notifications,
+    offline,
+    participation,
+    play,
+    projector,
+    rounds,
+    views,
+)
 
 app_name = "web"
 
@@ -20,8 +35,18 @@ urlpatterns = [
     path("tournaments/<int:pk>/register/", views.tournament_register, name="tournament-register"),
     path("tournaments/<int:pk>/cancel/", views.tournament_cancel, name="tournament-cancel"),
     path("tournaments/<int:pk>/check-in/", evening.check_in_list, name="tournament-check-in"),
+    path("tournaments/<int:pk>/projector/", projector.projector, name="tournament-projector"),
+    path("tournaments/<int:pk>/seat-round/", rounds.seat_round_only, name="tournament-seat-round"),
+    path("tournaments/<int:pk>/swap/", rounds.swap, name="tournament-swap"),
+    path("tournaments/<int:pk>/reseat/", rounds.reseat, name="tournament-reseat"),
     path("tournaments/<int:pk>/check-in/toggle/", evening.check_in_toggle, name="tournament-check-in-toggle"),
     path("ladders/<int:pk>/", views.ladder, name="ladder"),
+    # An organiser creates the club's competitions and changes a tournament's settings (web/competition_setup.py).
+    path("clubs/<int:pk>/tournaments/new/", competition_setup.tournament_new, name="tournament-new"),
+    path("clubs/<int:pk>/ladders/new/", competition_setup.ladder_new, name="ladder-new"),
+    path("clubs/<int:pk>/leagues/new/", competition_setup.league_new, name="league-new"),
+    path("leagues/<int:pk>/seasons/new/", competition_setup.season_new, name="season-new"),
+    path("tournaments/<int:pk>/settings/", competition_setup.tournament_settings, name="tournament-settings"),
     path("players/<int:pk>/", views.player, name="player"),
     path("matches/<int:pk>/", play.match_page, name="match"),
     path("matches/<int:pk>/live/", play.match_live, name="match-live"),

@@ -3,6 +3,7 @@ organisers get a button that calls the same service as the API's start-round."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from functools import partial
 from itertools import groupby
@@ -23,14 +24,17 @@ from league.selectors import matches as match_reads
 from league.selectors.accounts import in_ladder, my_entry, my_membership, open_for_self_entry, pending_requests
 from league.selectors.bots import conduct_of, player_seats
 from league.selectors.comparisons import comparisons as comparison_list
+from league.selectors.deals import seats_without_withheld_results, without_withheld_results
 from league.selectors.ladders import ladder_outlook
 from league.selectors.players import player_pages, players_with_ids
+from league.selectors.round_tables import movable_seats, round_tables
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
 from league.services import advance_tournament, register_players, start_tournament
 from league.services.bot_pausing import pause_after
 from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
 from league.services.competition import TournamentError
+from league.standings import shown_metrics
 from runtime.throttling import WriteLimit, rate_limited
 
 from .charts import Series, rating_chart
@@ -50,7 +54,7 @@ def home(request):
         "tournaments": competitions.open_tournaments()[:RECENT],
         "finished_tournaments": competitions.finished_tournaments()[:5],
         "ladders": competitions.active_ladders(),
-        "recent": match_reads.finished_matches()[:10],
+        "recent": without_withheld_results(match_reads.finished_matches()[:10]),
         "live": live,
     })
 
@@ -63,7 +67,7 @@ def club(request, pk: int):
         "tournaments": competitions.tournaments_of_club(club)[:RECENT],
         "ladders": competitions.ladders_of_club(club),
         "players": club_reads.club_players(club),
-        "recent": match_reads.finished_matches(club=club)[:10],
+        "recent": without_withheld_results(match_reads.finished_matches(club=club)[:10]),
         "organiser": organises(request.user, club.pk),
         # Joining on one's own (web/participation.py): where the visitor stands, and the requests organisers answer.
         "membership": my_membership(request.user, club),
@@ -73,7 +77,8 @@ def club(request, pk: int):
 
 def league(request, pk: int):
     league = get_object_or_404(competitions.league_pages(), pk=pk)
-    return render(request, "web/league.html", {"league": league, "seasons": competitions.seasons_of(league)})
+    return render(request, "web/league.html", {"league": league, "seasons": competitions.seasons_of(league),
+                                               "organiser": organises(request.user, league.club_id)})
 
 
 def season(request, pk: int):
@@ -83,10 +88,21 @@ def season(request, pk: int):
     tables = []
     for game in season_games(season) or ["diamonds"]:
         standings = cached_season_standings(season, game)
-        tables.append({"game": game, "standings": standings, "metric_names": _metric_names(standings)})
+        tables.append({"game": game, "standings": standings, "metric_names": shown_metrics(standings)})
     return render(request, "web/season.html", {
         "season": season, "tournaments": competitions.tournaments_of_season(season), "tables": tables,
+        "organiser": organises(request.user, season.league.club_id),
     })
+
+
+def _round_control(tournament, organiser: bool) -> dict:
+    """The round in play, and for an organiser the seats they may still swap (web/rounds.py)."""
+    rnd = competitions.round_in_play(tournament)
+    seats = movable_seats(rnd) if organiser and rnd is not None and not tournament.partnerships else []
+    dashboard = round_tables(rnd) if organiser and rnd is not None else []
+    counts = Counter(t.state for t in dashboard)
+    return {"round_in_play": rnd, "seated_players": seats, "swappable": len(seats) >= 2, "dashboard": dashboard,
+            "dashboard_counts": counts}
 
 
 def tournament(request, pk: int):
@@ -109,17 +125,15 @@ def tournament(request, pk: int):
     return render(request, "web/tournament.html", {
         "candidates": candidates,
         "tournament": tournament, "rounds": rounds, "standings": standings,
-        "metric_names": _metric_names(standings), "entries": competitions.entries_of(tournament),
+        "metric_names": shown_metrics(standings), "entries": competitions.entries_of(tournament),
         "organiser": organiser, **tournament_offline_context(tournament, request.user),
+        **_round_control(tournament, organiser),
         **evening_context(request, tournament),  # check-in and the final (web.evening)
         "my_entry": my_entry(request.user, tournament),
         "self_entry_open": open_for_self_entry(tournament, timezone.now()),
     })
 
 
-def _metric_names(standings) -> list[str]:
-    """The standings' columns: the metrics they were ranked by, in precedence order."""
-    return list(standings[0].metrics) if standings else []
 
 
 @login_required
@@ -252,7 +266,8 @@ def player(request, pk: int):
         charts.append({"game": game, "chart": rating_chart(series, title=title)})
     page = Paginator(player_seats(player), PLAYER_MATCHES_PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "web/player.html", {
-        "player": player, "ratings": player_ratings, "seats": page.object_list, "page": page,
+        "player": player, "ratings": player_ratings, "seats": seats_without_withheld_results(page.object_list),
+        "page": page,
         "clubs": club_reads.clubs_of(player), "charts": charts,
         "conduct": conduct_of(player) if player.is_bot else None,
         "pause_after": pause_after(),

@@ -21,7 +21,9 @@ class Player(models.Model):
     name = models.CharField(max_length=NAME_MAX_LENGTH, unique=True,
                             help_text="The name shown at the table and in records.")
     # The key names that look alike share (set on every save): a new name whose key another player has is refused.
-    name_key = models.CharField(max_length=NAME_KEY_MAX_LENGTH, db_index=True, editable=False,
+    # Unique: the check (league.services.names) reads before it writes, so two look-alike names requested at the
+    # same moment would both pass it; the constraint refuses the second (migration 0022 renamed old look-alikes).
+    name_key = models.CharField(max_length=NAME_KEY_MAX_LENGTH, unique=True, editable=False,
                                 help_text="The name's look-alike key: its confusable skeleton, case-folded.")
     # Which of the house's bots this is (league.services.players.house_bots), e.g. "random-5": house bots are found
     # by this, never by their name, which a person could otherwise have taken first.

@@ -74,6 +74,10 @@ class Tournament(models.Model):
     # that has not begun either way (league.services.offline_results.set_offline), for a mixed evening.
     offline_tables = models.BooleanField(default=False, help_text="Tables are played with real cards at the club; "
                                                                   "their results are entered.")
+    # A round on the clock, as clubs call time: shown counting down on every table page and the projector from the
+    # round's start. Nothing is stopped when it runs out: the organiser calls time at the table.
+    round_minutes = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Minutes a round lasts on the clock shown at the tables; none: no clock.")
     status = models.CharField(max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING)
     # ---- a club evening: check-in, late entries, a final stage (league.services.evening, league.services.finals)
     check_in_required = models.BooleanField(

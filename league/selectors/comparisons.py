@@ -24,12 +24,23 @@ def comparison_match_ids(match_ids: list[int]) -> set[int]:
 def twin_in_play(match_id: int) -> bool:
     """Whether the match is one game of a comparison's pair whose other game is still in play (one indexed query;
     False for any other match)."""
-    row = ComparisonPair.objects.filter(Q(candidate_match_id=match_id) | Q(baseline_match_id=match_id)).values_list(
-        "candidate_match_id", "candidate_match__status", "baseline_match__status").first()
-    if row is None:
-        return False
-    candidate_id, candidate_status, baseline_status = row
-    return (baseline_status if candidate_id == match_id else candidate_status) in IN_PLAY
+    return match_id in twins_in_play([match_id])
+
+
+def twins_in_play(match_ids: list[int]) -> set[int]:
+    """Those of the matches that are one game of a comparison's pair whose other game is still in play, in one query
+    (a list's page at once)."""
+    if not match_ids:
+        return set()
+    rows = ComparisonPair.objects.filter(Q(candidate_match_id__in=match_ids) | Q(baseline_match_id__in=match_ids))
+    out = set()
+    for candidate_id, baseline_id, candidate_status, baseline_status in rows.values_list(
+            "candidate_match_id", "baseline_match_id", "candidate_match__status", "baseline_match__status"):
+        if baseline_status in IN_PLAY:
+            out.add(candidate_id)
+        if candidate_status in IN_PLAY:
+            out.add(baseline_id)
+    return out & set(match_ids)
 
 
 def comparisons(*, bot_id: int | None = None) -> QuerySet[Comparison]:

@@ -10,6 +10,7 @@ from ..models import (
     Ladder,
     League,
     Player,
+    RoundStatus,
     Season,
     Tournament,
     TournamentEntry,
@@ -80,6 +81,12 @@ def round_stages(tournament: Tournament) -> list[int]:
     return list(tournament.tournament_rounds.values_list("stage", flat=True))
 
 
+def round_in_play(tournament: Tournament) -> TournamentRound | None:
+    """The round seated or being played (not closed yet), if any: while it is, no next round can be seated, so the
+    organiser is not offered one."""
+    return tournament.tournament_rounds.exclude(status=RoundStatus.CLOSED).order_by("index").first()
+
+
 def closed_round_count(tournament: Tournament) -> int:
     return tournament.tournament_rounds.filter(status="closed").count()
 
@@ -119,6 +126,12 @@ def seasons_of(league: League) -> QuerySet[Season]:
 def seasons() -> QuerySet[Season]:
     """Seasons with their league."""
     return Season.objects.select_related("league")
+
+
+def seasons_of_club(club: Club) -> QuerySet[Season]:
+    """The seasons of the club's leagues (a club tournament may count towards one), with their league."""
+    return Season.objects.filter(league__club=club).select_related("league").order_by("league__name", "-starts_on",
+                                                                                     "name")
 
 
 def season_pages() -> QuerySet[Season]:

@@ -69,8 +69,11 @@ def matches_in_play_of(user) -> QuerySet[Match]:
 
 
 def finished_matches(*, club: Club | None = None) -> QuerySet[Match]:
-    """Finished matches (of the club, if given), listed."""
-    found = Match.objects.filter(status=MatchStatus.FINISHED)
+    """Finished matches of league play (of the club, if given), listed. A comparison's games are left out: they are
+    an experiment between two bots, read on the comparison's own pages (web/comparisons.py), and hundreds of them
+    would bury the evening's tables."""
+    found = Match.objects.filter(status=MatchStatus.FINISHED, comparison_pair_as_candidate__isnull=True,
+                                 comparison_pair_as_baseline__isnull=True)
     return listed(found.filter(club=club) if club is not None else found)
 
 

@@ -11,7 +11,10 @@ from ..models.player import EXTERNAL_BOT
 from ..models.player import NAME_MAX_LENGTH as PLAYER_NAME_MAX
 from ..names import normalised
 from ..selectors.accounts import person_player
-from .names import NameRefused, checked_name, kept_for_the_house, name_is_free
+from .names import NameRefused, checked_name, kept_for_the_house, name_is_free, name_written
+
+# How many names a first use tries when other requests keep taking them at the same moment.
+_NAME_ATTEMPTS = 5
 
 
 class AccountError(ValueError):
@@ -44,16 +47,21 @@ def ensure_person(user, *, name: str | None = None) -> tuple[Profile, Player | N
     if is_bot_account(user):
         return profile, None
     player = person_player(user)
-    if player is None:
-        wanted = name or ""
-        first = normalised(wanted) if name_is_free(wanted) else _free_name(user.get_username())
+    wanted = name or ""
+    chosen = normalised(wanted) if name_is_free(wanted) else ""
+    for _attempt in range(_NAME_ATTEMPTS):
+        if player is not None:
+            break
         try:
             with transaction.atomic():
-                player = Player.objects.create(name=first, user=user)
+                player = Player.objects.create(name=chosen or _free_name(user.get_username()), user=user)
         except IntegrityError:
-            # A concurrent first use of the same account made its player, or another account took the name
-            # between the check and the write: take the account's player, or the next free name.
-            player = person_player(user) or Player.objects.create(name=_free_name(user.get_username()), user=user)
+            # A concurrent first use of the same account made its player, or another request took the name (or
+            # one that looks like it: the unique look-alike key) between the check and the write: take the
+            # account's player, or the next free name.
+            player, chosen = person_player(user), ""
+    if player is None:
+        raise AccountError(_("No free name could be found for this account: try again."))
     return profile, player
 
 
@@ -96,8 +104,8 @@ def update_profile(*, user, display_name: str | None = None, language: str | Non
             raise AccountError(str(e)) from e
         player.name = display_name
         try:
-            with transaction.atomic():
+            with name_written(display_name, except_player=player):
                 player.save(update_fields=["name"])
-        except IntegrityError:  # taken at the same moment by another request
-            raise AccountError(_("Another player is already called %(name)s.") % {"name": display_name}) from None
+        except NameRefused as e:  # taken (or a look-alike of it) at the same moment by another request
+            raise AccountError(str(e)) from e
     return profile

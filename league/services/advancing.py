@@ -93,9 +93,21 @@ def advance_tournament(*, tournament: Tournament) -> TournamentRound | None:
     if tournament.status == TournamentStatus.FINISHED:
         return None
     last = TournamentRound.objects.filter(tournament=tournament).order_by("-index").first()
-    rnd = _seat_next(tournament, last) if last is not None else seat_round(tournament=tournament)
+    if last is not None and last.status == RoundStatus.SEATED:
+        rnd = last  # seated beforehand for the organiser to check (seat_next_round): this step starts it
+    else:
+        rnd = seat_next_round(tournament=tournament)
     start_round(tournament_round=rnd)
     return rnd
+
+
+@transaction.atomic
+def seat_next_round(*, tournament: Tournament) -> TournamentRound:
+    """Seat what comes next without starting it (the first round, the next qualifying round, or the final's next
+    stage), so the organiser sees the seating, swaps players if need be (league.services.round_control), and then
+    starts it (advance_tournament)."""
+    last = TournamentRound.objects.filter(tournament=tournament).order_by("-index").first()
+    return _seat_next(tournament, last) if last is not None else seat_round(tournament=tournament)
 
 
 def _is_last_round(tournament: Tournament, rnd: TournamentRound) -> bool:

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import hashlib
 
-from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -36,6 +35,7 @@ from engine.games import game_type
 from engine.sprt import Hypotheses, Sprt, duplicate_score, placement_score
 
 from .. import permissions
+from ..events import emit
 from ..limits import (
     MAX_COMPARISON_PAIRS,
     MAX_RUNNING_COMPARISONS_PER_ACCOUNT,
@@ -55,6 +55,7 @@ from ..models import (
 )
 from ..models.match import ENDED
 from . import outbox
+from .caps import hold_account
 from .matches import create_match
 
 
@@ -138,7 +139,7 @@ def create_comparison(*, user, candidate: Player, baseline: Player, game: str = 
     lower, upper = hypotheses.bounds
     with transaction.atomic():
         # The owner's row orders two creations by one account, so the limit holds under a double submit.
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        hold_account(user)
         running = Comparison.objects.filter(owner=user, status=ComparisonStatus.RUNNING).count()
         if running >= MAX_RUNNING_COMPARISONS_PER_ACCOUNT:
             raise ComparisonRefused(_("you already have %(n)s comparisons running: stop one or wait for it") % {
@@ -173,8 +174,11 @@ def field_player(kind: str, settings: dict, seat: int, avoid: frozenset[int] = f
     # player than exactly this engine bot is passed over, never seated.
     for attempt in range(100):
         candidate = name if attempt == 0 else f"{name} ({attempt + 1})"
-        player, _created = Player.objects.get_or_create(name=candidate,
-                                                        defaults={"bot_kind": kind, "bot_settings": settings})
+        try:
+            player, _created = Player.objects.get_or_create(name=candidate,
+                                                            defaults={"bot_kind": kind, "bot_settings": settings})
+        except IntegrityError:  # another player's name looks like this one (the unique look-alike key)
+            continue
         if (player.is_engine_bot and player.bot_kind == kind and player.bot_settings == settings
                 and player.pk not in avoid):  # a field player compared itself takes the tested seat, not this one
             return player
@@ -239,6 +243,11 @@ def close_pair(*, pair_id: int) -> bool:
         return False
     now = timezone.now()
     pair.finished_at = now
+    # The pair's games were not announced as they finished (league.services.progress): their results were withheld
+    # until now, and are announced together (webhooks, notifications), once, under the comparison's lock.
+    for match_id in (pair.candidate_match_id, pair.baseline_match_id):
+        if statuses[match_id] == MatchStatus.FINISHED:
+            emit("match.finished", match_id=match_id)
     candidate_places, baseline_places = _places(pair.candidate_match_id), _places(pair.baseline_match_id)
     if (all(statuses[m] == MatchStatus.FINISHED for m in statuses) and candidate_places is not None
             and baseline_places is not None):

@@ -118,6 +118,11 @@ def seat_ladder_tables(*, ladder: Ladder, seed: str | None = None) -> list[Match
     # A paused bot keeps its entry but is not seated until its owner resumes it (league.services.bot_pausing).
     ids = list(LadderEntry.objects.filter(ladder=ladder, active=True, player__paused_at__isnull=True)
                .values_list("player_id", flat=True))
+    # A player sits at one match at a time: whether they are busy is read and acted on holding their rows, or two
+    # ladders ticking at once would both find the same bot free and seat it twice. A row another tick (or a lobby
+    # seat, league.services.caps) holds now is passed over: that player sits this tick out rather than wait.
+    ids = list(Player.objects.select_for_update(skip_locked=True).filter(pk__in=ids).order_by("pk")
+               .values_list("pk", flat=True))
     busy = _busy_player_ids(ids)
     free = [pid for pid in ids if pid not in busy]
     n = ladder.table_size

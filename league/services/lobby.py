@@ -26,6 +26,7 @@ from ..models import LobbySeat, LobbyStatus, LobbyTable, Player
 from ..models.player import EXTERNAL_BOT
 from ..permissions import refusal_to_take_part
 from .accounts import ensure_person
+from .caps import hold_player
 from .decisions import start_live_match
 from .matches import create_match
 from .players import house_bots
@@ -74,6 +75,9 @@ def _refuse_unless_verified_for(rated: bool, user) -> None:
 
 
 def _check_room(player: Player) -> None:
+    """Refuse a seat past MAX_OPEN_TABLES_PER_PERSON. The player's row stays locked until the caller's transaction
+    ends, so two seats taken at once by one person are counted one after the other (league.services.caps)."""
+    hold_player(player)
     # Tables past their time count no more, swept or not.
     open_seats = LobbySeat.objects.filter(player=player, table__status=LobbyStatus.OPEN,
                                           table__expires_at__gt=timezone.now()).count()

@@ -12,7 +12,7 @@ from engine.games import GAMES, game_type
 
 from ..limits import checked_bot_settings
 from ..models import Club, Match, MatchSeat, MatchStatus, Player
-from .names import checked_name
+from .names import checked_name, name_written
 
 
 @transaction.atomic
@@ -32,9 +32,12 @@ def create_bot_player(*, name: str, kind: str, settings: dict | None = None, clu
     if kind not in known:
         raise ValueError(f"unknown bot {kind!r}; known bots: {', '.join(known)}")
     settings = checked_bot_settings(kind, settings)
-    if house_slot is None:
+    if house_slot is not None:  # the house's loop (players.house_bots) takes the next name on a clash
+        player = Player.objects.create(name=name, bot_kind=kind, bot_settings=settings, house_slot=house_slot)
+    else:
         name = checked_name(name)
-    player = Player.objects.create(name=name, bot_kind=kind, bot_settings=settings, house_slot=house_slot)
+        with name_written(name):
+            player = Player.objects.create(name=name, bot_kind=kind, bot_settings=settings)
     player.clubs.set(list(clubs))
     return player
 
@@ -42,7 +45,9 @@ def create_bot_player(*, name: str, kind: str, settings: dict | None = None, clu
 @transaction.atomic
 def create_person_player(*, user, name: str | None = None, clubs: Iterable[Club] = ()) -> Player:
     """A person's player (an organiser's roster); the name follows league.services.names' rule (NameRefused)."""
-    player = Player.objects.create(name=checked_name(name or user.get_username()), user=user)
+    name = checked_name(name or user.get_username())
+    with name_written(name):
+        player = Player.objects.create(name=name, user=user)
     player.clubs.set(list(clubs))
     return player
 

@@ -4,6 +4,10 @@ like another player's name."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from ..models import Player
@@ -52,6 +56,21 @@ def checked_name(name: str, *, except_player: Player | None = None) -> str:
         raise NameRefused(_("The name %(name)s is taken: it looks too much like %(other)s, another player's name.")
                           % {"name": name, "other": other.name}, taken=True)
     return name
+
+
+@contextmanager
+def name_written(name: str, *, except_player: Player | None = None) -> Iterator[None]:
+    """Around the write of a player's `name` (checked first with checked_name): the write in a savepoint, and a clash
+    with the unique look-alike key, a look-alike name stored by another request since the check, refused as the
+    check refuses it (NameRefused, taken, naming the other player). Any other IntegrityError goes on up."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError:
+        # The clashing row is committed by now (PostgreSQL makes the second writer wait for the first), so the
+        # check finds it and says whose name it is.
+        checked_name(name, except_player=except_player)
+        raise
 
 
 def name_is_free(name: str) -> bool:

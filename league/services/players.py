@@ -12,8 +12,9 @@ from rest_framework.authtoken.models import Token
 
 from ..models import Club, ClubAdmin, Player
 from ..models.player import EXTERNAL_BOT
+from .caps import hold_account
 from .matches import create_bot_player
-from .names import checked_name, house_bot_name
+from .names import checked_name, house_bot_name, name_written
 
 
 @transaction.atomic
@@ -25,7 +26,8 @@ def create_external_bot(*, name: str, clubs: Iterable[Club] = (), owner=None) ->
     user = get_user_model().objects.create_user(username=f"bot-{name}")
     user.set_unusable_password()
     user.save(update_fields=["password"])
-    player = Player.objects.create(name=name, user=user, bot_kind=EXTERNAL_BOT, owner=owner)
+    with name_written(name):
+        player = Player.objects.create(name=name, user=user, bot_kind=EXTERNAL_BOT, owner=owner)
     player.clubs.set(list(clubs))
     return player
 
@@ -53,6 +55,8 @@ def regenerate_bot_token(*, player: Player) -> str:
     """A new API token for an external bot: the old one is refused from now on (tokens are read from the database
     on every request: api.authentication). Returns the new key, to be shown once."""
     user_id = _bot_user_id(player)
+    # One token per account: two requests at once would both delete the old one and both create one.
+    hold_account(player.user)
     Token.objects.filter(user_id=user_id).delete()
     return Token.objects.create(user_id=user_id).key
 

@@ -35,6 +35,7 @@ from engine.games import game_type
 from ..events import emit
 from ..models import Match, MatchSeat, MatchStatus, MatchStep
 from ..models.match import IN_PLAY
+from ..selectors.comparisons import is_comparison_match
 from ..selectors.games import ChoiceMarks
 from ..selectors.prepared import prepared_cursor
 from ..standings import forfeit_places
@@ -71,7 +72,10 @@ def store_progress(*, match: Match, game: Any, marks: ChoiceMarks, extra: dict |
             _write_in_one_statement(match.pk, step, clear_steps, seats, fields, flags)
         else:
             _write_with_orm(match.pk, step, clear_steps, seats, fields, flags)
-        if game.result is not None:  # once: the status filter of the write lets only one writer finish the match
+        # Once: the status filter of the write lets only one writer finish the match. A comparison's game is
+        # announced with its twin when their pair has ended (league.services.comparisons.close_pair): its result is
+        # withheld until then (league.selectors.deals.result_withheld).
+        if game.result is not None and not is_comparison_match(match.pk):
             emit("match.finished", match_id=match.pk)
     marks.choices = len(game.choices)
     # The caller's row now describes what is stored (load_match_game's cache hook reads these).

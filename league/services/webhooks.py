@@ -41,6 +41,7 @@ from ..models import (
 from ..models.webhook import PING_EVENT, WEBHOOK_EVENTS
 from ..selectors.prepared import PreparedQuery
 from ..webhook_http import WebhookURLError, check_url, post, signature
+from .caps import hold_account
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,9 @@ def _checked_events(events: Iterable[str]) -> list[str]:
 
 
 def create_endpoint(*, owner, url: str, events: Iterable[str]) -> WebhookEndpoint:
-    """A new active endpoint with a fresh secret (show it to the owner now: it is not shown again)."""
+    """A new active endpoint with a fresh secret (show it to the owner now: it is not shown again). The owner's
+    account is locked while the endpoints are counted, so MAX_ENDPOINTS_PER_OWNER holds under simultaneous requests
+    (league.services.caps)."""
     if len(url) > 500:
         raise WebhookError(_("The URL is too long (500 characters at most)."))
     try:
@@ -87,10 +90,12 @@ def create_endpoint(*, owner, url: str, events: Iterable[str]) -> WebhookEndpoin
     except WebhookURLError as e:
         raise WebhookError(str(e)) from e
     chosen = _checked_events(events)
-    if WebhookEndpoint.objects.filter(owner=owner).count() >= MAX_ENDPOINTS_PER_OWNER:
-        raise WebhookError(_("You have %(n)s webhooks already, the most one account may have.")
-                           % {"n": MAX_ENDPOINTS_PER_OWNER}, field="url")
-    return WebhookEndpoint.objects.create(owner=owner, url=url, secret=new_secret(), events=chosen)
+    with transaction.atomic():
+        hold_account(owner)
+        if WebhookEndpoint.objects.filter(owner=owner).count() >= MAX_ENDPOINTS_PER_OWNER:
+            raise WebhookError(_("You have %(n)s webhooks already, the most one account may have.")
+                               % {"n": MAX_ENDPOINTS_PER_OWNER}, field="url")
+        return WebhookEndpoint.objects.create(owner=owner, url=url, secret=new_secret(), events=chosen)
 
 
 def set_active(*, endpoint: WebhookEndpoint, active: bool) -> None:

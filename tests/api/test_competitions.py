@@ -146,6 +146,14 @@ def test_organisers_change_and_delete_a_tournament_before_it_starts_and_only_som
     r = c["organiser"].delete(url)
     assert r.status_code == 409 and Tournament.objects.filter(pk=tournament.pk).exists()
 
+    # The round's clock (issue 28) may change while the tournament runs, within its bounds.
+    r = c["organiser"].patch(url, {"round_minutes": 45}, format="json")
+    assert r.status_code == 200 and r.json()["round_minutes"] == 45
+    for bad in (0, 601, "soon"):
+        r = c["organiser"].patch(url, {"round_minutes": bad}, format="json")
+        assert r.status_code == 400 and "round_minutes" in r.json()["errors"]
+    assert Tournament.objects.get(pk=tournament.pk).round_minutes == 45
+
     r = c["organiser"].post("/api/v1/tournaments/", {"name": "gone", "club": club, "rounds": 1}, format="json")
     gone = f"/api/v1/tournaments/{r.json()['id']}/"
     assert c["organiser"].delete(gone).status_code == 204

@@ -96,7 +96,8 @@ def test_the_migration_keys_every_name_and_finds_the_existing_house_bots():
     bot = Player.objects.create(name="house-greedy-2", bot_kind="greedy")
     impostor = Player.objects.create(name="house-random-3", user=get_user_model().objects.create_user("imp"))
     other_kind = Player.objects.create(name="house-random-4", bot_kind="greedy")
-    Player.objects.update(name_key="", house_slot=None)
+    for player in Player.objects.all():  # as before the migration (the keys, unique now, told apart by id)
+        Player.objects.filter(pk=player.pk).update(name_key=f"unset-{player.pk}", house_slot=None)
     migration.keys_and_slots(apps, None)
     slots = dict(Player.objects.values_list("pk", "house_slot"))
     assert slots == {bot.pk: "greedy-2", impostor.pk: None, other_kind.pk: None}

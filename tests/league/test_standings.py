@@ -16,6 +16,7 @@ from league.standings import (
     StandingsConfig,
     compute_standings,
     match_points,
+    shown_metrics,
     table_places,
 )
 
@@ -312,3 +313,15 @@ def test_duplicate_metric_needs_seats():
     results = [match(E("a", 20, 5), E("b", 10, 3), deal_id="r1-d1")]
     with pytest.raises(ValueError):
         compute_standings(results, config=StandingsConfig(precedence=("duplicate",)))
+
+
+def test_the_head_to_head_column_is_shown_only_where_a_tie_needed_it():
+    """Issue 28: the head_to_head column was empty on every line of a table no tie reached. It is left out then, and
+    shown (with its values) once a tie was broken by it."""
+    untied = compute_standings([match(E("a", 20, 6), E("x", 10, 3)), match(E("b", 30, 6), E("y", 8, 2))])
+    assert "head_to_head" in untied[0].metrics  # computed as part of the precedence...
+    assert "head_to_head" not in shown_metrics(untied)  # ...but no column for it
+    assert shown_metrics(untied)[:3] == ["points", "score", "tiebreak"]
+    tied = compute_standings(head_to_head_results())
+    assert "head_to_head" in shown_metrics(tied)
+    assert shown_metrics([]) == []

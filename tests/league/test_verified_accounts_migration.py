@@ -1,4 +1,4 @@
-"""The migration that makes verification a positive fact (league/migrations/0022_verify_made_by_administrator.py):
+"""The migration that makes verification a positive fact (league/migrations/0024_verify_made_by_administrator.py):
 accounts with no email address at all were made by an administrator (sign-up always required one), and are marked so;
 accounts with an address, confirmed or not, and external bots' own accounts are not."""
 
@@ -11,8 +11,8 @@ from django.db.migrations.executor import MigrationExecutor
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("league", "0021_player_name_key_house_slot"), ("account", "0009_emailaddress_unique_primary_email")]
-AFTER = [("league", "0022_verify_made_by_administrator")]
+BEFORE = [("league", "0023_unique_name_key"), ("account", "0009_emailaddress_unique_primary_email")]
+AFTER = [("league", "0024_verify_made_by_administrator")]
 
 
 def _migrate(targets):

@@ -104,3 +104,18 @@ def shoot(page, name: str) -> None:
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"{name} is {overflow}px wider than a {label} screen"
     page.set_viewport_size(DESKTOP)
+
+
+# WCAG 2.0 and 2.1, levels A and AA: what axe-core checks on a page (issue 28: no violation on the new pages).
+WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def assert_accessible(page, name: str) -> None:
+    """Run axe-core (axe-playwright-python bundles it) on the page as it stands; fail naming every violation, its
+    impact and the first elements it found."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG_AA}, "resultTypes": ["violations"]})
+    found = [f"{v['id']} ({v['impact']}): {v['help']}; at {[n['target'] for n in v['nodes'][:3]]}"
+             for v in results.response["violations"]]
+    assert not found, f"{name}: " + "\n".join(found)

@@ -91,3 +91,18 @@ def test_stop_the_list_the_player_page_and_the_navigation(site):
     assert f"/comparisons/{comparison.pk}/" in player
     home = c["anon"].get("/").content.decode()
     assert 'href="/comparisons/"' in home and 'name="viewport"' in home
+
+
+def test_the_home_page_lists_league_play_not_a_comparisons_games(site):
+    """Issue 28: the home page's recent matches show league play; a comparison's games are read on its own pages."""
+    from league.services.matches import create_match
+
+    comparison = _played_pair(site)
+    pair = ComparisonPair.objects.filter(comparison=comparison, index=0).get()
+    league_game = create_match(players=[site["greedy"], site["random"]], ruleset={"players": 2, "rounds": 1})
+    play_bot_match(match_id=league_game.pk)
+    page = site["clients"]["anon"].get("/").content.decode()
+    assert f'href="/matches/{league_game.pk}/"' in page
+    for twin in (pair.candidate_match_id, pair.baseline_match_id):
+        assert f'href="/matches/{twin}/"' not in page
+    assert site["clients"]["alice"].get(f"/comparisons/{comparison.pk}/pairs/1/").status_code == 200

@@ -158,3 +158,47 @@ def test_an_organiser_switches_a_table_that_has_not_begun_to_real_cards_and_back
     with django_capture_on_commit_callbacks(execute=True):
         client_of(organiser).post(f"/matches/{match.pk}/offline/", {"offline": "0"})
     assert not Match.objects.get(pk=match.pk).offline
+
+
+def test_the_result_history_reads_as_people_write_it(evening, django_capture_on_commit_callbacks):
+    """Issue 28: each version's line says who entered it, who confirmed it, and who settled a dispute, in words."""
+    confirmed, disputed = evening["tables"][0], evening["tables"][1]
+    users = seat_users(confirmed)
+    first, second = users[0].get_username(), users[1].get_username()
+    client_of(users[0]).post(f"/matches/{confirmed.pk}/result/", form([10, 4, 0, 7], [3, 8, 12, 2]))
+    html = client_of(users[1]).get(f"/matches/{confirmed.pk}/").content.decode()
+    assert re.search(rf"entered by {first} at \d\d:\d\d, waiting for a second player to confirm", html)
+    entry = ResultEntry.objects.get(match=confirmed)
+    with django_capture_on_commit_callbacks(execute=True):
+        client_of(users[1]).post(f"/matches/{confirmed.pk}/result/{entry.pk}/confirm/")
+    html = client_of(users[0]).get(f"/matches/{confirmed.pk}/").content.decode()
+    assert re.search(rf"entered by {first} at \d\d:\d\d, confirmed by {second}", html)
+
+    users = seat_users(disputed)
+    client_of(users[0]).post(f"/matches/{disputed.pk}/result/", form([10, 4, 0, 7], [3, 8, 12, 2]))
+    client_of(users[1]).post(f"/matches/{disputed.pk}/result/", form([10, 4, 0, 8], [3, 8, 12, 2]))
+    html = client_of(users[2]).get(f"/matches/{disputed.pk}/").content.decode()
+    assert html.count("the table disagrees, waiting for an organiser to settle it") == 2
+    chosen = ResultEntry.objects.filter(match=disputed, entered_by=users[1]).get()
+    with django_capture_on_commit_callbacks(execute=True):
+        client_of(evening["organiser"]).post(f"/matches/{disputed.pk}/result/{chosen.pk}/confirm/")
+    html = client_of(users[2]).get(f"/matches/{disputed.pk}/").content.decode()
+    assert re.search(rf"entered by {users[1].get_username()} at \d\d:\d\d, settled by org \(organiser\)", html)
+    assert re.search(rf"entered by {users[0].get_username()} at \d\d:\d\d, set aside when org made another "
+                     "version final", html)
+
+
+def test_the_next_round_button_is_not_offered_while_a_round_is_played(evening, django_capture_on_commit_callbacks):
+    """Issue 28: with automatic advancing on, "Seat and start the next round" was offered while round 1 was still
+    being played. It is offered only once no round is in play (here: automatic advancing off, round 1 closed)."""
+    tournament, organiser = evening["tournament"], client_of(evening["organiser"])
+    start_url = f"/tournaments/{tournament.pk}/start-round/"
+    page = organiser.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert start_url not in page
+    assert "Round 1 is being played: the next round is seated and started by itself" in page
+    type(tournament).objects.filter(pk=tournament.pk).update(auto_advance=False)
+    for match in evening["tables"]:
+        with django_capture_on_commit_callbacks(execute=True):
+            organiser.post(f"/matches/{match.pk}/result/", form([10, 4, 0, 7], [3, 8, 12, 2]))
+    page = organiser.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert start_url in page and "is being played" not in page

@@ -50,3 +50,23 @@ METRIC_WORDS = {"points": _("points"), "score": _("score"), "tiebreak": _("tie-b
 def words(name: str) -> str:
     """A metric's name as words: head_to_head -> head to head (translated when it is one of the known metrics)."""
     return str(METRIC_WORDS.get(str(name), str(name).replace("_", " ")))
+
+
+# The columns of the standings a phone keeps in view: what ranks (points, or a duplicate's total) and the game's
+# tie-break (Diamonds' vault); the others move into each line's disclosure (web/_standings.html).
+KEY_METRICS = {"points", "duplicate", "tiebreak", "vault"}
+
+
+@register.filter
+def key_metric(name: str) -> bool:
+    return str(name) in KEY_METRICS
+
+
+# A round's table as the room reads it (league.selectors.round_tables.TableState).
+TABLE_STATE_WORDS = {"waiting": _("waiting"), "playing": _("playing"), "entered": _("result entered"),
+                     "disputed": _("disputed"), "done": _("done"), "stopped": _("stopped")}
+
+
+@register.filter
+def table_state(state: str) -> str:
+    return str(TABLE_STATE_WORDS.get(str(state), state))

@@ -13,7 +13,7 @@ register = template.Library()
 @register.simple_tag
 def unread_badge(user):
     count = unread_count(user)
-    return format_html('<span class="badge" data-badge aria-label="{}"{}>{}</span>',
+    return format_html('<span class="unread-count" data-badge aria-label="{}"{}>{}</span>',
                        _("%(count)s unread") % {"count": count}, "" if count else " hidden", count)
 
 

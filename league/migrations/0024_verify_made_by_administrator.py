@@ -27,7 +27,7 @@ def mark_accounts_without_address(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("league", "0021_player_name_key_house_slot"),
+        ("league", "0023_unique_name_key"),
         ("account", "0001_initial"),
     ]
 
