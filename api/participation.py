@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from allauth.account import app_settings as allauth_settings
 from allauth.account.forms import SignupForm
-from allauth.account.models import EmailAddress
+from allauth.account.utils import complete_signup
+from allauth.utils import get_form_class
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -30,7 +32,14 @@ from league.permissions import (
     refusal_to_leave_club,
     refusal_to_take_part,
 )
-from league.selectors.accounts import email_unverified, my_page, pending_requests, players_acted_for, requests_of
+from league.selectors.accounts import (
+    email_verified,
+    made_by_administrator,
+    my_page,
+    pending_requests,
+    players_acted_for,
+    requests_of,
+)
 from league.selectors.clubs import clubs
 from league.selectors.competitions import tournaments
 from league.selectors.players import player as player_by_id
@@ -72,9 +81,11 @@ class SignupView(APIView):
     @extend_schema(
         summary="Sign up: a new account and its player; a verification email goes to the address",
         description="Answers 202 when the email is sent. The account may get a token (POST /api/v1/auth/token/) at "
-                    "once, but joins clubs and enters competitions only once the address is confirmed (the link in "
-                    "the email). A username or an address already in use is a 400 naming the field, as on the "
-                    "website's sign-up.",
+                    "once, but joins clubs, enters competitions, makes bots and sits at rated tables only once the "
+                    "address is confirmed (the link in the email); the website signs it in only then. A username "
+                    "in use is a 400 naming the field (usernames name players, which are public). An address "
+                    "already in use answers the same 202 and makes no account: its owner is emailed that someone "
+                    "tried to sign up with it, so the answer never tells whether an address is registered.",
         request=SignupSerializer,
         responses={202: inline_serializer("SignupAccepted", {"detail": serializers.CharField()}),
                    400: OpenApiResponse(ErrorSerializer, description="A field refused (see `errors`)."),
@@ -83,17 +94,22 @@ class SignupView(APIView):
         body = SignupSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        form = SignupForm(data={"username": data["username"], "email": data["email"],
+        # The website's sign-up form (ACCOUNT_FORMS), so both make accounts alike.
+        form_class = get_form_class(allauth_settings.FORMS, "signup", SignupForm)
+        form = form_class(data={"username": data["username"], "email": data["email"],
                                 "password1": data["password"], "password2": data["password"]})
         if not form.is_valid():
             errors = {("password" if f in ("password1", "password2") else f): [str(m) for m in msgs]
                       for f, msgs in form.errors.items()}
             raise ValidationError(errors)
+        # An address already in use makes no account: allauth's try_save emails its owner that someone tried to
+        # sign up with it ("account already exists") and the answer below is the same as for a new account, so the
+        # answer never tells whether an address is registered (ACCOUNT_PREVENT_ENUMERATION).
         user, _response = form.try_save(request._request)
         if user is not None:
-            address = EmailAddress.objects.get_primary(user) or EmailAddress.objects.filter(user=user).first()
-            if address is not None:
-                address.send_confirmation(request._request, signup=True)
+            # The website's sign-up flow: the confirmation email goes out; the account is not signed in (mandatory
+            # verification), and both paths leave the same traces on the response.
+            complete_signup(request._request, user, None, None)
         return Response({"detail": _("Account made: confirm your email address with the link we sent to it.")},
                         status=202)
 
@@ -107,13 +123,19 @@ class ProfileSerializer(serializers.Serializer):
     language = serializers.ChoiceField(choices=Language.choices, required=False, allow_blank=True,
                                        help_text='"" follows the browser.')
     email_notifications = serializers.BooleanField(required=False)
-    email_verified = serializers.BooleanField(read_only=True)
+    email_verified = serializers.BooleanField(read_only=True, help_text="One of the account's email addresses is "
+                                              "confirmed (the link in the email).")
+    made_by_administrator = serializers.BooleanField(
+        read_only=True, help_text="An administrator made the account (not a sign-up). The account joins clubs, "
+                                  "enters competitions, makes bots and sits at rated tables when this or "
+                                  "`email_verified` is true.")
 
 
 def _profile_data(user) -> dict:
     profile, player = ensure_person(user)
     return {"display_name": player.name if player else user.get_username(), "language": profile.language,
-            "email_notifications": profile.email_notifications, "email_verified": not email_unverified(user)}
+            "email_notifications": profile.email_notifications, "email_verified": email_verified(user),
+            "made_by_administrator": made_by_administrator(user)}
 
 
 class ProfileView(APIView):

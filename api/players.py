@@ -68,8 +68,10 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                     "joining `club` if given as the club's policy says (on request: a request its organisers "
                     "answer). An engine bot (bot_kind random, greedy or search, with its "
                     "bot_settings), or an external bot: a new bot account whose API token is returned here, once. "
-                    "Any signed-in person may create an external bot without a club: they are its `owner` and may "
-                    "enter it in ladders (`POST /api/v1/ladders/{id}/join/`) and take it out.",
+                    "Any signed-in person whose account is verified (a confirmed email address, or made by an "
+                    "administrator) may create an external bot without a club: they are its `owner` and may "
+                    "enter it in ladders (`POST /api/v1/ladders/{id}/join/`) and take it out; the bot takes part "
+                    "only while its owner is verified.",
         request=PlayerCreateSerializer,
         responses={201: PlayerSerializer, **WRITE_ERRORS},
     )
@@ -83,6 +85,8 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             # (a leaked bot token must not breed bots).
             if is_bot_account(request.user):
                 raise PermissionDenied(_("a bot's account cannot create bots"))
+            # A bot acts for its owner: only a verified person makes one (the checks on what it enters repeat it).
+            refuse(refusal_to_take_part(request.user))
         elif data["kind"] != "person":
             require_organiser(request, club.pk if club else None)
         clubs = [club] if club else []
@@ -96,7 +100,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                 if user is None:
                     raise ValidationError({"username": "no such account"})
                 refuse(refusal_to_bind_account(request.user, user))
-                if club is not None:
+                if club is not None:  # joining a club, as POST clubs/{id}/join/ does: a verified person only
                     refuse(refusal_to_take_part(request.user))
                 with transaction.atomic():
                     player = create_person_player(user=user, name=name)

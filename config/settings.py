@@ -447,8 +447,14 @@ AXES_CLIENT_IP_CALLABLE = "runtime.client_address.client_ip"
 AXES_RESET_ON_SUCCESS = True
 
 # ---- accounts: sign up, email verification, password reset (django-allauth, account only) ------------------------
-# Sign in with the username or the email address. Verification is "optional": a new account signs in at once, and
-# joins clubs and enters competitions once its address is confirmed (league.permissions.refusal_to_take_part).
+# Sign in with the username or the email address. Verification is "mandatory": a new account signs in on the website
+# once its address is confirmed (the link in the email signs it in, in the browser that signed up; signing in before
+# sends the link again). Accounts an administrator made pass without an address (web.accounts.EmailVerificationStage).
+# Whatever signs in, only a verified account joins clubs, enters competitions, makes bots and sits at rated tables:
+# a confirmed address or the administrator's mark (league.selectors.accounts.verified, league.permissions).
+# Sign-up never tells whether an address is registered (ACCOUNT_PREVENT_ENUMERATION, which needs the mandatory
+# verification to make no account): an address in use gets the same answer as a new one, and its owner an email
+# saying someone tried ("account already exists").
 # Failed sign-ins are django-axes' to count (above), so allauth's own failed-login limit is off; its limits on
 # sign-ups, password resets and confirmation emails stay.
 INSTALLED_APPS += ["allauth", "allauth.account"]
@@ -457,7 +463,10 @@ AUTHENTICATION_BACKENDS += ["allauth.account.auth_backends.AuthenticationBackend
 ACCOUNT_ADAPTER = "web.accounts.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_FORMS = {"signup": "web.accounts.SignupForm"}
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Diamonds League] "

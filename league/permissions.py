@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from django.utils.translation import gettext as _
 
 from .models import ClubAdmin, Player, Season
-from .selectors.accounts import email_unverified
+from .selectors.accounts import verified
 
 
 def signed_in(user) -> bool:
@@ -74,9 +74,10 @@ def refusal_to_bind_account(user, account) -> str | None:
 
 def refusal_to_add_member(user, club_id: int, player: Player) -> str | None:
     """A player joins a club by its own side's request (a person's own account; a bot's owner or the bot's own token),
-    which the club's membership policy answers (`admitted_at_once`); the club's organisers add the club's bots."""
+    which the club's membership policy answers (`admitted_at_once`); the club's organisers add the club's bots. Its
+    own account or owner joins only as a verified person (refusal_to_take_part)."""
     if owns(user, player):
-        return None
+        return refusal_to_take_part(user)
     if is_person(player):
         return _("%(name)s is a person: only they may join a club") % {"name": player.name}
     if not organises(user, club_id):
@@ -112,7 +113,7 @@ def refusal_to_enter(user, club_id: int | None, players: Iterable[Player], *, me
     organisers. What a player's own side enters is a member of the club when the competition is for `members_only`
     (a ladder always; a tournament when Tournament.members_only), a person and a bot alike; what the organisers
     enter is always the club's (its members). A person who signed up takes part once they have confirmed their email
-    address."""
+    address, and so does an external bot entered by its owner or its own token (refusal_to_take_part)."""
     for p in players:
         own_side = owns(user, p)
         if not own_side:
@@ -120,7 +121,7 @@ def refusal_to_enter(user, club_id: int | None, players: Iterable[Player], *, me
                 return _("%(name)s is a person: only they may enter themselves") % {"name": p.name}
             if not organises(user, club_id):
                 return _("only the club's organisers enter its bots")
-        elif is_person(p):
+        else:
             refusal = refusal_to_take_part(user)
             if refusal:
                 return refusal
@@ -144,11 +145,15 @@ def keeps_to_self_entry_window(user, club_id: int | None) -> bool:
 
 
 def refusal_to_take_part(user) -> str | None:
-    """An account that signed up joins clubs and enters competitions once its email address is confirmed (so one
-    person cannot fill a field with throw-away accounts)."""
+    """An account that signed up joins clubs, enters competitions, makes bots and sits at rated tables once its email
+    address is confirmed (so one person cannot fill a field with throw-away accounts); one an administrator made, at
+    once. An external bot's own account takes part on its owner's (league.selectors.accounts.verified)."""
     if not signed_in(user):
         return _("Sign in first.")
-    if email_unverified(user):
+    if not verified(user):
+        if Player.objects.filter(user_id=user.pk).exclude(bot_kind="").exists():
+            return _("This bot's owner has not confirmed their email address yet: a bot takes part for a confirmed "
+                     "person.")
         return _("Confirm your email address first: follow the link in the email we sent you (your profile page "
                  "sends another).")
     return None

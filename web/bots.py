@@ -33,6 +33,7 @@ from league.permissions import (
     refusal_to_enter,
     refusal_to_leave_club,
     refusal_to_manage_bot,
+    refusal_to_take_part,
 )
 from league.selectors import clubs as club_reads
 from league.selectors import competitions
@@ -94,6 +95,9 @@ def bot_create(request):
     if player_reads.is_bot_account(request.user):
         # as the API: a bot's account does not breed bots
         return render(request, "web/error.html", {"message": _("A bot's account cannot create bots.")}, status=403)
+    refusal = refusal_to_take_part(request.user)  # as the API: a bot acts for a verified person
+    if refusal:
+        return _refused(request, refusal)
     name = form.cleaned_data["name"]
     try:
         bot = create_external_bot(name=name, owner=request.user)

@@ -15,6 +15,7 @@ from ..models import (
     MatchSeat,
     MembershipRequest,
     Player,
+    Profile,
     RequestStatus,
     RoundStatus,
     Tournament,
@@ -34,11 +35,31 @@ def person_player(user) -> Player | None:
     return Player.objects.filter(user=user, bot_kind="").order_by("pk").first()
 
 
-def email_unverified(user) -> bool:
-    """The account signed up with an email address it has not confirmed yet. Accounts made by an administrator
-    (createsuperuser, the admin, commands) have no address on record and are not held back."""
-    addresses = EmailAddress.objects.filter(user=user)
-    return addresses.exists() and not addresses.filter(verified=True).exists()
+def email_verified(user) -> bool:
+    """The account has confirmed one of its email addresses (the link allauth emails)."""
+    return EmailAddress.objects.filter(user_id=user.pk, verified=True).exists()
+
+
+def made_by_administrator(user) -> bool:
+    """An administrator made the account (Profile.made_by_administrator): createsuperuser, the admin, a command."""
+    return Profile.objects.filter(user_id=user.pk, made_by_administrator=True).exists()
+
+
+def verified(user) -> bool:
+    """Whether the account takes part as a verified person (joins clubs, enters competitions, makes bots, sits at
+    rated tables). A positive fact, never the absence of one: a confirmed email address, or the administrator's mark.
+    Having no address at all proves nothing (an unverified account could remove its only one).
+
+    An external bot's own account (signed in with its token) takes part on its owner's verification; a bot with no
+    owner was registered by a club's organisers or a command and takes part as theirs."""
+    if user is None or not user.is_authenticated:
+        return False
+    bot = Player.objects.filter(user_id=user.pk, bot_kind=EXTERNAL_BOT).select_related("owner").first()
+    if bot is not None:
+        if bot.owner is None:
+            return True
+        user = bot.owner
+    return email_verified(user) or made_by_administrator(user)
 
 
 def has_confirmed_email(user, email: str) -> bool:

@@ -67,6 +67,24 @@ def ensure_person(user, *, name: str | None = None) -> tuple[Profile, Player | N
 
 
 @transaction.atomic
+def mark_made_by_administrator(user) -> Profile:
+    """Say that an administrator made the account (createsuperuser, the admin, a command or a tool): it takes part
+    without a confirmed email address (league.selectors.accounts.verified). Never called on sign-up."""
+    profile, _created = Profile.objects.get_or_create(user=user)
+    if not profile.made_by_administrator:
+        profile.made_by_administrator = True
+        profile.save(update_fields=["made_by_administrator"])
+    return profile
+
+
+def on_account_saved(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    """A new staff or superuser account (createsuperuser, or the admin with the boxes ticked) is an administrator's
+    doing: no sign-up makes one. Connected in league.apps."""
+    if created and not raw and (instance.is_staff or instance.is_superuser):
+        mark_made_by_administrator(instance)
+
+
+@transaction.atomic
 def update_profile(*, user, display_name: str | None = None, language: str | None = None,
                    email_notifications: bool | None = None) -> Profile:
     """Change what the person chose: their display name (their player's name: league.services.names' rule), their

@@ -12,7 +12,7 @@ from django.utils import timezone
 from league.models import LobbySeat, LobbyStatus, LobbyTable, Match, MatchStatus, Player, Rating
 from league.selectors.live import legal_decisions, match_game
 from league.selectors.lobby import open_public_tables, table_for, table_summary
-from league.services.accounts import ensure_person
+from league.services.accounts import ensure_person, mark_made_by_administrator
 from league.services.decisions import submit_decision
 from league.services.lobby import (
     MAX_OPEN_TABLES_PER_PERSON,
@@ -31,8 +31,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def people(db):
+    """Accounts as an administrator makes them: verified without an email address (rated tables need it)."""
     User = get_user_model()
-    return {name: User.objects.create_user(name) for name in ("ann", "bob", "cy", "di")}
+    made = {name: User.objects.create_user(name) for name in ("ann", "bob", "cy", "di")}
+    for user in made.values():
+        mark_made_by_administrator(user)
+    return made
 
 
 def refused(call, status: int, words: str):
