@@ -34,7 +34,8 @@ def test_the_badge_counts_new_notifications_without_a_reload(chromium, site_serv
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit].primary")
     page.wait_for_url(server.url + "/")
-    badge = page.locator("[data-badge]")
+    # At a phone's width the links fold under the Menu button, which carries the count too.
+    badge = page.locator(".menu-toggle [data-badge]")
     assert badge.inner_text() == "1"
     page.evaluate("window.__sameDocument = true")  # gone if the page reloads
 
@@ -43,6 +44,8 @@ def test_the_badge_counts_new_notifications_without_a_reload(chromium, site_serv
     expect(badge).to_have_text("2", timeout=10000)
     assert page.evaluate("window.__sameDocument") is True
 
+    page.click("button.menu-toggle")
+    expect(page.locator("a.notif-link [data-badge]")).to_have_text("2")
     page.click("a.notif-link")  # the header's link to the notifications page
     page.wait_for_url("**/notifications/")
     assert "Your bot was paused." in page.content()
