@@ -50,3 +50,18 @@ def _empty_game_cache():
     GAME_CACHE.clear()
     yield
     GAME_CACHE.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles():
+    from django.core.cache import cache
+
+    from runtime.throttling import STORE
+
+    # The rate limits count in the cache (or, while it fails, in memory), keyed by account id: ids start again in
+    # every test's database, so without this one test's writes would use up the next one's budget (429s).
+    cache.clear()
+    STORE.clear_local()
+    yield
+    cache.clear()
+    STORE.clear_local()

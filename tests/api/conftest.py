@@ -11,7 +11,6 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from api.tokens import issue_token
@@ -25,18 +24,6 @@ from league.services.players import add_club_admin, create_external_bot
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # test accounts only
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttles():
-    from runtime.throttling import STORE
-
-    # The rate limits count in the cache (or, while it fails, in memory): every test starts with a full budget.
-    cache.clear()
-    STORE.clear_local()
-    yield
-    cache.clear()
-    STORE.clear_local()
 
 
 def client_for(user=None, token: str | None = None) -> APIClient:
