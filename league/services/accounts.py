@@ -124,5 +124,6 @@ def account_made_by_command(*, username: str, password: str):
         user.set_password(password)
         user.is_active = True
         user.save(update_fields=["password", "is_active"])
+    mark_made_by_administrator(user)  # it signs in and takes part without an email address: the command vouches
     ensure_person(user, name=username)
     return user

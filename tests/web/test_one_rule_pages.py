@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
@@ -50,6 +51,8 @@ def world():
     organiser = User.objects.create_user("olga")
     add_club_admin(club=club, user=organiser)
     ada_user = User.objects.create_user("ada")
+    # A person who confirmed her address: her bot takes part on her verification (issue 27).
+    EmailAddress.objects.create(user=ada_user, email="ada@example.org", verified=True, primary=True)
     ada = create_person_player(user=ada_user, name="ada")
     bot = create_external_bot(name="adabot", owner=ada_user)
     return {"club": club, "organiser": signed_in(organiser), "ada": ada, "bot": bot, "owner": signed_in(ada_user),

@@ -24,6 +24,8 @@ from league.standings import METRICS
 from web.forms_tournament import FALLBACK_CHOICES, METRIC_CHOICES
 from web.game_options import GAME_OPTIONS
 
+from .support import administrators_account
+
 pytestmark = pytest.mark.django_db
 PASSWORD = "pw-create-1"
 FR = {"HTTP_ACCEPT_LANGUAGE": "fr-FR,fr;q=0.9"}
@@ -35,7 +37,7 @@ def club_site(db, settings):
     User = get_user_model()
     club = create_club(name="Crystal Club")
     other = create_club(name="Other Club")
-    organiser = User.objects.create_user("olive", password=PASSWORD)
+    organiser = administrators_account("olive", password=PASSWORD)  # signs in through the form
     add_club_admin(club=club, user=organiser)
     stranger = User.objects.create_user("otto", password=PASSWORD)  # organises the other club only
     add_club_admin(club=other, user=stranger)
