@@ -77,6 +77,9 @@ def store_progress(*, match: Match, game: Any, marks: ChoiceMarks, extra: dict |
         # withheld until then (league.selectors.deals.result_withheld).
         if game.result is not None and not is_comparison_match(match.pk):
             emit("match.finished", match_id=match.pk)
+        # The open pages of the match are told it moved (web.push): the move number only, each reads its own view.
+        if new or game.result is not None:
+            emit("match.moved", match_id=match.pk, move_number=game.move_number)
     marks.choices = len(game.choices)
     # The caller's row now describes what is stored (load_match_game's cache hook reads these).
     for name, value in fields.items():
