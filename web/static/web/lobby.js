@@ -15,28 +15,33 @@
     xhr.send();
   }
 
-  // Pushes from `path` go to `handle`; after a socket that keeps closing (or none at all), `poll` takes over.
+  // Pushes from `path` go to `handle`; `poll` runs every POLL_MS whenever no socket is open (not yet, dropped, or
+  // none at all), and alone after a few sockets in a row failed.
   function live(path, handle, poll) {
     var failures = 0;
+    var socket = null;
+    var timer = setInterval(function () { if (!socket || socket.readyState !== 1) poll(); }, POLL_MS);
     function connect() {
       var opened = 0;
-      var socket;
       try {
         socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + path);
-      } catch (e) { poll(); return; }
+      } catch (e) { socket = null; return; }
       socket.onopen = function () { opened = Date.now(); };
       socket.onmessage = function (e) {
         var data;
         try { data = JSON.parse(e.data); } catch (x) { return; }
-        if (data) handle(data, function () { socket.onclose = null; socket.close(1000); });
+        if (data) handle(data);
       };
       socket.onclose = function (e) {
+        socket = null;
         failures = opened && Date.now() - opened > 30000 ? 1 : failures + 1;
-        if (failures >= MAX_FAILURES || e.code === 4403 || e.code === 4404 || e.code === 4400) { poll(); return; }
+        if (failures >= MAX_FAILURES || e.code === 4403 || e.code === 4404 || e.code === 4400) return;
         setTimeout(connect, Math.min(15000, 500 * Math.pow(2, failures)) * (0.75 + Math.random() / 2));
       };
     }
-    if ("WebSocket" in window) connect(); else poll();
+    if ("WebSocket" in window) connect();
+    // Stops both (the page is leaving).
+    return function () { clearInterval(timer); if (socket) { socket.onclose = null; socket.close(1000); } };
   }
 
   var lobby = document.getElementById("my-tables");
@@ -48,9 +53,7 @@
       if (mineList.innerHTML !== data.html.mine) mineList.innerHTML = data.html.mine;
       if (tablesList.innerHTML !== data.html.tables) tablesList.innerHTML = data.html.tables;
     };
-    live(lobby.getAttribute("data-socket-path"), showLists, function () {
-      setInterval(function () { getJSON(url, showLists); }, POLL_MS);
-    });
+    live(lobby.getAttribute("data-socket-path"), showLists, function () { getJSON(url, showLists); });
   }
 
   var table = document.getElementById("lobby-table");
@@ -58,21 +61,16 @@
     var tableUrl = table.getAttribute("data-live-url");
     var shown = document.getElementById("table-status").textContent;
     var freeShown = document.getElementById("free-seats").textContent;
-    var timer = null;
-    // Returns whether the page is leaving (to the match, or to be drawn again).
-    var showTable = function (t, stop) {
+    var stop = null;
+    var showTable = function (t) {
       if (t.status === "started" && t.seated && t.match_url) {
-        clearInterval(timer);
-        if (stop) stop();
+        stop();
         window.location.assign(t.match_url);
       } else if (t.status !== shown || String(t.free_seats) !== freeShown) {
-        clearInterval(timer);
-        if (stop) stop();
+        stop();
         window.location.reload(); // who sits there and what one may do have changed: the server draws it again
       }
     };
-    live(table.getAttribute("data-socket-path"), showTable, function () {
-      timer = setInterval(function () { getJSON(tableUrl, function (t) { showTable(t); }); }, POLL_MS);
-    });
+    stop = live(table.getAttribute("data-socket-path"), showTable, function () { getJSON(tableUrl, showTable); });
   }
 })();

@@ -1,7 +1,8 @@
-// The live table: the server pushes the re-rendered table over a WebSocket the moment the match moves on (web.push);
-// where sockets fail (no support, a server without them such as `runserver`, a socket that keeps closing) the page
-// polls its JSON view every 1.5 s instead, as it always did. Either way the table is swapped in, and decisions are
-// sent with fetch so the page never reloads. One request at a time: a decision and a poll never overlap.
+// The live table: the server pushes the re-rendered table over a WebSocket the moment the match moves on (web.push).
+// Whenever no socket is open (not yet, dropped and reconnecting, or none at all: no support, a server without them
+// such as `runserver`) the page polls its JSON view every 1.5 s, as it always did; after a few sockets in a row fail
+// it stops trying and just polls. Either way the table is swapped in, and decisions are sent with fetch so the page
+// never reloads. One request at a time: a decision and a poll never overlap.
 (function () {
   "use strict";
   var root = document.getElementById("table");
@@ -11,10 +12,9 @@
   var busy = false;
   var timer = null;
   var POLL_MS = 1500;
-  var socket = null;        // the open socket, while pushes arrive
-  var polling = false;      // fell back to polling for good
+  var socket = null;        // the socket, connecting or open
   var failures = 0;         // sockets in a row that closed soon (or never opened)
-  var MAX_FAILURES = 4;     // then poll
+  var MAX_FAILURES = 4;     // then only poll
   var held = null;          // a pushed table that arrived while a decision was being sent
 
   function view() { return root.querySelector(".table-view"); }
@@ -52,10 +52,12 @@
     return status === "finished" || status === "failed" || status === "cancelled";
   }
 
+  function pushed() { return socket !== null && socket.readyState === 1; }
+
   function schedule() {
     clearTimeout(timer);
     if (over()) return; // nothing more will happen
-    if (socket && !polling) return; // the socket brings every move
+    if (pushed()) return; // the open socket brings every move
     timer = setTimeout(poll, POLL_MS);
   }
 
@@ -67,7 +69,7 @@
       "?move=" + encodeURIComponent(v ? v.getAttribute("data-move") : "") +
       "&status=" + encodeURIComponent(v ? v.getAttribute("data-status") : "");
     var opened = 0;
-    try { socket = new WebSocket(url); } catch (e) { fallBack(); return; }
+    try { socket = new WebSocket(url); } catch (e) { socket = null; return; }
     socket.onopen = function () { opened = Date.now(); clearTimeout(timer); };
     socket.onmessage = function (e) {
       var data;
@@ -79,20 +81,14 @@
     };
     socket.onclose = function (e) {
       socket = null;
-      if (over() || polling) return;
-      // A socket that stayed open a while had worked: start counting again. 4403/4404: this page may not watch
-      // (or the match is gone); the polling endpoint will say so too.
+      if (over()) return;
+      schedule(); // poll until a socket is open again
+      // A socket that stayed open a while had worked: start counting again. 4400, 4403, 4404: this page may not
+      // watch (or the match is gone); polling will say so.
       failures = opened && Date.now() - opened > 30000 ? 1 : failures + 1;
-      if (failures >= MAX_FAILURES || e.code === 4403 || e.code === 4404 || e.code === 4400) { fallBack(); return; }
-      var wait = Math.min(15000, 500 * Math.pow(2, failures)) * (0.75 + Math.random() / 2);
-      setTimeout(connect, wait);
+      if (failures >= MAX_FAILURES || e.code === 4403 || e.code === 4404 || e.code === 4400) return;
+      setTimeout(connect, Math.min(15000, 500 * Math.pow(2, failures)) * (0.75 + Math.random() / 2));
     };
-  }
-
-  function fallBack() {
-    socket = null;
-    polling = true;
-    schedule();
   }
 
   function poll() {
@@ -148,11 +144,12 @@
       })
       .then(function () {
         busy = false;
-        if (!socket) { poll(); return; }
+        if (!pushed()) { poll(); return; }
         if (held) { swap(held); held = null; } // the socket brings the table the decision led to
       });
   });
 
   updatePassButton();
-  if (socketPath && "WebSocket" in window && !over()) connect(); else if (!over()) fallBack();
+  if (socketPath && "WebSocket" in window && !over()) connect();
+  schedule();
 })();
