@@ -28,12 +28,14 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser
 from django.core.handlers.asgi import ASGIRequest
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.utils import translation
 
+from league.selectors.live import seats_of_user
 from league.selectors.matches import matches
 from runtime.language import profile_language
 
@@ -133,6 +135,7 @@ class LiveSocket(AsyncWebsocketConsumer):
     async def changed_notice(self, event):
         """A notice of the group: read again, once for however many arrive while a read runs."""
         self.dirty = True
+        self.noticed = asyncio.get_running_loop().time()
         if self.refresher is None or self.refresher.done():
             self.refresher = asyncio.ensure_future(self.refresh())
 
@@ -140,7 +143,7 @@ class LiveSocket(AsyncWebsocketConsumer):
         try:
             while self.dirty:
                 self.dirty = False
-                answer = await self.read_in_thread()
+                answer = await self.read_after_notice()
                 if isinstance(answer, int):
                     await self.close(code=answer)
                     return
@@ -153,6 +156,9 @@ class LiveSocket(AsyncWebsocketConsumer):
 
     async def read_in_thread(self):
         return await database_sync_to_async(self.read_as_reader)()
+
+    async def read_after_notice(self):
+        return await self.read_in_thread()
 
     def read_as_reader(self):
         with translation.override(self.language):
@@ -174,8 +180,54 @@ class LiveSocket(AsyncWebsocketConsumer):
         return True
 
 
+class SharedReads:
+    """The spectators' reads of a match, shared by every spectator socket of this process: a notice costs the
+    process one read for all of them (per language), not one each. A socket told at time T takes a read that began
+    at T or later (so it saw the move notified, which was committed before the notice was sent), or begins one."""
+
+    def __init__(self, size: int = 2048):
+        self.size = size
+        self.latest: OrderedDict[tuple, tuple[float, asyncio.Future]] = OrderedDict()
+
+    async def get(self, key: tuple, since: float, read: Callable[[], dict | int]) -> dict | int:
+        entry = self.latest.get(key)
+        if entry is None or entry[0] < since:
+            entry = (asyncio.get_running_loop().time(), asyncio.ensure_future(database_sync_to_async(read)()))
+            self.latest[key] = entry
+            self.latest.move_to_end(key)
+            while len(self.latest) > self.size:
+                self.latest.popitem(last=False)
+        return await asyncio.shield(entry[1])
+
+
+SPECTATOR_READS = SharedReads()
+
+
+def spectator_read(match_id: int, language: str) -> dict | int:
+    """What any spectator of the match (signed in or not, holding no seat) is sent now, in `language`."""
+    with translation.override(language):
+        match = matches().filter(pk=match_id).first()
+        if match is None:
+            return NOT_FOUND
+        answer = live_update(_SPECTATOR, match, None, None, shared=SPECTATOR_TABLES.get)
+        return MAY_NOT_WATCH if answer is None else answer
+
+
+def _spectator_request() -> HttpRequest:
+    request = HttpRequest()
+    request.user = AnonymousUser()
+    return request
+
+
+_SPECTATOR = _spectator_request()
+
+
 class MatchSocket(LiveSocket):
-    """A match page's socket (`ws/matches/<pk>/?move=N&status=S`): the table as the reader sees it, each move."""
+    """A match page's socket (`ws/matches/<pk>/?move=N&status=S`): the table as the reader sees it, each move.
+
+    A reader who holds no seat at the match when the socket opens is a spectator for its whole life: its socket
+    takes the process's shared spectator read (SharedReads). A seat's socket reads for its reader each time (the
+    seat may change hands: it is looked up every time)."""
 
     def group_name(self) -> str:
         self.match_id = self.scope["url_route"]["kwargs"]["pk"]
@@ -193,8 +245,19 @@ class MatchSocket(LiveSocket):
         match = matches().filter(pk=self.match_id).first()
         if match is None:
             return NOT_FOUND
+        if not hasattr(self, "spectator"):  # the connect's read
+            self.spectator = not seats_of_user(match, self.request.user)
         answer = live_update(self.request, match, *self.shown, shared=SPECTATOR_TABLES.get)
         return MAY_NOT_WATCH if answer is None else answer
+
+    async def read_after_notice(self):
+        if not self.spectator:
+            return await self.read_in_thread()
+        answer = await SPECTATOR_READS.get((self.match_id, self.language), self.noticed,
+                                           lambda: spectator_read(self.match_id, self.language))
+        if isinstance(answer, dict) and (str(answer["move_number"]), answer["status"]) == self.shown:
+            return {k: v for k, v in answer.items() if k != "html"}  # the page shows it already
+        return answer
 
     def changed(self, answer: dict) -> bool:
         if "html" not in answer:

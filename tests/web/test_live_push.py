@@ -34,7 +34,7 @@ from league.services import (
 from league.services.decisions import start_live_match, submit_user_decision
 from league.services.lobby import create_table, join_table
 from runtime.asgi_routing import router
-from web import consumers
+from web import consumers, push
 from web.push import match_group
 from web.routing import websocket_application
 
@@ -56,6 +56,7 @@ def _fresh_layer(settings):
     """A new in-memory layer per test (even where REDIS_URL is set), so no group outlives its test."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     consumers.SPECTATOR_TABLES.entries.clear()
+    consumers.SPECTATOR_READS.latest.clear()  # its reads belong to the last test's event loop
 
 
 def session_of(user) -> str:
@@ -361,3 +362,38 @@ def test_websocket_connections_go_to_channels_and_http_stays_as_it_was():
     application = router(websocket=sockets)
     asyncio.run(application({"type": "websocket", "path": "/ws/lobby/"}, None, None))
     assert seen == ["websocket"] and set(application.handlers) == {"async", "sync"}
+
+
+def test_the_spectators_of_a_match_share_one_read_per_move(site, monkeypatch):
+    """Spectators (anonymous or signed in without a seat) all see the same table: after a move, one read serves
+    every spectator socket of the process, while the seat's socket reads its own view."""
+    match = table_with_bots(site["ann"], site["bots"], seed="push-share")
+    ann, bob_session = site["ann"].user, session_of(site["bob"].user)
+    reads = []
+    original = consumers.spectator_read
+
+    def counted(*args):
+        reads.append(args)
+        return original(*args)
+
+    monkeypatch.setattr(consumers, "spectator_read", counted)
+    notices = []
+    notify = push.notify
+    monkeypatch.setattr(push, "notify", lambda group, message: (notices.append(group), notify(group, message)))
+
+    async def scenario():
+        watchers = [match_socket(match) for _ in range(4)] + [match_socket(match, bob_session)]
+        for s in watchers:
+            assert (await s.connect())[0]
+        await decide(match, ann, random.Random(3), seat=0)
+        now = await current(match)
+        seen = [(await until_move(s, now.move_number))[-1] for s in watchers]
+        for s in watchers:
+            await s.disconnect()
+        return now, seen
+
+    now, seen = asyncio.run(scenario())
+    assert {v["move_number"] for v in seen} == {now.move_number} and len({v["html"] for v in seen}) == 1
+    assert leaked(seen[0]["html"], others_cards(now, -1)) == []
+    # At most one read per notice (ann's move, then the bots' after it), never one per socket.
+    assert notices and 1 <= len(reads) <= len(notices)
