@@ -41,7 +41,7 @@ def lobby_table_group(table_id: int) -> str:
 
 def on_league_event(sender, *, name: str, payload: dict, **kwargs) -> None:
     """league_event's listener (web.apps): the notices of a match's move and of the lobby's changes."""
-    if name in ("match.moved", "match.finished"):
+    if name == "match.moved":  # its last store included ("match.finished" follows it)
         notify(match_group(payload["match_id"]), {"type": MATCH_MOVED, "move": payload.get("move_number")})
     elif name == "lobby.changed":
         notify(LOBBY_GROUP, {"type": LOBBY_CHANGED})
