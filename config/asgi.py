@@ -1,6 +1,6 @@
 """ASGI entry point: what the deployed server runs (gunicorn with uvicorn workers, deploy/Procfile), so that a
 waiting turns long-poll is a suspended coroutine rather than a thread (api/play.py); runtime/asgi_routing.py sends
-the synchronous views through a chain that costs them one thread hop."""
+the synchronous views through a chain that costs them one thread hop, and the website's WebSockets to Channels."""
 
 import os
 
@@ -14,8 +14,10 @@ import django  # noqa: E402 - after the environment it reads
 django.setup(set_prefix=False)
 
 from runtime.asgi_routing import router  # noqa: E402
+from web.routing import websocket_application  # noqa: E402
 
-application = router()
+# http as before; WebSocket connections (the live pages' pushes, web.push) go to Django Channels' routing.
+application = router(websocket=websocket_application())
 
 # No broker means no `celery beat`: run its schedule in this process instead (only then; see the module).
 from workers.embedded_beat import start_embedded_beat  # noqa: E402  (needs the settings loaded above)

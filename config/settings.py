@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -322,6 +323,20 @@ if DIAMONDS_CACHE_URL:
     CACHES = {"default": {"BACKEND": "runtime.cache.FailSoftRedisCache", "LOCATION": DIAMONDS_CACHE_URL,
                           "KEY_PREFIX": "diamonds:cache",
                           "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2}}}
+
+# ---- the live pages' channel layer (Django Channels: web.push, web.consumers) --------------------------------------
+# With Redis, channels_redis' pub/sub layer: a move is one PUBLISH to its match's group, which every web process with
+# a socket of that match receives once and hands to its own sockets; nothing is stored in Redis, so no group
+# membership can expire under a long-open page (the list-based RedisChannelLayer drops members after a day), and a
+# lost notice is harmless (the next one, or the page's resume, brings the current table). Pub/sub channels ignore
+# Redis' database number, so the prefix carries it: two servers sharing a Redis on different databases stay apart.
+# Without Redis everything runs in one process: the in-memory layer.
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {
+        "hosts": [REDIS_URL], "prefix": f"diamonds:live:{urlparse(REDIS_URL).path.strip('/') or '0'}"}}}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 # The play queue's name can be changed so that test workers sharing a Redis consume only their own run's matches.
 DIAMONDS_PLAY_QUEUE = os.environ.get("DIAMONDS_PLAY_QUEUE", "play")

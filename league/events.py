@@ -8,6 +8,8 @@ commits (nothing is announced for a change that rolled back). Listeners connect 
 Names (payloads are plain JSON-able values: ids and short strings):
 - "match.started"        match_id
 - "match.finished"       match_id
+- "match.moved"          match_id, move_number (its stored play advanced, or its status changed: the website's
+                         open pages of it are told, web.push)
 - "turn.awaited"         match_id, user_ids (the people, not bots, who owe a decision now)
 - "round.seated"         tournament_id, round_number, match_ids
 - "tournament.finished"  tournament_id
@@ -15,6 +17,8 @@ Names (payloads are plain JSON-able values: ids and short strings):
 - "bot.resumed"          player_id
 - "membership.requested" club_id, player_id, request_id (a club on request: its organisers have one to answer)
 - "membership.answered"  club_id, player_id, request_id, accepted (true or false)
+- "lobby.changed"        table_id (a lobby table opened, was joined or left, started, was cancelled or expired;
+                         table_id None for the periodic sweep of expired tables)
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ log = logging.getLogger(__name__)
 EVENT_NAMES = (
     "match.started",
     "match.finished",
+    "match.moved",
     "turn.awaited",
     "round.seated",
     "tournament.finished",
@@ -36,6 +41,7 @@ EVENT_NAMES = (
     "bot.resumed",
     "membership.requested",
     "membership.answered",
+    "lobby.changed",
 )
 
 # Sent with keyword arguments `name` and `payload` (a dict) after the emitting transaction commits.

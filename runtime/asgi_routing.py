@@ -5,6 +5,9 @@ gets a handler that runs the whole middleware chain and the view in one thread, 
 Django's own ASGI handler alone would serve both, but it runs each synchronous middleware of a synchronous view
 in a thread hop of its own, in and out: a decision cost about half as much CPU again as under WSGI
 (docs/benchmarks.md). One hop per request instead keeps the synchronous views at WSGI's cost.
+
+WebSocket connections go to the application the caller gives (Django Channels' routing of the website's live pages,
+config/asgi.py); the http routing is the same with or without it.
 """
 
 from __future__ import annotations
@@ -31,11 +34,15 @@ def is_async_view(path: str) -> bool:
         return False
 
 
-def router():
-    """The ASGI application (build it once Django is set up)."""
+def router(websocket=None):
+    """The ASGI application (build it once Django is set up). `websocket` serves the WebSocket connections (the
+    website's live pages: config/asgi.py passes web.routing's); without it they are refused."""
     waiting, plain = ASGIHandler(), SyncChainHandler()
 
     async def application(scope, receive, send):
+        if scope["type"] == "websocket" and websocket is not None:
+            await websocket(scope, receive, send)
+            return
         handler = waiting if scope["type"] == "http" and is_async_view(scope["path"]) else plain
         await handler(scope, receive, send)
 

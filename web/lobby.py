@@ -131,12 +131,18 @@ def _open_table(request, form):
 @require_GET
 def lobby_live(request):
     """What the lobby's script polls: the open public tables and the viewer's own, as JSON, with both lists drawn
-    by the page's own template (`html`), so the script only swaps them in and every word stays translated."""
+    by the page's own template (`html`), so the script only swaps them in and every word stays translated. Its
+    socket gets the same answer whenever the lobby changes (web.consumers)."""
+    return JsonResponse(lobby_update(request))
+
+
+def lobby_update(request) -> dict:
+    """The lobby's lists as the reader sees them (their own tables among them)."""
     tables = [_with_urls(table_summary(t, request.user)) for t in open_public_tables()]
     mine = [_with_urls(table_summary(t, request.user)) for t in my_open_tables(request.user)]
     html = {name: render_to_string("web/_lobby_list.html", {"rows": rows, "which": name}, request=request)
             for name, rows in (("tables", tables), ("mine", mine))}
-    return JsonResponse({"tables": tables, "mine": mine, "html": html})
+    return {"tables": tables, "mine": mine, "html": html}
 
 
 def _with_urls(summary: dict) -> dict:
@@ -173,6 +179,13 @@ def lobby_table(request, pk: int):
 def lobby_table_live(request, pk: int):
     table = _visible(request, pk)
     return JsonResponse(_with_urls(table_summary(table, request.user)))
+
+
+def lobby_table_update(request, pk: int, token: str = "") -> dict | None:
+    """A table's JSON as its waiting room's socket sends it (web.consumers); None if the reader may not see it (a
+    private table they neither sit at nor hold the invitation of), exactly as the page and its JSON decide."""
+    table = table_for(pk, request.user, token)
+    return None if table is None else _with_urls(table_summary(table, request.user))
 
 
 @never_cache  # its address is the invitation token

@@ -11,6 +11,7 @@ match's `game`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -23,8 +24,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.text import format_lazy
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from engine.diamonds.ruleset import ROUNDS_BY_PLAYERS
@@ -96,17 +97,38 @@ def match_page(request, pk: int):
 @require_GET
 def match_live(request, pk: int):
     """What the page's script polls: the match's move number and status, and the table re-rendered when either
-    differs from what the page shows (`?move=N&status=S`)."""
+    differs from what the page shows (`?move=N&status=S`). Its socket gets the same answers (web.consumers)."""
     match = get_object_or_404(matches(), pk=pk)
+    data = live_update(request, match, request.GET.get("move"), request.GET.get("status"))
+    if data is None:
+        return JsonResponse({"detail": _("hidden until the round closes")}, status=403)
+    return JsonResponse(data)
+
+
+def live_update(request, match: Match, shown_move: str | None, shown_status: str | None, *,
+                shared: Callable[[tuple, Callable[[], tuple[int, str]]], tuple[int, str]] | None = None) -> dict | None:
+    """The reader's answer to "has the match moved since (`shown_move`, `shown_status`)?": the move number and
+    status, and the reader's own table (their seat's view, or a spectator's) when either differs. None when the
+    reader may not watch the match (a spectator of a duplicate table or comparison game whose deal is still played).
+
+    `shared` (the socket's, web.consumers) memoises the spectators' table, which is the same for every spectator
+    of a move in one language: called with the key and the render, it returns the render's answer."""
     seat = _viewer_seat(match, request.user)
     if seat is None and deal_still_in_play(match):
-        return JsonResponse({"detail": _("hidden until the round closes")}, status=403)
+        return None
     data = {"move_number": match.move_number, "status": match.status, "status_label": match.get_status_display()}
-    if request.GET.get("move") != str(match.move_number) or request.GET.get("status") != match.status:
-        context = _table_context(match, seat)
-        data["move_number"] = context["move_number"]
-        data["html"] = render_to_string(context["presenter"].table_template, context, request=request)
-    return JsonResponse(data)
+    if shown_move != str(match.move_number) or shown_status != match.status:
+        if seat is None and shared is not None:
+            key = (match.pk, match.move_number, match.status, get_language())
+            data["move_number"], data["html"] = shared(key, lambda: _table_html(request, match, None))
+        else:
+            data["move_number"], data["html"] = _table_html(request, match, seat)
+    return data
+
+
+def _table_html(request, match: Match, seat: MatchSeat | None) -> tuple[int, str]:
+    context = _table_context(match, seat)
+    return context["move_number"], render_to_string(context["presenter"].table_template, context, request=request)
 
 
 @login_required

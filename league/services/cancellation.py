@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ..events import emit
 from ..models import (
     Comparison,
     ComparisonStatus,
@@ -72,6 +73,7 @@ def cancel_match(*, match_id: int, by: str = "", reason: str = "") -> Match:
         _cancel_in_play(Match.objects.filter(pk=match_id), _note(by, reason), timezone.now())
         # Its tournament round or comparison pair may close now (does nothing for any other match).
         transaction.on_commit(lambda: on_match_finished(match_id=match_id))
+        emit("match.moved", match_id=match_id, move_number=match.move_number)  # its open pages show it cancelled
     match.refresh_from_db()
     return match
 

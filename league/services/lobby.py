@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from engine import InvalidRuleset
 from engine.games import GAMES, game_type
 
+from ..events import emit
 from ..limits import check_turn_deadline
 from ..models import LobbySeat, LobbyStatus, LobbyTable, Player
 from ..models.player import EXTERNAL_BOT
@@ -125,6 +126,7 @@ def create_table(*, user, game: str, seats: int, options: dict | None = None, ra
         expires_at=timezone.now() + timedelta(minutes=settings.DIAMONDS_LOBBY_OPEN_MINUTES),
     )
     LobbySeat.objects.create(table=table, seat=0, player=host)
+    emit("lobby.changed", table_id=table.pk)
     return table
 
 
@@ -166,6 +168,7 @@ def join_table(*, user, table_id: int, token: str = "") -> LobbyTable:
             LobbySeat.objects.create(table=table, seat=free, player=player)
             if len(taken) + 1 == table.seats:
                 _start(table)
+            emit("lobby.changed", table_id=table.pk)
             return table
     except IntegrityError:
         # Only where rows cannot be locked: someone took the seat (or this person joined) at the same moment.
@@ -183,6 +186,7 @@ def leave_table(*, user, table_id: int) -> LobbyTable:
     if seat.player_id == table.host_id:
         raise LobbyRefused(_("You host this table: cancel it instead of leaving."))
     seat.delete()
+    emit("lobby.changed", table_id=table.pk)
     return table
 
 
@@ -201,6 +205,7 @@ def cancel_table(*, user, table_id: int) -> LobbyTable:
     _refuse_unless_open(table)
     table.status, table.closed_at = LobbyStatus.CANCELLED, timezone.now()
     table.save(update_fields=["status", "closed_at"])
+    emit("lobby.changed", table_id=table.pk)
     return table
 
 
@@ -213,6 +218,7 @@ def start_with_bots(*, user, table_id: int) -> LobbyTable:
     if not table.bot_kind:
         raise LobbyRefused(_("This table waits for people only: it starts when its last seat is taken."))
     _start(table)
+    emit("lobby.changed", table_id=table.pk)
     return table
 
 
@@ -237,5 +243,8 @@ def _start(table: LobbyTable) -> None:
 def expire_open_tables(*, now=None) -> int:
     """Close every open table past its `expires_at` as expired (the lobby sweep, periodic). Returns how many."""
     now = now or timezone.now()
-    return LobbyTable.objects.filter(status=LobbyStatus.OPEN, expires_at__lte=now).update(
+    expired = LobbyTable.objects.filter(status=LobbyStatus.OPEN, expires_at__lte=now).update(
         status=LobbyStatus.EXPIRED, closed_at=now)
+    if expired:
+        emit("lobby.changed", table_id=None)
+    return expired

@@ -75,6 +75,10 @@ def store_progress(*, match: Match, game: Any, marks: ChoiceMarks, extra: dict |
         # Once: the status filter of the write lets only one writer finish the match. A comparison's game is
         # announced with its twin when their pair has ended (league.services.comparisons.close_pair): its result is
         # withheld until then (league.selectors.deals.result_withheld).
+        # The open pages of the match are told it moved (web.push): the move number only, each reads its own view.
+        # Before "match.finished", which stays the last word of a match.
+        if new or game.result is not None:
+            emit("match.moved", match_id=match.pk, move_number=game.move_number)
         if game.result is not None and not is_comparison_match(match.pk):
             emit("match.finished", match_id=match.pk)
     marks.choices = len(game.choices)

@@ -17,7 +17,7 @@ PRODUCT = ("config", "runtime", "engine", "league", "workers", "api", "web")
 # (DATABASE_URL, DJANGO_DEBUG), or one of the Procfile's single words.
 VARIABLE = re.compile(r"\b(?:[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]|PORT)\b")
 # What the guide names in capitals that is not an environment variable.
-NOT_VARIABLES = {"X_FORWARDED_PROTO"}
+NOT_VARIABLES = {"X_FORWARDED_PROTO", "CHANNEL_LAYERS"}  # a header; a Django setting made from REDIS_URL
 
 
 def _procfile_lines() -> list[str]:

@@ -1,13 +1,21 @@
-// The live table: poll the page's JSON view every 1.5 s and swap in the re-rendered table when the match moves on;
-// send decisions with fetch so the page never reloads. One request at a time: a decision and a poll never overlap.
+// The live table: the server pushes the re-rendered table over a WebSocket the moment the match moves on (web.push).
+// Whenever no socket is open (not yet, dropped and reconnecting, or none at all: no support, a server without them
+// such as `runserver`) the page polls its JSON view every 1.5 s, as it always did; after a few sockets in a row fail
+// it stops trying and just polls. Either way the table is swapped in, and decisions are sent with fetch so the page
+// never reloads. One request at a time: a decision and a poll never overlap.
 (function () {
   "use strict";
   var root = document.getElementById("table");
   if (!root) return;
   var liveUrl = root.getAttribute("data-live-url");
+  var socketPath = root.getAttribute("data-socket-path");
   var busy = false;
   var timer = null;
   var POLL_MS = 1500;
+  var socket = null;        // the socket, connecting or open
+  var failures = 0;         // sockets in a row that closed soon (or never opened)
+  var MAX_FAILURES = 4;     // then only poll
+  var held = null;          // a pushed table that arrived while a decision was being sent
 
   function view() { return root.querySelector(".table-view"); }
 
@@ -39,12 +47,48 @@
     if (badge && status) { badge.textContent = label || status; badge.className = "status status-" + status; }
   }
 
+  function over() {
+    var status = view() && view().getAttribute("data-status");
+    return status === "finished" || status === "failed" || status === "cancelled";
+  }
+
+  function pushed() { return socket !== null && socket.readyState === 1; }
+
   function schedule() {
     clearTimeout(timer);
-    var v = view();
-    var status = v && v.getAttribute("data-status");
-    if (status === "finished" || status === "failed") return; // nothing more will happen
+    if (over()) return; // nothing more will happen
+    if (pushed()) return; // the open socket brings every move
     timer = setTimeout(poll, POLL_MS);
+  }
+
+  // The socket says which move the page shows, so a socket opened again after a drop gets the table at once if the
+  // match moved meanwhile.
+  function connect() {
+    var v = view();
+    var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + socketPath +
+      "?move=" + encodeURIComponent(v ? v.getAttribute("data-move") : "") +
+      "&status=" + encodeURIComponent(v ? v.getAttribute("data-status") : "");
+    var opened = 0;
+    try { socket = new WebSocket(url); } catch (e) { socket = null; return; }
+    socket.onopen = function () { opened = Date.now(); clearTimeout(timer); };
+    socket.onmessage = function (e) {
+      var data;
+      try { data = JSON.parse(e.data); } catch (x) { return; }
+      if (!data || !data.html) return;
+      if (busy) { held = data.html; return; }
+      swap(data.html);
+      if (over() && socket) socket.close(1000);
+    };
+    socket.onclose = function (e) {
+      socket = null;
+      if (over()) return;
+      schedule(); // poll until a socket is open again
+      // A socket that stayed open a while had worked: start counting again. 4400, 4403, 4404: this page may not
+      // watch (or the match is gone); polling will say so.
+      failures = opened && Date.now() - opened > 30000 ? 1 : failures + 1;
+      if (failures >= MAX_FAILURES || e.code === 4403 || e.code === 4404 || e.code === 4400) return;
+      setTimeout(connect, Math.min(15000, 500 * Math.pow(2, failures)) * (0.75 + Math.random() / 2));
+    };
   }
 
   function poll() {
@@ -98,9 +142,14 @@
       .catch(function () {
         if (error) error.textContent = document.getElementById("table").getAttribute("data-send-failed");
       })
-      .then(function () { busy = false; poll(); });
+      .then(function () {
+        busy = false;
+        if (!pushed()) { poll(); return; }
+        if (held) { swap(held); held = null; } // the socket brings the table the decision led to
+      });
   });
 
   updatePassButton();
+  if (socketPath && "WebSocket" in window && !over()) connect();
   schedule();
 })();
