@@ -17,6 +17,7 @@ from . import (
     play,
     players,
     ratings,
+    roster,
 )
 from .tokens import TokenView
 
@@ -59,6 +60,9 @@ v1: list[URLPattern | URLResolver] = [
          name="club-request-accept"),
     path("clubs/<int:pk>/requests/<int:request_id>/decline/",
          participation.ClubRequestDecisionView.as_view(accept=False), name="club-request-decline"),
+    path("clubs/<int:pk>/guests/", roster.ClubGuestsView.as_view(), name="club-guests"),
+    path("tournaments/<int:pk>/links/", roster.TournamentLinksView.as_view(), name="tournament-links"),
+    path("tournaments/<int:pk>/links/<int:entry_id>/", roster.TournamentLinkView.as_view(), name="tournament-link"),
     path("tournaments/<int:pk>/enter/", participation.TournamentEnterView.as_view(), name="tournament-enter"),
     path("tournaments/<int:pk>/leave/", participation.TournamentLeaveView.as_view(), name="tournament-leave"),
     # The schema of this version (committed as api/openapi.yaml): a client generated from it talks to /api/v1/.
