@@ -267,9 +267,9 @@ def _printed_links(request, tournament: Tournament) -> dict[int, dict[str, str]]
 
 
 def _printed(response, links: dict):
-    """A printed page carrying private links is kept by no cache and sends no Referer."""
+    """A printed page carrying private links is kept by no cache and sends no Referer to another site."""
     if links:
-        response["Referrer-Policy"] = "no-referrer"
+        response["Referrer-Policy"] = "same-origin"
         never_stored(response)
     return response
 

@@ -40,8 +40,10 @@ from .qr import qr_svg
 
 
 def _private(response):
-    """A page carrying a private link: no cache keeps it, and no link followed from it sends it on as a Referer."""
-    response["Referrer-Policy"] = "no-referrer"
+    """A page carrying a private link: no cache keeps it, and no link followed from it to another site sends it on as
+    a Referer (same-origin, not no-referrer: a browser then sends its form posts with `Origin: null`, which Django's
+    CSRF check refuses; our own access logs redact the token)."""
+    response["Referrer-Policy"] = "same-origin"
     return never_stored(response)
 
 

@@ -169,7 +169,7 @@ def claim_code_issue(request, pk: int, guest_id: int):
     response = render(request, "web/claim_code.html", {
         "club": club, "guest": guest, "code": code, "url": url,
         "qr": qr_svg(url, _("QR code of the link to claim %(name)s's history") % {"name": guest.name})})
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     return never_stored(response)
 
 
@@ -214,5 +214,5 @@ def claim(request, code: str):
         "claim": found if refusal_of_code(found) is None else None, "refusal": refusal,
         "not_ready": refusal_to_take_part(request.user) if request.user.is_authenticated else None,
     }, status=status)
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     return never_stored(response)

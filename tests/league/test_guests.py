@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from league.models import ClaimCode, ClubAdmin, EntryStatus, Match, MatchSeat, Player, Rating
+from league.selectors.standings_cache import cached_tournament_standings
 from league.services import create_club, create_person_player, start_tournament
 from league.services.offline_results import OfflineResultError, confirm_result, enter_result, set_offline
 from league.services.registration import register_players
@@ -127,3 +128,16 @@ def test_a_table_with_a_guest_is_not_switched_online(club, run_on_commit):
     match = _table(club, guests, run_on_commit, rated=False)
     with pytest.raises(OfflineResultError, match="guest"):
         set_offline(match=match, offline=False)
+
+
+def test_the_cached_standings_follow_a_merge(club, run_on_commit):
+    """A merge changes whose an entry is: the standings cache's fingerprint sees it (no row of a player no more)."""
+    gina, gina2 = add_guests(club=club["club"], names=["Gina", "Gina B"])
+    match = _table(club, [gina2, *_people(club, 3)], run_on_commit, rated=False)
+    run_on_commit(enter_result, match=match, user=club["organiser"], figures=FIGURES)
+    tournament = match.tournament_round.tournament
+    before = [row.player_ids for row in cached_tournament_standings(tournament)]
+    assert (gina2.pk,) in before
+    merge_guests(club=club["club"], source=gina2, target=gina)
+    after = [row.player_ids for row in cached_tournament_standings(tournament)]
+    assert (gina.pk,) in after and (gina2.pk,) not in after

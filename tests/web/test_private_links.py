@@ -113,7 +113,7 @@ def test_a_link_shows_its_table_seat_and_dealer_and_standings_without_an_account
     assert f"You sit at seat {seat + 1}." in html and "deals first" in html
     assert f"table {match.table_number}" in html and "Standings" in html
     assert 'inputmode="numeric"' in html  # the table's result form
-    assert "no-store" in response["Cache-Control"] and response["Referrer-Policy"] == "no-referrer"
+    assert "no-store" in response["Cache-Control"] and response["Referrer-Policy"] == "same-origin"
     # Nothing of anyone else's link, and no organiser's action.
     others = [token_of(p, evening["tournament"]) for p in evening["members"]]
     assert not any(t in html for t in others)
