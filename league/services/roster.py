@@ -281,7 +281,10 @@ def claim_guest(*, user, code: str) -> Player:
     guest's seats, entries, results and rating become theirs (merged as merge_guests merges; RosterError when
     refused) and the guest is no more. The code is used once. The caller checked that `user` is signed in, verified,
     and is the one confirming (their own POST)."""
-    claim = (ClaimCode.objects.select_for_update().select_related("guest").filter(digest=code_digest(code)).first())
+    # The code's row held (of itself only: its guest may be gone, the nullable side of the join) so a code sent by
+    # two accounts at once is used once.
+    claim = (ClaimCode.objects.select_for_update(of=("self",)).select_related("guest")
+             .filter(digest=code_digest(code)).first())
     refusal = refusal_of_code(claim)
     if refusal:
         raise RosterError(refusal)
