@@ -27,7 +27,8 @@ from .permissions import ReadOnlyOrAuthenticated
 from .throttling import WriteThrottle
 
 E = {code: OpenApiResponse(ErrorSerializer, description=why) for code, why in (
-    (400, "Invalid input."), (401, "Not signed in."), (403, "Not the table's host, or not seated at it."),
+    (400, "Invalid input."), (401, "Not signed in."),
+    (403, "Not the table's host, or not seated at it; or a rated table, and your account is not verified."),
     (404, "No such table (a private table without its token is not found)."),
     (409, "The table's state does not allow it: started, cancelled, expired, full, or you sit there already."),
     (429, "Too many writes: see Retry-After."))}
@@ -63,7 +64,9 @@ class LobbyTableCreateSerializer(serializers.Serializer):
     rated = serializers.BooleanField(required=False, default=False)
     public = serializers.BooleanField(required=False, default=True)
     bot_kind = serializers.CharField(required=False, default="", allow_blank=True, max_length=40)
-    turn_deadline_seconds = serializers.IntegerField(required=False, allow_null=True, default=None)
+    turn_deadline_seconds = serializers.IntegerField(
+        required=False, allow_null=True, default=None,
+        help_text="Seconds per decision; null (the default): the league's for a table of people, a few minutes.")
 
 
 class TokenSerializer(serializers.Serializer):
@@ -108,8 +111,10 @@ class LobbyTableViewSet(viewsets.ViewSet):
         return Response(LobbyTableSerializer(table_summary(table, request.user)).data)
 
     @extend_schema(summary="Open a table (you take its first seat)",
-                   description="A rated table is for people only; with `bot_kind` the host may start before the "
-                               "table is full, bots of that kind taking the empty seats.",
+                   description="A rated table is for verified people only (a confirmed email address, or an "
+                               "account an administrator made: 403 otherwise, when opening or joining one); an unrated "
+                               "table for anyone signed in. With `bot_kind` the host may start before the table is "
+                               "full, bots of that kind taking the empty seats.",
                    request=LobbyTableCreateSerializer, responses={201: LobbyTableSerializer, **E})
     def create(self, request):
         form = LobbyTableCreateSerializer(data=request.data)

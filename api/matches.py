@@ -68,8 +68,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     @extend_schema(
         summary="Create and start a match (the club's organisers)",
-        description="Engine bots play at once; a table with people or external bots waits for them (with the "
-                    "turn deadline, if set, after which the fallback bot decides for a late seat).",
+        description="Engine bots play at once; a table with people or external bots waits for them, each decision "
+                    "for at most its turn deadline (`turn_deadline_seconds`; left out or null: the league's default, "
+                    "a few minutes with a person at the table, seconds for external bots), after which the fallback "
+                    "bot decides for the late seat.",
         request=MatchCreateSerializer,
         responses={201: MatchSerializer, **WRITE_ERRORS},
     )
@@ -83,20 +85,24 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         ruleset = {**data.get("ruleset", {}), "players": len(players)}
         try:
             # create_match checks the ruleset with the game's own Ruleset and the bots with the game's bots
+            # and gives a table with a person or an external bot its deadline: the one asked for, else the default.
             match = create_match(players=players, ruleset=ruleset, seed=data.get("seed"),
                                  seed_chosen=data.get("seed") is not None, club=club,
-                                 game=data["game"])
+                                 game=data["game"], turn_deadline_seconds=data.get("turn_deadline_seconds"),
+                                 deadline_fallback=data.get("deadline_fallback", "random"))
         except (InvalidRuleset, ValueError, TypeError) as e:
             raise ValidationError({"ruleset": str(e)}) from None
-        start_live_match(match=match, turn_deadline_seconds=data.get("turn_deadline_seconds"),
-                         deadline_fallback=data.get("deadline_fallback", "random"))
+        start_live_match(match=match, deadline_fallback=match.deadline_fallback)
         return Response(MatchSerializer(match_with_players(match.pk)).data, status=201)
 
     @extend_schema(
-        summary="Set or clear the match's turn deadline (the club's organisers)",
+        summary="Set the match's turn deadline (the club's organisers)",
         description="A person's or external bot's decision left past the deadline is made by the fallback bot "
                     "(`deadline_action` fallback), or the late seat forfeits: the fallback bot plays it to the end "
-                    "and it is placed last (`forfeit`). A decision awaited now gets the full time from now.",
+                    "and it is placed last (`forfeit`). A seat that misses DIAMONDS_FORFEIT_AFTER_MISSES (3) in a "
+                    "row forfeits either way. null is the league's default for who is seated: a table with a person "
+                    "or an external bot always has a deadline (only engine bots' and offline tables go without). A "
+                    "decision awaited now gets the full time from now.",
         request=DeadlineSerializer, responses={200: MatchSerializer, **WRITE_ERRORS},
     )
     @action(detail=True, methods=["post"])

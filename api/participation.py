@@ -2,15 +2,18 @@
 answers to requests), entering tournaments and leaving them. Each is the website's same action (web/participation.py)
 over the same services and league.permissions' rules; api/README.md lists them.
 
-Every action here is for the signed-in account's own person player only: none takes a player id, so nobody can
-enter or remove anyone else (bots are entered by their owners and organisers through the entries/join endpoints)."""
+Every action here is for the signed-in account's own person player, except leaving a club, which may name a bot the
+account acts for (its owner, or the bot's own token): nobody can enter or remove anyone else (bots join clubs through
+clubs/{id}/members/ and are entered through the entries/join endpoints, by the same rules as people)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from allauth.account import app_settings as allauth_settings
 from allauth.account.forms import SignupForm
-from allauth.account.models import EmailAddress
+from allauth.account.utils import complete_signup
+from allauth.utils import get_form_class
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -21,22 +24,38 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.models import Language, MembershipRequest
-from league.permissions import organises, refusal_to_enter, refusal_to_take_part
-from league.selectors.accounts import email_unverified, my_page, pending_requests, person_player, requests_of
+from league.permissions import (
+    admitted_at_once,
+    keeps_to_self_entry_window,
+    organises,
+    refusal_to_enter,
+    refusal_to_leave_club,
+    refusal_to_take_part,
+)
+from league.selectors.accounts import (
+    email_verified,
+    made_by_administrator,
+    my_page,
+    pending_requests,
+    players_acted_for,
+    requests_of,
+)
 from league.selectors.clubs import clubs
 from league.selectors.competitions import tournaments
+from league.selectors.players import player as player_by_id
 from league.services.accounts import AccountError, ensure_person, update_profile
 from league.services.competition import TournamentError
 from league.services.entry import enter_tournament, leave_tournament
 from league.services.membership import (
     MembershipError,
-    ask_to_join,
+    add_member,
     decide_request,
     leave_club,
     set_membership_policy,
 )
 
 from .errors import E409, WRITE_ERRORS, ErrorSerializer, conflict
+from .ids import body_id
 from .permissions import refuse
 from .serializers import MatchSerializer, PlayerSerializer
 from .throttling import SigninThrottle, WriteThrottle
@@ -62,9 +81,11 @@ class SignupView(APIView):
     @extend_schema(
         summary="Sign up: a new account and its player; a verification email goes to the address",
         description="Answers 202 when the email is sent. The account may get a token (POST /api/v1/auth/token/) at "
-                    "once, but joins clubs and enters competitions only once the address is confirmed (the link in "
-                    "the email). A username or an address already in use is a 400 naming the field, as on the "
-                    "website's sign-up.",
+                    "once, but joins clubs, enters competitions, makes bots and sits at rated tables only once the "
+                    "address is confirmed (the link in the email); the website signs it in only then. A username "
+                    "in use is a 400 naming the field (usernames name players, which are public). An address "
+                    "already in use answers the same 202 and makes no account: its owner is emailed that someone "
+                    "tried to sign up with it, so the answer never tells whether an address is registered.",
         request=SignupSerializer,
         responses={202: inline_serializer("SignupAccepted", {"detail": serializers.CharField()}),
                    400: OpenApiResponse(ErrorSerializer, description="A field refused (see `errors`)."),
@@ -73,17 +94,22 @@ class SignupView(APIView):
         body = SignupSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        form = SignupForm(data={"username": data["username"], "email": data["email"],
+        # The website's sign-up form (ACCOUNT_FORMS), so both make accounts alike.
+        form_class = get_form_class(allauth_settings.FORMS, "signup", SignupForm)
+        form = form_class(data={"username": data["username"], "email": data["email"],
                                 "password1": data["password"], "password2": data["password"]})
         if not form.is_valid():
             errors = {("password" if f in ("password1", "password2") else f): [str(m) for m in msgs]
                       for f, msgs in form.errors.items()}
             raise ValidationError(errors)
+        # An address already in use makes no account: allauth's try_save emails its owner that someone tried to
+        # sign up with it ("account already exists") and the answer below is the same as for a new account, so the
+        # answer never tells whether an address is registered (ACCOUNT_PREVENT_ENUMERATION).
         user, _response = form.try_save(request._request)
         if user is not None:
-            address = EmailAddress.objects.get_primary(user) or EmailAddress.objects.filter(user=user).first()
-            if address is not None:
-                address.send_confirmation(request._request, signup=True)
+            # The website's sign-up flow: the confirmation email goes out; the account is not signed in (mandatory
+            # verification), and both paths leave the same traces on the response.
+            complete_signup(request._request, user, None, None)
         return Response({"detail": _("Account made: confirm your email address with the link we sent to it.")},
                         status=202)
 
@@ -97,13 +123,19 @@ class ProfileSerializer(serializers.Serializer):
     language = serializers.ChoiceField(choices=Language.choices, required=False, allow_blank=True,
                                        help_text='"" follows the browser.')
     email_notifications = serializers.BooleanField(required=False)
-    email_verified = serializers.BooleanField(read_only=True)
+    email_verified = serializers.BooleanField(read_only=True, help_text="One of the account's email addresses is "
+                                              "confirmed (the link in the email).")
+    made_by_administrator = serializers.BooleanField(
+        read_only=True, help_text="An administrator made the account (not a sign-up). The account joins clubs, "
+                                  "enters competitions, makes bots and sits at rated tables when this or "
+                                  "`email_verified` is true.")
 
 
 def _profile_data(user) -> dict:
     profile, player = ensure_person(user)
     return {"display_name": player.name if player else user.get_username(), "language": profile.language,
-            "email_notifications": profile.email_notifications, "email_verified": not email_unverified(user)}
+            "email_notifications": profile.email_notifications, "email_verified": email_verified(user),
+            "made_by_administrator": made_by_administrator(user)}
 
 
 class ProfileView(APIView):
@@ -159,10 +191,12 @@ class MyMatchesView(APIView):
 
 
 def _me(request):
-    """The signed-in person's player; a bot's account is refused (403): its owner acts for it."""
+    """The signed-in person's player; a bot's account is refused (403), told the endpoints that name a bot (its owner's
+    and its own token's alike)."""
     player = ensure_person(request.user)[1]
     if player is None:
-        raise PermissionDenied(_("This is a bot's account: its owner enters it (players/entries endpoints)."))
+        raise PermissionDenied(_("This is a bot's account: name the bot instead (`player` for clubs/{id}/members/ "
+                                 "and leave/, `players` for tournaments/{id}/entries/)."))
     return player
 
 
@@ -183,13 +217,20 @@ class ClubJoinView(APIView):
     throttle_classes = [WriteThrottle]
 
     @extend_schema(summary="Join the club myself: at once if it is open (201), else ask its organisers (202)",
+                   description="A bot joins the same way through `POST clubs/{id}/members/` naming it, by its owner "
+                               "or with its own token; a bot's account is refused here (403).",
                    request=None, responses={201: JOINED, 202: JOINED, **WRITE_ERRORS, 409: E409})
     def post(self, request, pk: int):
         club = get_object_or_404(clubs(), pk=pk)
-        player = _me(request)
+        player = ensure_person(request.user)[1]
+        if player is None:
+            raise PermissionDenied(_("This is a bot's account: ask for the bot to join with POST "
+                                     "/api/v1/clubs/%(club)s/members/ naming it in `player`; the club's policy "
+                                     "answers it as it answers a person.") % {"club": club.pk})
         refuse(refusal_to_take_part(request.user))
+        admitted_by = request.user if admitted_at_once(request.user, club.pk) else None
         try:
-            outcome = ask_to_join(club=club, player=player)
+            outcome = add_member(club=club, player=player, admitted_by=admitted_by)
         except MembershipError as e:
             return conflict(e)
         return Response({"club": club.pk, "member": outcome.joined,
@@ -201,12 +242,21 @@ class ClubLeaveView(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [WriteThrottle]
 
-    @extend_schema(summary="Leave the club (or withdraw my pending request)", request=None,
+    @extend_schema(summary="Leave the club (or withdraw my pending request); with `player`, one of my bots (its "
+                           "owner, or the bot's own token)",
+                   request={"application/json": {"type": "object", "properties": {"player": {"type": "integer"}}}},
                    responses={200: JOINED, **WRITE_ERRORS, 409: E409})
     def post(self, request, pk: int):
         club = get_object_or_404(clubs(), pk=pk)
+        if isinstance(request.data, dict) and "player" in request.data:
+            player = player_by_id(body_id(request.data.get("player"), "player"))
+            if player is None:
+                raise ValidationError({"player": "no such player"})
+            refuse(refusal_to_leave_club(request.user, player))
+        else:
+            player = _me(request)
         try:
-            leave_club(club=club, player=_me(request))
+            leave_club(club=club, player=player)
         except MembershipError as e:
             return conflict(e)
         return Response({"club": club.pk, "member": False, "request": None})
@@ -237,7 +287,7 @@ class ClubRequestsView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(summary="Requests to join the club: its organisers see every pending one, anyone else their own "
-                           "(pending or answered), a visitor none",
+                           "and their bots' (pending or answered), a visitor none",
                    responses={200: MembershipRequestSerializer(many=True), 404: ErrorSerializer})
     def get(self, request, pk: int):
         club = get_object_or_404(clubs(), pk=pk)
@@ -245,8 +295,7 @@ class ClubRequestsView(APIView):
         if organises(request.user, club.pk):
             requests = pending_requests(club)
         else:
-            player = person_player(request.user)
-            requests = requests_of(club, player) if player is not None else []
+            requests = requests_of(club, players_acted_for(request.user))
         return Response(MembershipRequestSerializer(requests, many=True).data)
 
 
@@ -288,7 +337,8 @@ class TournamentEnterView(APIView):
         player = _me(request)
         refuse(refusal_to_enter(request.user, tournament.club_id, [player], members_only=tournament.members_only))
         try:
-            enter_tournament(tournament=tournament, player=player)
+            enter_tournament(tournament=tournament, player=player,
+                             self_entry_window=keeps_to_self_entry_window(request.user, tournament.club_id))
         except TournamentError as e:
             return conflict(e)
         return Response({"tournament": tournament.pk, "player": PlayerSerializer(player).data, "entry": "entered"},

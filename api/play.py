@@ -40,6 +40,7 @@ from league.selectors.live import (
 )
 from league.selectors.matches import matches
 from league.services.decisions import DecisionRefused, submit_user_decision
+from league.services.presence import note_seen
 
 from .errors import ErrorSerializer, error_response
 from .permissions import ReadOnlyOrAuthenticated
@@ -200,6 +201,7 @@ class MatchDecisionView(APIView):
             raise ParseError(_("a decision's body has no %(keys)s; it has 'move_number', 'decision' and (for an "
                                "account with several seats) 'seat'") % {"keys": ", ".join(map(repr, unknown))})
         requested = _int_param(body.get("seat"), "seat")
+        note_seen(request.user.pk, playing=True)  # an external bot is there (at most a write a minute)
         try:
             # The match, the caller's seat and the decision are all checked under the match's lock, in one
             # transaction that reads the match and its seats once (league.services.decisions).
@@ -233,7 +235,8 @@ class MyTurnsView(APIView):
         summary="Long-poll: the matches awaiting the caller's decision",
         description="Answers at once if some match awaits one of the caller's players, else waits up to `wait` "
                     "seconds (at most DIAMONDS_TURNS_MAX_WAIT, 60 by default) for one, then answers with an empty "
-                    "list. An external bot loops on this, then reads state/ and POSTs decisions/. An account may "
+                    "list. An external bot loops on this, then reads state/ and POSTs decisions/: polling is what "
+                    "tells the league it is there (ladders seat an external bot only while it polls). An account may "
                     "have DIAMONDS_TURNS_WAITS_PER_ACCOUNT (8 by default) of these waiting at once: past that, "
                     "429 at once.",
         parameters=[OpenApiParameter("wait", float, description="Seconds to wait for a turn (0: answer at once)."),
@@ -255,6 +258,8 @@ class MyTurnsView(APIView):
         if with_legal not in ("0", "1", "true", "false"):
             raise ParseError(_("legal is 1 (each turn carries its legal decisions) or 0"))
         turns = turns_of_user(request.user)
+        # Polling is how an external bot is there (league.selectors.presence): noted, at most about once a minute.
+        note_seen(request.user.pk, playing=bool(turns))
         wait = min(wait, settings.DIAMONDS_TURNS_MAX_WAIT)
         if not turns and wait > 0:
             return WaitForTurns(request.user.pk, wait)

@@ -4,7 +4,7 @@ anyone signed in makes an external bot of their own and manages its token."""
 from __future__ import annotations
 
 import django_filters
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
 from rest_framework import mixins, serializers, viewsets
@@ -13,10 +13,16 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
 from league.models import Player
-from league.permissions import refusal_to_bind_account, refusal_to_manage_bot
+from league.permissions import (
+    admitted_at_once,
+    refusal_to_bind_account,
+    refusal_to_manage_bot,
+    refusal_to_take_part,
+)
 from league.selectors.players import account_named, is_bot_account, players_listed, players_of_kind
 from league.services import create_bot_player, create_person_player
 from league.services.bot_pausing import NotPaused, resume_bot
+from league.services.membership import add_member
 from league.services.names import NameRefused
 from league.services.players import create_external_bot, regenerate_bot_token, revoke_bot_token
 from runtime.secrecy import never_stored
@@ -59,10 +65,13 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         summary="Register a player: yourself as a person, or a bot (club organisers; staff without a club; anyone "
                 "for their own external bot)",
         description="A person: the caller's own account (`username` is theirs; no one binds another's account), "
-                    "joining `club` if given. An engine bot (bot_kind random, greedy or search, with its "
+                    "joining `club` if given as the club's policy says (on request: a request its organisers "
+                    "answer). An engine bot (bot_kind random, greedy or search, with its "
                     "bot_settings), or an external bot: a new bot account whose API token is returned here, once. "
-                    "Any signed-in person may create an external bot without a club: they are its `owner` and may "
-                    "enter it in ladders (`POST /api/v1/ladders/{id}/join/`) and take it out.",
+                    "Any signed-in person whose account is verified (a confirmed email address, or made by an "
+                    "administrator) may create an external bot without a club: they are its `owner` and may "
+                    "enter it in ladders (`POST /api/v1/ladders/{id}/join/`) and take it out; the bot takes part "
+                    "only while its owner is verified.",
         request=PlayerCreateSerializer,
         responses={201: PlayerSerializer, **WRITE_ERRORS},
     )
@@ -76,6 +85,8 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             # (a leaked bot token must not breed bots).
             if is_bot_account(request.user):
                 raise PermissionDenied(_("a bot's account cannot create bots"))
+            # A bot acts for its owner: only a verified person makes one (the checks on what it enters repeat it).
+            refuse(refusal_to_take_part(request.user))
         elif data["kind"] != "person":
             require_organiser(request, club.pk if club else None)
         clubs = [club] if club else []
@@ -89,7 +100,14 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                 if user is None:
                     raise ValidationError({"username": "no such account"})
                 refuse(refusal_to_bind_account(request.user, user))
-                player = create_person_player(user=user, name=name, clubs=clubs)
+                if club is not None:  # joining a club, as POST clubs/{id}/join/ does: a verified person only
+                    refuse(refusal_to_take_part(request.user))
+                with transaction.atomic():
+                    player = create_person_player(user=user, name=name)
+                    if club is not None:
+                        # Into the club by its policy, as clubs/{id}/members/: one way into a club for everyone.
+                        add_member(club=club, player=player,
+                                   admitted_by=request.user if admitted_at_once(request.user, club.pk) else None)
             elif data["kind"] == "engine_bot":
                 player = create_bot_player(name=name, kind=data.get("bot_kind", ""),
                                            settings=data.get("bot_settings"), clubs=clubs)

@@ -24,17 +24,40 @@ from league.models import (
     Tournament,
     TournamentRound,
 )
+from league.models.club import CLUB_WEBSITE_MAX_LENGTH
 from league.selectors import clubs as club_reads
 from league.selectors import players as player_reads
 from league.selectors.deals import RevealedSeed, revealed_seed, shown_tables, without_withheld_results
 
 
 class ClubSerializer(serializers.ModelSerializer):
+    # Checked (and normalised) by league.services.clubs, which also takes "club.example.org" for https://...
+    website = serializers.CharField(required=False, allow_blank=True, max_length=CLUB_WEBSITE_MAX_LENGTH,
+                                    help_text="The club's own website: an http or https address.")
+
     class Meta:
         model = Club
-        fields = ["id", "name", "membership", "created_at"]
+        fields = ["id", "name", "membership", "description", "location", "website", "created_at"]
         # A taken name is a 409 from the database's constraint.
         extra_kwargs: dict[str, dict[str, object]] = {"name": {"validators": []}}
+
+
+class OrganiserSerializer(serializers.Serializer):
+    """One organiser of a club (league.models.ClubAdmin)."""
+
+    username = serializers.CharField(source="user.username")
+    since = serializers.DateTimeField(source="created_at")
+
+
+class OrganiserInvitationSerializer(serializers.Serializer):
+    """An invitation to organise a club, without its link (only the invited address received it)."""
+
+    id = serializers.IntegerField()
+    email = serializers.EmailField()
+    status = serializers.CharField(help_text="pending, accepted or revoked")
+    invited_by = serializers.CharField(source="invited_by.username", allow_null=True, default=None)
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
 
 
 def player_kind(player: Player) -> str:
@@ -187,7 +210,8 @@ class MatchCreateSerializer(serializers.Serializer):
 
 class DeadlineSerializer(serializers.Serializer):
     turn_deadline_seconds = serializers.IntegerField(allow_null=True, min_value=1, max_value=MAX_TURN_DEADLINE_SECONDS,
-                                                     help_text="Seconds per decision; null takes the deadline away.")
+                                                     help_text="Seconds per decision; null: the league's default for "
+                                                               "who is seated.")
     deadline_fallback = serializers.ChoiceField(choices=["random", "greedy"], required=False)
     deadline_action = serializers.ChoiceField(
         choices=DeadlineAction.choices, required=False,
@@ -263,7 +287,8 @@ class TurnsSerializer(serializers.Serializer):
 class TournamentSerializer(serializers.ModelSerializer):
     turn_deadline_seconds = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=MAX_TURN_DEADLINE_SECONDS,
-        help_text="Seconds per decision at every table; null (the default): no deadline.")
+        help_text="Seconds per decision at every table; null (the default): the league's default for who is seated "
+                  "at each table (a few minutes with a person, seconds for external bots).")
     deadline_fallback = serializers.ChoiceField(
         choices=["random", "greedy"], required=False,
         help_text="The engine bot that plays for a late seat (once, or to the end after a forfeit).")

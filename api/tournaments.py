@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
-from django.db import transaction
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_view
@@ -18,15 +17,14 @@ from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from league.models import Player, Tournament, TournamentFormat, TournamentRound
-from league.permissions import is_person, organises, refusal_to_enter, refusal_to_link_season
+from league.permissions import keeps_to_self_entry_window, refusal_to_enter, refusal_to_link_season
 from league.selectors.competitions import has_rounds, round_by_id, rounds_of, tournaments
 from league.selectors.players import players_by_id
 from league.selectors.standings_cache import cached_tournament_standings
 from league.services.advancing import advance_tournament, start_tournament
 from league.services.cancellation import NotCancellable, cancel_tournament
 from league.services.competition import TournamentError
-from league.services.entry import refusal_to_self_enter
-from league.services.registration import register_players, register_team
+from league.services.entry import register_entrants
 from league.services.tournament_setup import create_tournament, delete_tournament, update_tournament
 
 from .errors import E409, LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, conflict, error_response
@@ -154,13 +152,18 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         tournament = self.get_object()
         return Response(TournamentRoundSerializer(rounds_of(tournament), many=True).data)
 
-    @extend_schema(summary="Register players, or partnership teams (people themselves; bots by organisers)",
+    @extend_schema(summary="Register players, or partnership teams (people themselves; bots by their owners, their "
+                           "own tokens or the club's organisers)",
                    description="`players`: player ids, for a tournament without partnerships. `teams`: pairs of "
                                "player ids, for a partnership tournament (each pair plays as one team, R-TEAM-1). "
-                               "Every entrant is a member of the tournament's club; a person is entered only by "
-                               "their own account (403 otherwise), bots by the club's organisers. "
-                               "All or nothing: one refused entry registers none. 409 once registration is closed, "
-                               "for an entrant already entered, or for the wrong kind of entry.",
+                               "A person is entered only by their own account (403 otherwise); a bot by its owner, "
+                               "its own token, or the club's organisers (the club's bots, its members). Entered on "
+                               "their own side, people and bots alike are members of the club when the tournament "
+                               "is `members_only`, and keep to the self-entry window (until "
+                               "`registration_closes_at`, and before round 1): the club's organisers may register "
+                               "late entries until every qualifying round is seated. All or nothing: one refused "
+                               "entry registers none. 409 once registration is closed, for an entrant already "
+                               "entered, or for the wrong kind of entry.",
                    request={"application/json": {"type": "object", "properties": {
                        "players": {"type": "array", "items": {"type": "integer"}},
                        "teams": {"type": "array", "items": {"type": "array", "items": {"type": "integer"},
@@ -170,15 +173,17 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
     def entries(self, request, pk=None):
         tournament = self.get_object()
         body = request.data if isinstance(request.data, dict) else {}
+        # Whoever is entered, person or bot, the window is the asker's: the club's organisers register late entries.
+        window = keeps_to_self_entry_window(request.user, tournament.club_id)
         if "teams" in body:
             teams = body["teams"]
             if not isinstance(teams, list) or not teams or not all(isinstance(t, list) and len(t) == 2 for t in teams):
                 raise ValidationError({"teams": "a list of pairs of player ids"})
-            pairs = [[_players_by_id([body_id(i, "teams") for i in team], "teams")] for team in teams]
-            refuse(refusal_to_enter(request.user, tournament.club_id, [p for (pair,) in pairs for p in pair]))
+            pairs = [_players_by_id([body_id(i, "teams") for i in team], "teams") for team in teams]
+            refuse(refusal_to_enter(request.user, tournament.club_id, [p for pair in pairs for p in pair],
+                                    members_only=tournament.members_only))
             try:
-                with transaction.atomic():
-                    entries = [e for (pair,) in pairs for e in register_team(tournament=tournament, players=pair)]
+                entries = register_entrants(tournament=tournament, teams=pairs, self_entry_window=window)
             except TournamentError as e:
                 return conflict(e)
             return Response({"tournament": tournament.pk, "entries": [e.player_id for e in entries],
@@ -188,13 +193,8 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
             raise ValidationError({"players": "a list of player ids (or `teams`: pairs, with partnerships)"})
         players = _players_by_id([body_id(i, "players") for i in ids], "players")
         refuse(refusal_to_enter(request.user, tournament.club_id, players, members_only=tournament.members_only))
-        if any(is_person(p) for p in players) and not organises(request.user, tournament.club_id):
-            # A person entering themselves here keeps to the self-entry window (as POST .../enter/ does).
-            closed = refusal_to_self_enter(tournament)
-            if closed:
-                return conflict(TournamentError(closed))
         try:
-            entries = register_players(tournament=tournament, players=players)
+            entries = register_entrants(tournament=tournament, players=players, self_entry_window=window)
         except TournamentError as e:
             return conflict(e)
         return Response({"tournament": tournament.pk, "entries": [e.player_id for e in entries]}, status=201)

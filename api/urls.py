@@ -63,6 +63,8 @@ v1: list[URLPattern | URLResolver] = [
     path("clubs/<int:pk>/guests/", roster.ClubGuestsView.as_view(), name="club-guests"),
     path("tournaments/<int:pk>/links/", roster.TournamentLinksView.as_view(), name="tournament-links"),
     path("tournaments/<int:pk>/links/<int:entry_id>/", roster.TournamentLinkView.as_view(), name="tournament-link"),
+    # Accepting an invitation to organise a club (api/clubs.py; sent by POST clubs/{id}/invitations/).
+    path("invitations/organise/accept/", clubs.InvitationAcceptView.as_view(), name="organiser-invitation-accept"),
     path("tournaments/<int:pk>/enter/", participation.TournamentEnterView.as_view(), name="tournament-enter"),
     path("tournaments/<int:pk>/leave/", participation.TournamentLeaveView.as_view(), name="tournament-leave"),
     # The schema of this version (committed as api/openapi.yaml): a client generated from it talks to /api/v1/.

@@ -272,6 +272,18 @@ DIAMONDS_BOT_CHECKPOINT_SECONDS = float(os.environ.get("DIAMONDS_BOT_CHECKPOINT_
 # A bot that misses a turn deadline (or forfeits) in this many finished matches in a row is paused until its owner
 # resumes it (league.services.bot_pausing).
 DIAMONDS_BOT_PAUSE_AFTER = int(os.environ.get("DIAMONDS_BOT_PAUSE_AFTER", "5"))
+# No match waits for ever (league.services.matches.turn_deadline_for): a table with a person or an external bot always
+# has a turn deadline. When whoever created it gave none, it is this many seconds per decision: a person's (a few
+# minutes: a live table) when a person sits there, else an external bot's (a program answers in seconds).
+DIAMONDS_PERSON_TURN_DEADLINE_SECONDS = int(os.environ.get("DIAMONDS_PERSON_TURN_DEADLINE_SECONDS", "300"))
+DIAMONDS_BOT_TURN_DEADLINE_SECONDS = int(os.environ.get("DIAMONDS_BOT_TURN_DEADLINE_SECONDS", "30"))
+# A seat that lets this many turn deadlines pass in a row (no decision of its own between them) has left: it forfeits
+# whatever the match's deadline_action, and the fallback bot plays it to the end (league.services.decisions). So a
+# match nobody plays any more ends within this many deadlines per absent seat.
+DIAMONDS_FORFEIT_AFTER_MISSES = int(os.environ.get("DIAMONDS_FORFEIT_AFTER_MISSES", "3"))
+# An external bot is there while it polls: seen through the API in the last this many minutes, and since its last
+# match ended. Ladders seat no other (league.selectors.presence).
+DIAMONDS_BOT_PRESENT_MINUTES = int(os.environ.get("DIAMONDS_BOT_PRESENT_MINUTES", "3"))
 
 # ---- Celery (read by workers/__init__.py with the CELERY_ prefix) -------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
@@ -435,8 +447,14 @@ AXES_CLIENT_IP_CALLABLE = "runtime.client_address.client_ip"
 AXES_RESET_ON_SUCCESS = True
 
 # ---- accounts: sign up, email verification, password reset (django-allauth, account only) ------------------------
-# Sign in with the username or the email address. Verification is "optional": a new account signs in at once, and
-# joins clubs and enters competitions once its address is confirmed (league.permissions.refusal_to_take_part).
+# Sign in with the username or the email address. Verification is "mandatory": a new account signs in on the website
+# once its address is confirmed (the link in the email signs it in, in the browser that signed up; signing in before
+# sends the link again). Accounts an administrator made pass without an address (web.accounts.EmailVerificationStage).
+# Whatever signs in, only a verified account joins clubs, enters competitions, makes bots and sits at rated tables:
+# a confirmed address or the administrator's mark (league.selectors.accounts.verified, league.permissions).
+# Sign-up never tells whether an address is registered (ACCOUNT_PREVENT_ENUMERATION, which needs the mandatory
+# verification to make no account): an address in use gets the same answer as a new one, and its owner an email
+# saying someone tried ("account already exists").
 # Failed sign-ins are django-axes' to count (above), so allauth's own failed-login limit is off; its limits on
 # sign-ups, password resets and confirmation emails stay.
 INSTALLED_APPS += ["allauth", "allauth.account"]
@@ -445,7 +463,10 @@ AUTHENTICATION_BACKENDS += ["allauth.account.auth_backends.AuthenticationBackend
 ACCOUNT_ADAPTER = "web.accounts.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_FORMS = {"signup": "web.accounts.SignupForm"}
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Diamonds League] "
@@ -464,6 +485,8 @@ EMAIL_USE_TLS = _flag("EMAIL_USE_TLS", True)
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = (os.environ.get("DEFAULT_FROM_EMAIL") or os.environ.get("DIAMONDS_FROM_EMAIL")
                       or "Diamonds League <noreply@localhost>")
+# An invitation to organise a club (league.services.organisers) works this many days after it is sent.
+DIAMONDS_ORGANISER_INVITATION_DAYS = int(os.environ.get("DIAMONDS_ORGANISER_INVITATION_DAYS", "7"))
 # ---- end of accounts ----------------------------------------------------------------------------------------------
 # ---- being told: notifications, email, webhooks (issue 17; docs/players.md, docs/bot-authors.md); email above --
 # The site's address, for the links in emails ("" leaves them as paths).

@@ -10,10 +10,11 @@ from . import (
     notifications_admin,  # noqa: F401  (registers notifications and webhooks)
     organiser_admin,  # noqa: F401  (registers club organisers and result corrections)
 )
-from .models import Club, Match, MatchSeat, OutboxMessage, Player
+from .models import Club, ClubMember, Match, MatchSeat, OutboxMessage, Player
 from .selectors.deals import revealed_seed
 from .selectors.games import StoredPlayError, stored_choices
 from .services.cancellation import NotCancellable, cancel_match
+from .services.decisions import give_deadlines
 from .services.names import NameRefused, checked_name
 
 
@@ -36,13 +37,21 @@ class PlayerForm(forms.ModelForm):
             raise forms.ValidationError(str(e)) from None
 
 
+class ClubMemberInline(admin.TabularInline):
+    """A player's clubs, with since when (Player.clubs goes through ClubMember, which keeps the date)."""
+
+    model = ClubMember
+    extra = 0
+    fields = ["club", "joined_at"]
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     form = PlayerForm
     list_display = ["name", "user", "bot_kind", "created_at"]
     list_filter = ["bot_kind", "clubs"]
     search_fields = ["name", "user__username"]
-    filter_horizontal = ["clubs"]
+    inlines = [ClubMemberInline]
     raw_id_fields = ["user"]
 
 
@@ -82,6 +91,12 @@ class MatchAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
     inlines = [MatchSeatInline]
     actions = ["cancel"]
+
+    def save_related(self, request, form, formsets, change):
+        # Once its seats are saved too: a match in play with a person or an external bot keeps a turn deadline (left
+        # empty, the league's default), as everywhere else (league.services.matches.turn_deadline_for).
+        super().save_related(request, form, formsets, change)
+        give_deadlines(match_ids=[form.instance.pk])
 
     @admin.action(description="Cancel the selected matches (their play stops; they never count)")
     def cancel(self, request, queryset):

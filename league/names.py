@@ -28,6 +28,20 @@ def _visible(char: str) -> bool:
     return unicodedata.category(char) not in _DROPPED_CATEGORIES and ord(char) not in _IGNORABLE_MARKS
 
 
+def plain_text(text: str) -> str:
+    """Free text written by a person (a club's description), as it is stored: NFC, invisible characters out, each
+    line's spaces collapsed, at most one empty line between paragraphs, no empty line at the ends. It is shown as
+    text (escaped), never as HTML."""
+    lines = []
+    for line in unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n")).split("\n"):
+        kept = (" " if char.isspace() else char for char in line if char.isspace() or _visible(char))
+        lines.append(" ".join("".join(kept).split()))
+    text = "\n".join(lines)
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text.strip("\n")
+
+
 def normalised(name: str) -> str:
     """The name as it is stored: NFKC, invisible characters out, every run of spaces one space, no space at the
     ends. May be empty (a name of invisible characters only)."""

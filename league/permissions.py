@@ -4,8 +4,14 @@ Clubs are kept apart: an organiser (league.models.ClubAdmin) acts only within th
 (a tournament's season, the players they seat or enter) must be their club's. Site staff organise every club.
 A person's account is bound to nothing by anyone else: a person registers their own account, joins a club and
 enters a tournament or a ladder by their own request only (there is no invitation to accept yet). Bots, engine or
-external, are the club's: its organisers register them, add them and enter them. Seating a club's match takes its
-members: a person is one only by their own joining.
+external, are the club's: its organisers register them, add them and enter them. An author's bot (an external bot
+with an owner) in no club is its author's: only its owner (or the bot's own token) asks for it to join one. Seating a
+club's match takes its members: a person is one only by their own joining.
+
+One set of rules for people and bots: what a competitor may do on its own side (a person; a bot through its owner or
+its own token) is the same whether it is a person or a bot, and the club's organisers' powers are the same whoever
+they act for. Club admission (`admitted_at_once`), the members-only rule (`refusal_to_enter`) and a tournament's
+self-entry window (`keeps_to_self_entry_window`) depend on who acts, never on whether the player is a person.
 
 Each `refusal_*` returns why the action is refused (None when it is allowed), so the API answers 403 with that
 reason and the website shows it.
@@ -18,7 +24,7 @@ from collections.abc import Iterable
 from django.utils.translation import gettext as _
 
 from .models import ClubAdmin, Player, Season
-from .selectors.accounts import email_unverified
+from .selectors.accounts import verified
 
 
 def signed_in(user) -> bool:
@@ -67,38 +73,75 @@ def refusal_to_bind_account(user, account) -> str | None:
 
 
 def refusal_to_add_member(user, club_id: int, player: Player) -> str | None:
-    """A person (or an external bot's account) joins a club by its own request; the club's organisers add bots."""
+    """A player joins a club by its own side's request (a person's own account; a bot's owner or the bot's own token),
+    which the club's membership policy answers (`admitted_at_once`); the club's organisers add the club's bots. Its
+    own account or owner joins only as a verified person (refusal_to_take_part)."""
     if owns(user, player):
-        return None
+        return refusal_to_take_part(user)
     if is_person(player):
-        return f"{player.name} is a person: only they may join a club"
+        return _("%(name)s is a person: only they may join a club") % {"name": player.name}
     if not organises(user, club_id):
-        return "only the club's organisers add bots to it"
+        return _("only the club's organisers add bots to it")
     # Another club's bot stays that club's: it is added elsewhere by someone who organises one of its clubs.
     clubs = list(player.clubs.values_list("pk", flat=True))
     if clubs and not user.is_staff and not ClubAdmin.objects.filter(user=user, club_id__in=clubs).exists():
-        return f"{player.name} is another club's bot: an organiser of that club adds it elsewhere"
+        return _("%(name)s is another club's bot: an organiser of that club adds it elsewhere") % {"name": player.name}
+    if not clubs and player.owner_id is not None and not user.is_staff:
+        # An author's bot in no club is bound to nothing by anyone else, as a person is.
+        return _("%(name)s is its author's bot: only its owner asks for it to join a club") % {"name": player.name}
     return None
+
+
+def refusal_to_leave_club(user, player: Player) -> str | None:
+    """Leaving a club, or withdrawing a request to join it: the player's own side, a person's and a bot's alike (its
+    owner or its own token)."""
+    if owns(user, player):
+        return None
+    return _("only %(name)s's own account, or its owner for a bot, may take it out of a club") % {"name": player.name}
+
+
+def admitted_at_once(user, club_id: int) -> bool:
+    """Whether a player joins the club at once rather than by the club's membership policy: only when the club's
+    organisers add it. Anyone else's joining, a person's or a bot's (by its owner or its own token), goes by the
+    policy: an open club takes it at once, a club on request records a request its organisers answer."""
+    return organises(user, club_id)
 
 
 def refusal_to_enter(user, club_id: int | None, players: Iterable[Player], *, members_only: bool = True) -> str | None:
     """Entering players in a tournament or a ladder of the club `club_id` (None: one without a club, staff's): each
-    entered by their own account or, for a bot, by the club's organisers; bots always the club's members, people
-    too when the competition is for `members_only` (a ladder always; a tournament when Tournament.members_only).
-    A person who signed up takes part once they have confirmed their email address."""
+    entered by their own side (a person's own account; a bot's owner or its own token) or, for a bot, by the club's
+    organisers. What a player's own side enters is a member of the club when the competition is for `members_only`
+    (a ladder always; a tournament when Tournament.members_only), a person and a bot alike; what the organisers
+    enter is always the club's (its members). A person who signed up takes part once they have confirmed their email
+    address, and so does an external bot entered by its owner or its own token (refusal_to_take_part)."""
     for p in players:
-        if not owns(user, p):
+        own_side = owns(user, p)
+        if not own_side:
             if is_person(p):
                 return _("%(name)s is a person: only they may enter themselves") % {"name": p.name}
             if not organises(user, club_id):
                 return _("only the club's organisers enter its bots")
-        elif is_person(p):
+        else:
             refusal = refusal_to_take_part(user)
             if refusal:
                 return refusal
-        if club_id is not None and (members_only or not is_person(p)) and not _member(p, club_id):
+        if club_id is not None and (members_only or not own_side) and not _member(p, club_id):
             return _("%(name)s is not a member of the club") % {"name": p.name}
     return None
+
+
+def members_only(competition) -> bool:
+    """Whether only the club's members may enter the competition: a ladder's always; a tournament's when it says so
+    (Tournament.members_only)."""
+    return getattr(competition, "members_only", True)
+
+
+def keeps_to_self_entry_window(user, club_id: int | None) -> bool:
+    """Whether an entry in a tournament of the club keeps to its self-entry window (until registration_closes_at, and
+    never once round 1 is seated: league.services.entry). The club's organisers register late entries (a late comer
+    at a club evening joins at the next round: league.services.registration) whoever they may enter; anyone else's
+    entry keeps to the window, a person's and a bot's (by its owner or its own token) alike."""
+    return not organises(user, club_id)
 
 
 def refusal_to_keep_roster(user, club_id: int | None) -> str | None:
@@ -126,11 +169,15 @@ def refusal_to_enter_for_club(user, tournament, players: Iterable[Player]) -> st
 
 
 def refusal_to_take_part(user) -> str | None:
-    """An account that signed up joins clubs and enters competitions once its email address is confirmed (so one
-    person cannot fill a field with throw-away accounts)."""
+    """An account that signed up joins clubs, enters competitions, makes bots and sits at rated tables once its email
+    address is confirmed (so one person cannot fill a field with throw-away accounts); one an administrator made, at
+    once. An external bot's own account takes part on its owner's (league.selectors.accounts.verified)."""
     if not signed_in(user):
         return _("Sign in first.")
-    if email_unverified(user):
+    if not verified(user):
+        if Player.objects.filter(user_id=user.pk).exclude(bot_kind="").exists():
+            return _("This bot's owner has not confirmed their email address yet: a bot takes part for a confirmed "
+                     "person.")
         return _("Confirm your email address first: follow the link in the email we sent you (your profile page "
                  "sends another).")
     return None
@@ -146,6 +193,17 @@ def refusal_to_seat(user, club_id: int | None, players: Iterable[Player]) -> str
         if outsiders:
             return _("%(names)s not a member of the club: a match seats its club's members") % {
                 "names": ", ".join(outsiders)}
+    return None
+
+
+def refusal_at_rated_table(players: Iterable[Player]) -> str | None:
+    """A rated lobby table is for people only: its match moves people's ratings at the game against people. No bot
+    sits at one, whoever brings it: a house bot filling an empty seat (league.services.lobby refuses a rated table
+    that allows bots), or an external bot (its account sits at no lobby table). Ladders and rated tournaments rate
+    everyone they seat, people and bots alike."""
+    bots = [p.name for p in players if not is_person(p)]
+    if bots:
+        return _("A rated table is for people only: %(names)s cannot sit at it.") % {"names": ", ".join(bots)}
     return None
 
 

@@ -34,6 +34,16 @@ def _tasks_in_process_unless_real_workers(request):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_presence_notes():
+    from league.services.presence import forget_notes
+
+    # What a process noted of bots' presence (at most a write a minute): every test starts as a fresh process.
+    forget_notes()
+    yield
+    forget_notes()
+
+
+@pytest.fixture(autouse=True)
 def _empty_game_cache():
     from league.selectors.games import GAME_CACHE
 

@@ -9,11 +9,16 @@ the same 16-player, 3-round bot tournament (same seeds) once per fault:
   kill-main    kill -9 the main process of the worker playing a match, mid-match (its pool is left orphaned)
   kill-child   kill -9 the pool process playing a match, mid-match
   redis        stop Redis for 10 s mid-round, then start it again (empty)
+  redis-acks   stop Redis for 3 s while the workers acknowledge a burst of short tasks on top of the round's
+               matches, then start it again (empty): the workers must stay alive (issue 27: a worker died of
+               kombu's AttributeError on such an acknowledgement); one that dies is started again, as a supervisor
+               would, and timed
   database     pg_terminate_backend every connection of the workers, beat, relay and web, mid-round
 
 and prints, for each fault, the seconds from the fault to the first stored progress after it, to the recovery of
 the work it hit (the killed match moving again; after Redis, a match not yet begun starting; after the database, a
-stored move), and to the tournament's end. Then it checks that every run finished every match exactly once, closed
+stored move), and to the tournament's end; after `redis-acks`, also the seconds from Redis's return to every worker
+connected again. Then it checks that every run finished every match exactly once, closed
 every round, and ended with the reference's standings and records (every record replaying), and that the web
 answered no 5xx while Redis was down. Exit status 0 if all holds.
 
@@ -28,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -41,10 +47,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from tools.procfile import PROCFILE, ProcfileRunner
+from tools.procfile import PROCFILE, Process, ProcfileRunner
 
-FAULTS = ("none", "kill-main", "kill-child", "redis", "database")
+FAULTS = ("none", "kill-main", "kill-child", "redis", "redis-acks", "database")
 REDIS_DOWN_SECONDS = 10.0
+# redis-acks: the short tasks sent at once mid-round (a no-op webhook sweep each, on the bookkeeping queue); Redis is
+# stopped once the workers have acknowledged this many (more are running, their acknowledgements due), and stays down
+# this long (short: the fault is the moment it goes, not the length of the outage).
+ACK_BURST_TASKS = 200
+ACK_BURST_ACKED_BEFORE_STOP = 20
+REDIS_ACKS_DOWN_SECONDS = 3.0
+SHORT_TASK = "workers.tasks.deliver_webhooks"
 
 
 @dataclass
@@ -56,6 +69,10 @@ class FaultReport:
     to_end: float | None = None  # ... to the tournament's end
     total: float | None = None  # the whole run, from starting the tournament
     web_statuses: dict[str, int] = field(default_factory=dict)  # while Redis was down: status -> count
+    workers_alive: bool | None = None  # redis-acks: no worker process exited
+    worker_back_after: float | None = None  # redis-acks: Redis's return to every worker connected (or restarted) again
+    restarted: list[str] = field(default_factory=list)  # redis-acks: workers that died and were started again
+    acked_before_stop: int | None = None  # redis-acks: short tasks the workers had acknowledged when Redis stopped
     healthz_during: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -142,6 +159,8 @@ class Chaos:
             DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost", DJANGO_SECRET_KEY="chaos-run-only-" + os.urandom(8).hex(),
             DIAMONDS_LADDER_TICK="3600", DIAMONDS_CACHE_URL=f"redis://127.0.0.1:{self.redis.port}/1",
             DIAMONDS_PLAY_QUEUE="play", PYTHONUNBUFFERED="1",
+            # The run's client speaks plain HTTP to gunicorn (no TLS proxy in front), as the tests' does.
+            DJANGO_SSL_REDIRECT="0",
             # Bots checkpoint after every trick (not every couple of seconds), so that faults strike matches with
             # play stored part of the way: the hardest case for a resume. `--set` may put the default back.
             DIAMONDS_BOT_CHECKPOINT_SECONDS="0",
@@ -152,6 +171,7 @@ class Chaos:
             self.env[name] = value
         self.env.pop("DIAMONDS_DB_PATH", None)
         self.runner = ProcfileRunner(self.env, log_dir, procfile=args.procfile)
+        self.supervisor: threading.Thread | None = None  # redis-acks: watches the workers through the outage
 
     # ---- the deployment ---------------------------------------------------------------------------------------
     def up(self) -> None:
@@ -269,6 +289,9 @@ class Chaos:
             except TimeoutError as e:
                 report.problems.append(str(e))
         report.total = time.monotonic() - began
+        if self.supervisor is not None:
+            self.supervisor.join(timeout=130)
+            self.supervisor = None
         report.finished = over()
         rounds = list(TournamentRound.objects.filter(tournament=t).values_list("status", flat=True))
         if rounds != ["closed"] * args.rounds:
@@ -283,7 +306,7 @@ class Chaos:
         if fault in ("kill-main", "kill-child"):
             m = Match.objects.get(pk=victim["pk"])
             return m.move_number > hit_moves or m.status == "finished"
-        if fault == "redis":  # a match begun after the fault: its message went through the broker that came back
+        if fault in ("redis", "redis-acks"):  # a match begun after the fault: its message went through the new Redis
             return matches.exclude(pk__in=begun).filter(move_number__gt=0).exists()
         return False  # database: the first progress after the cut is the recovery (the caller's)
 
@@ -315,6 +338,8 @@ class Chaos:
 
             threading.Thread(target=restart, daemon=True).start()
             return at, back
+        if fault == "redis-acks":
+            return self._stop_redis_while_acknowledging(report)
         if fault == "database":
             from django.db import connection
 
@@ -325,6 +350,78 @@ class Chaos:
             self._record_web(report)  # the web's next requests, on its cut connections: answered, not 500
             return at, None
         raise ValueError(f"unknown fault {fault!r}; one of {', '.join(FAULTS)}")
+
+    def _workers(self) -> dict[str, Process]:
+        return {name: p for name, p in self.runner.processes.items() if name.startswith("worker.")}
+
+    def _stop_redis_while_acknowledging(self, report: FaultReport):
+        """Send a burst of short tasks mid-round, and stop Redis once the workers have acknowledged some of them:
+        they take them as the round's matches end and free their processes, so at that moment tasks are running,
+        acknowledgements are due, the workers' BRPOPs are waiting, and the round's close is sending the next round
+        through the broker (work that must then get through the Redis that came back). Start it again after
+        REDIS_ACKS_DOWN_SECONDS, and watch the workers meanwhile (`_supervise`)."""
+        from workers import app
+
+        workers = self._workers()
+        marks = {name: len(p.log()) for name, p in workers.items()}
+        done = re.compile(rf"Task {re.escape(SHORT_TASK)}\[[^\]]+\] succeeded")
+
+        def acknowledged() -> int:
+            return sum(len(done.findall(p.log()[marks[n]:])) for n, p in workers.items())
+
+        with app.producer_or_acquire() as producer:
+            for _ in range(ACK_BURST_TASKS):
+                app.send_task(SHORT_TASK, queue="bookkeeping", producer=producer)
+
+        def acknowledging() -> bool:
+            return acknowledged() >= ACK_BURST_ACKED_BEFORE_STOP
+
+        _wait(acknowledging, 60, "the workers to acknowledge tasks", interval=0.01)
+        report.acked_before_stop = acknowledged()
+        back = threading.Event()
+        at = time.monotonic()
+        self.redis.stop()
+        threading.Thread(target=self._watch_web, args=(report, back), daemon=True).start()
+        returned: list[float] = []
+
+        def restart():
+            time.sleep(REDIS_ACKS_DOWN_SECONDS)
+            self.redis.start()
+            returned.append(time.monotonic())
+            back.set()
+
+        threading.Thread(target=restart, daemon=True).start()
+        self.supervisor = threading.Thread(target=self._supervise, args=(report, back, returned, marks), daemon=True)
+        self.supervisor.start()
+        return at, back
+
+    def _supervise(self, report: FaultReport, back: threading.Event, returned: list[float], marks: dict) -> None:
+        """What a supervisor (systemd's Restart=always, compose's restart policy) would do for a worker that exits:
+        start it again at once. Records whether every worker stayed alive, and the seconds from Redis's return to
+        every worker connected to it again (a restarted one: ready again)."""
+        report.workers_alive = True
+        pending = dict(marks)  # worker -> where its log stood before the fault
+        deadline = time.monotonic() + 120
+        while pending and time.monotonic() < deadline:
+            for name in list(pending):
+                process = self.runner.processes[name]
+                if not process.alive():
+                    assert process.proc is not None
+                    report.workers_alive = False
+                    report.restarted.append(name)
+                    report.problems.append(f"{name} exited with {process.proc.returncode} after Redis stopped; "
+                                           f"started again by the chaos run")
+                    process = self.runner.restart(name)
+                    pending[name] = len(process.log())
+                    continue
+                if back.is_set() and ("Connected to redis" in process.log()[pending[name]:]
+                                      or (name in report.restarted and " ready." in process.log()[pending[name]:])):
+                    del pending[name]
+            time.sleep(0.05)
+        if pending:
+            report.problems.append(f"workers not connected again 120 s after the fault: {sorted(pending)}")
+        elif returned:
+            report.worker_back_after = time.monotonic() - returned[0]
 
     def _watch_web(self, report: FaultReport, back: threading.Event) -> None:
         """While Redis is down: the web must keep answering reads (and /healthz says degraded)."""
@@ -454,6 +551,11 @@ def _print(report: FaultReport) -> None:
 
     line = (f"{report.fault:<11} finished={report.finished!s:<5} first progress {s(report.to_first_progress)}  "
             f"recovered {s(report.to_recovery)}  end {s(report.to_end)}  (run {s(report.total)})")
+    if report.workers_alive is not None:
+        back = "-" if report.worker_back_after is None else f"{report.worker_back_after:.1f}s"
+        line += f"  workers alive={report.workers_alive} back after {back}"
+        if report.restarted:
+            line += f" (restarted: {', '.join(report.restarted)})"
     if report.web_statuses:
         line += f"  web during the fault: {report.web_statuses}, healthz {sorted(set(report.healthz_during))}"
     print(line, flush=True)

@@ -1,5 +1,7 @@
 """My bots: a bot author's page (/bots/) to create external bots, renew or revoke their API tokens, resume them when
-paused, and enter them in ladders and open tournaments or take them out.
+paused, ask for them to join clubs (or take them out), and enter them in ladders and open tournaments or take them
+out. A bot joins and enters by the rules a person does: a club's policy, a competition's membership rule, a
+tournament's self-entry window.
 
 Every write calls the same service and the same rule (league.permissions) as the API, so the website allows exactly
 what the API does. A new token is shown once: it goes from the write to the next page through the session, which
@@ -22,16 +24,30 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from league.models import Ladder, Player
-from league.permissions import may_act_for, refusal_to_enter, refusal_to_manage_bot
+from league.permissions import (
+    admitted_at_once,
+    keeps_to_self_entry_window,
+    may_act_for,
+    members_only,
+    refusal_to_add_member,
+    refusal_to_enter,
+    refusal_to_leave_club,
+    refusal_to_manage_bot,
+    refusal_to_take_part,
+)
+from league.selectors import clubs as club_reads
 from league.selectors import competitions
 from league.selectors import players as player_reads
-from league.selectors.bots import bots_of, ladders_open_to, token_holders, tournaments_open_to
+from league.selectors.bots import bots_of, clubs_to_join, ladders_open_to, token_holders, tournaments_open_to
+from league.selectors.presence import presence_of
 from league.services.bot_pausing import NotPaused, resume_bot
 from league.services.competition import TournamentError
+from league.services.entry import register_entrants
 from league.services.ladders import join_ladder, leave_ladder
+from league.services.membership import MembershipError, add_member, leave_club
 from league.services.names import NameRefused
 from league.services.players import create_external_bot, regenerate_bot_token, revoke_bot_token
-from league.services.registration import register_players, take_out
+from league.services.registration import take_out
 from runtime.secrecy import never_stored
 from runtime.throttling import WriteLimit, rate_limited
 
@@ -50,7 +66,8 @@ def bots(request, form: BotForm | None = None):
     mine = list(bots_of(request.user))
     with_token = token_holders(mine)
     rows = [{"bot": b, "has_token": b.pk in with_token, "ladders": ladders_open_to(b)[:100],
-             "tournaments": tournaments_open_to(b)[:100]} for b in mine]
+             "tournaments": tournaments_open_to(b)[:100], "clubs_to_join": clubs_to_join(b)[:100],
+             "presence": presence_of(b)} for b in mine]
     new = request.session.pop(NEW_TOKEN, None)
     new_token = None
     if new:
@@ -78,6 +95,9 @@ def bot_create(request):
     if player_reads.is_bot_account(request.user):
         # as the API: a bot's account does not breed bots
         return render(request, "web/error.html", {"message": _("A bot's account cannot create bots.")}, status=403)
+    refusal = refusal_to_take_part(request.user)  # as the API: a bot acts for a verified person
+    if refusal:
+        return _refused(request, refusal)
     name = form.cleaned_data["name"]
     try:
         bot = create_external_bot(name=name, owner=request.user)
@@ -179,19 +199,75 @@ def bot_enter(request, pk: int):
     if competition is None:
         messages.error(request, _("Choose a ladder or a tournament to enter."))
         return _back(request, reverse("web:bots"))
-    refusal = refusal_to_enter(request.user, competition.club_id, [bot])  # the API's rule
+    # The API's rules (league.permissions), a person's as a bot's: membership, and a tournament's self-entry window.
+    refusal = refusal_to_enter(request.user, competition.club_id, [bot], members_only=members_only(competition))
     if refusal:
         return _refused(request, refusal)
     try:
         if isinstance(competition, Ladder):
             join_ladder(ladder=competition, players=[bot])
         else:
-            register_players(tournament=competition, players=[bot])
+            register_entrants(tournament=competition, players=[bot],
+                              self_entry_window=keeps_to_self_entry_window(request.user, competition.club_id))
     except (TournamentError, ValueError) as e:
         messages.error(request, str(e))
     else:
         messages.success(request, _("%(bot)s is entered in %(competition)s.")
                          % {"bot": bot.name, "competition": competition.name})
+    return _back(request, reverse("web:bots"))
+
+
+def _club(request):
+    pk = request.POST.get("club", "")
+    return club_reads.club(int(pk)) if pk.isdigit() and len(pk) <= 18 else None
+
+
+@login_required
+@require_POST
+@rate_limited(WriteLimit, what="changes")
+def bot_join_club(request, pk: int):
+    """Ask for the bot to join a club: the club's policy answers, as it answers a person (the API's members/)."""
+    bot = _bot(pk)
+    club = _club(request)
+    if club is None:
+        messages.error(request, _("Choose a club."))
+        return _back(request, reverse("web:bots"))
+    refusal = refusal_to_add_member(request.user, club.pk, bot)
+    if refusal:
+        return _refused(request, refusal)
+    admitted_by = request.user if admitted_at_once(request.user, club.pk) else None
+    try:
+        outcome = add_member(club=club, player=bot, admitted_by=admitted_by)
+    except MembershipError as e:
+        messages.error(request, str(e))
+        return _back(request, reverse("web:bots"))
+    if outcome.joined:
+        messages.success(request, _("%(bot)s is a member of %(club)s.") % {"bot": bot.name, "club": club.name})
+    else:
+        messages.success(request, _("The request for %(bot)s to join %(club)s is sent: its organisers will answer it.")
+                         % {"bot": bot.name, "club": club.name})
+    return _back(request, reverse("web:bots"))
+
+
+@login_required
+@require_POST
+@rate_limited(WriteLimit, what="changes")
+def bot_leave_club(request, pk: int):
+    """Take the bot out of a club, or withdraw its request to join (the API's clubs/{id}/leave/ naming it)."""
+    bot = _bot(pk)
+    club = _club(request)
+    if club is None:
+        messages.error(request, _("Choose a club."))
+        return _back(request, reverse("web:bots"))
+    refusal = refusal_to_leave_club(request.user, bot)
+    if refusal:
+        return _refused(request, refusal)
+    try:
+        leave_club(club=club, player=bot)
+    except MembershipError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, _("%(bot)s is out of %(club)s.") % {"bot": bot.name, "club": club.name})
     return _back(request, reverse("web:bots"))
 
 

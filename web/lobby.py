@@ -42,9 +42,11 @@ from runtime.throttling import TableLimit, WriteLimit, rate_limited
 
 from .games import PRESENTERS, presenter_for
 
+# No "no limit": a live table always has a deadline, so that nobody who leaves can keep the others waiting for ever
+# (league.services.matches.turn_deadline_for).
 DEADLINE_CHOICES = [(30, gettext_lazy("30 seconds")), (60, gettext_lazy("1 minute")),
                     (120, gettext_lazy("2 minutes")), (300, gettext_lazy("5 minutes")),
-                    (0, gettext_lazy("no limit"))]
+                    (900, gettext_lazy("15 minutes")), (3600, gettext_lazy("1 hour"))]
 
 
 class LobbyTableForm(forms.Form):
@@ -117,7 +119,7 @@ def _open_table(request, form):
         try:
             table = create_table(user=request.user, game=data["game"], seats=data["seats"], options=form.options(),
                                  rated=data["rated"], public=data["public"], bot_kind=data["bot_kind"],
-                                 turn_deadline_seconds=data["turn_deadline"] or None)
+                                 turn_deadline_seconds=data["turn_deadline"])
         except LobbyRefused as e:
             form.add_error(None, e.message)
         else:

@@ -11,7 +11,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from league.permissions import organises, refusal_to_enter, refusal_to_take_part
+from league.permissions import (
+    admitted_at_once,
+    keeps_to_self_entry_window,
+    organises,
+    refusal_to_enter,
+    refusal_to_take_part,
+)
 from league.selectors.clubs import clubs
 from league.selectors.competitions import ladders, tournaments
 from league.services.accounts import ensure_person
@@ -20,7 +26,7 @@ from league.services.entry import enter_tournament, leave_tournament
 from league.services.ladders import join_ladder, leave_ladder
 from league.services.membership import (
     MembershipError,
-    ask_to_join,
+    add_member,
     decide_request,
     leave_club,
     set_membership_policy,
@@ -50,8 +56,9 @@ def club_join(request, pk: int):
     refusal = refusal_to_take_part(request.user) if player else _("A bot's account cannot join clubs itself.")
     if refusal:
         return _refused(request, refusal, back)
+    admitted_by = request.user if admitted_at_once(request.user, club.pk) else None
     try:
-        outcome = ask_to_join(club=club, player=player)
+        outcome = add_member(club=club, player=player, admitted_by=admitted_by)
     except MembershipError as e:
         return _refused(request, str(e), back)
     if outcome.joined:
@@ -85,15 +92,17 @@ def club_request_decide(request, pk: int, request_id: int, decision: str):
     if not organises(request.user, club.pk):
         return render(request, "web/error.html", {"message": _("Only the club's organisers answer requests.")},
                       status=403)
+    # Answered from the club's page or from its members page (web/club_admin.py): back to the one it came from.
+    back = "web:club-members" if request.POST.get("back") == "members" else "web:club"
     try:
         req = decide_request(request_id=request_id, club=club, accept=decision == "accept", by=request.user)
     except MembershipError as e:
-        return _refused(request, str(e), redirect("web:club", pk=pk))
+        return _refused(request, str(e), redirect(back, pk=pk))
     if decision == "accept":
         messages.success(request, _("%(player)s is now a member.") % {"player": req.player.name})
     else:
         messages.success(request, _("You declined %(player)s's request.") % {"player": req.player.name})
-    return redirect("web:club", pk=pk)
+    return redirect(back, pk=pk)
 
 
 @_self_service
@@ -122,7 +131,8 @@ def tournament_enter(request, pk: int):
     if refusal:
         return _refused(request, refusal, back)
     try:
-        enter_tournament(tournament=tournament, player=player)
+        enter_tournament(tournament=tournament, player=player,
+                         self_entry_window=keeps_to_self_entry_window(request.user, tournament.club_id))
     except TournamentError as e:
         return _refused(request, str(e), back)
     messages.success(request, _("You are entered in %(tournament)s.") % {"tournament": tournament.name})

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from league.models import Match, Player, TournamentStatus
-from league.permissions import organises, refusal_to_enter, refusal_to_manage_bot
+from league.permissions import keeps_to_self_entry_window, organises, refusal_to_enter, refusal_to_manage_bot
 from league.selectors import clubs as club_reads
 from league.selectors import competitions, ratings
 from league.selectors import matches as match_reads
@@ -27,14 +27,16 @@ from league.selectors.comparisons import comparisons as comparison_list
 from league.selectors.deals import seats_without_withheld_results, without_withheld_results
 from league.selectors.ladders import ladder_outlook
 from league.selectors.players import player_pages, players_with_ids
+from league.selectors.presence import presence_of
 from league.selectors.roster import enterable
 from league.selectors.round_tables import movable_seats, round_tables
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
-from league.services import advance_tournament, register_players, start_tournament
+from league.services import advance_tournament, start_tournament
 from league.services.bot_pausing import pause_after
 from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
 from league.services.competition import TournamentError
+from league.services.entry import register_entrants
 from league.standings import shown_metrics
 from runtime.throttling import WriteLimit, rate_limited
 
@@ -78,7 +80,8 @@ def club(request, pk: int):
 
 def league(request, pk: int):
     league = get_object_or_404(competitions.league_pages(), pk=pk)
-    return render(request, "web/league.html", {"league": league, "seasons": competitions.seasons_of(league)})
+    return render(request, "web/league.html", {"league": league, "seasons": competitions.seasons_of(league),
+                                               "organiser": organises(request.user, league.club_id)})
 
 
 def season(request, pk: int):
@@ -91,6 +94,7 @@ def season(request, pk: int):
         tables.append({"game": game, "standings": standings, "metric_names": shown_metrics(standings)})
     return render(request, "web/season.html", {
         "season": season, "tournaments": competitions.tournaments_of_season(season), "tables": tables,
+        "organiser": organises(request.user, season.league.club_id),
     })
 
 
@@ -222,11 +226,13 @@ def tournament_register(request, pk: int):
     if not players:
         messages.error(request, _("Choose at least one player to register."))
         return redirect("web:tournament", pk=pk)
-    refusal = refusal_to_enter(request.user, tournament.club_id, players)  # the API's rule (league.permissions)
+    # The API's rules (league.permissions): who may be entered, and the window the asker keeps to.
+    refusal = refusal_to_enter(request.user, tournament.club_id, players, members_only=tournament.members_only)
     if refusal:
         return render(request, "web/error.html", {"message": refusal}, status=403)
     try:
-        register_players(tournament=tournament, players=players)
+        register_entrants(tournament=tournament, players=players,
+                          self_entry_window=keeps_to_self_entry_window(request.user, tournament.club_id))
     except TournamentError as e:
         messages.error(request, str(e))
     else:
@@ -254,7 +260,8 @@ PLAYER_MATCHES_PER_PAGE = 25
 
 
 def player(request, pk: int):
-    """A player's page: for a bot also its owner, whether it is paused (and why), and its missed deadlines. Matches
+    """A player's page: for a bot also its owner, whether it is paused (and why) or, an external bot, absent (not
+    polling: not seated), and its missed deadlines. Matches
     in play come first, then the newest, a page at a time; one rating chart per game."""
     player = get_object_or_404(player_pages(), pk=pk)
     player_ratings = ratings.player_ratings(player)
@@ -271,6 +278,8 @@ def player(request, pk: int):
         "page": page,
         "clubs": club_reads.clubs_of(player), "charts": charts,
         "conduct": conduct_of(player) if player.is_bot else None,
+        # An external bot's presence: when it last polled, and whether ladders seat it (league.selectors.presence).
+        "presence": presence_of(player),
         "pause_after": pause_after(),
         "manages": player.is_bot and refusal_to_manage_bot(request.user, player) is None,
         # A bot's comparisons (is my new bot better?), as candidate or baseline.

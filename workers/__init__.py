@@ -11,6 +11,12 @@ from celery.signals import task_prerun
 from django.db import close_old_connections
 from kombu import Exchange, Queue
 
+from . import broker
+
+# Before any broker connection: a channel of a connection lost in a Redis outage fails as a broker error, which Celery
+# survives, instead of an AttributeError that killed the worker (workers/broker.py).
+broker.install()
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("workers")

@@ -18,7 +18,7 @@ from league.selectors.live import overdue_match_ids, stalled_live_match_ids
 from league.services import outbox, play_bot_match, webhooks
 from league.services.comparisons import catch_up_comparisons
 from league.services.decisions import advance_match as advance_live_match
-from league.services.decisions import play_overdue
+from league.services.decisions import give_deadlines, play_overdue
 from league.services.ladders import ladder_tick as seat_ladders
 from league.services.lobby import expire_open_tables
 from league.services.match_finished import catch_up_finished_matches, on_match_finished
@@ -150,8 +150,10 @@ def advance_match(self, match_id: int, message_id: int | None = None) -> dict:
 
 @app.task(name="workers.tasks.enforce_turn_deadlines")
 def enforce_turn_deadlines() -> list[int]:
-    """Beat task: let the fallback bot make every overdue decision, and give live matches whose engine bots stopped
-    (an advance lost before the outbox existed) a row again."""
+    """Beat task: let the fallback bot make every overdue decision, give live matches whose engine bots stopped
+    (an advance lost before the outbox existed) a row again, and a deadline to any live table without one (rows
+    stored before every table had one, or edited by hand: no match waits for ever)."""
+    give_deadlines()
     played = []
     for match_id in overdue_match_ids():
         # play_overdue also plays the engine bots after the late seat, up to the next person's decision.

@@ -4,6 +4,7 @@ from .check_in import CheckIn
 from .claim_code import ClaimCode
 from .club import Club, Membership
 from .club_admin import ClubAdmin
+from .club_member import ClubMember
 from .comparison import Comparison, ComparisonDecision, ComparisonPair, ComparisonStatus, PairStatus
 from .ladder import Ladder, RatingModel
 from .ladder_entry import LadderEntry
@@ -15,6 +16,7 @@ from .match_seat import MatchSeat
 from .match_step import MatchStep
 from .membership_request import MembershipRequest, RequestStatus
 from .notification import Notification, NotificationKind
+from .organiser_invitation import InvitationStatus, OrganiserInvitation
 from .outbox import OutboxKind, OutboxMessage
 from .player import Player
 from .private_link import PrivateLink
@@ -31,7 +33,8 @@ from .webhook import DeliveryStatus, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
     "LobbySeat", "LobbyStatus", "LobbyTable",
-    "Club", "ClubAdmin", "DeadlineAction", "Ladder", "LadderEntry", "League", "Match",
+    "Club", "ClubAdmin", "ClubMember", "InvitationStatus", "OrganiserInvitation",
+    "DeadlineAction", "Ladder", "LadderEntry", "League", "Match",
     "MatchSeat", "MatchStep", "MatchStatus", "OutboxKind", "OutboxMessage", "Player", "Rating", "RatingHistory",
     "RatingModel",
     "ResultCorrection", "RoundStatus",

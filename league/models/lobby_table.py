@@ -26,8 +26,8 @@ class LobbyTable(models.Model):
     public = models.BooleanField(default=True, help_text="Listed in the lobby; a private table is joined by link.")
     bot_kind = models.CharField(max_length=40, blank=True,
                                 help_text="If set, the host may start with engine bots of this kind in empty seats.")
-    turn_deadline_seconds = models.PositiveIntegerField(null=True, blank=True,
-                                                        help_text="The match's turn deadline; None: none.")
+    turn_deadline_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The match's turn deadline; None: the league's default.")
     host = models.ForeignKey("league.Player", on_delete=models.PROTECT, related_name="hosted_tables")
     # The invitation link's secret: never shown to anyone but the people at the table.
     token = models.CharField(max_length=64, unique=True)

@@ -83,8 +83,11 @@ class Match(models.Model):
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     # Live play (league.services.decisions): how long a person or an external bot may take over a decision, and
     # when the pending one is overdue; then workers.tasks.enforce_turn_deadlines plays it with `deadline_fallback`,
-    # once (`deadline_action` fallback) or, the seat having forfeited, for the rest of the match (forfeit).
-    turn_deadline_seconds = models.PositiveIntegerField(null=True, blank=True, help_text="None: no deadline.")
+    # once (`deadline_action` fallback) or, the seat having forfeited, for the rest of the match (forfeit). Never
+    # None at a table played here with a person or an external bot (league.services.matches.turn_deadline_for):
+    # only engine bots' tables and tables of real cards (`offline`) go without.
+    turn_deadline_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Seconds per decision; none only for engine bots' and offline tables.")
     deadline_fallback = models.CharField(max_length=40, default="random", help_text="The engine bot that plays an "
                                          "overdue decision (random or greedy).")
     deadline_action = models.CharField(max_length=10, choices=DeadlineAction.choices,

@@ -2,8 +2,8 @@
 
 `score` and `tiebreak` are the game's own (engine.games names them per game: Diamonds' score and vault).
 In partnership play the score, vault and showroom are the team's (the record's result is per team). A seat that
-forfeited (league.services.decisions, a missed turn deadline under `deadline_action` forfeit) keeps its score as the
-game gave it; its `placement` is the table's last (its team's, with partnerships).
+forfeited (league.services.decisions: a missed turn deadline under `deadline_action` forfeit, or too many missed in
+a row) keeps its score as the game gave it; its `placement` is the table's last (its team's, with partnerships).
 """
 
 from django.db import models
@@ -30,6 +30,9 @@ class MatchSeat(models.Model):
     # Every turn deadline this seat let pass (the fallback bot decided for it, or it forfeited): counted per seat so
     # a bot's page and its pausing (league.services.bot_pausing) read them without replaying the game.
     timeouts = models.PositiveSmallIntegerField(default=0, help_text="Turn deadlines this seat missed.")
+    # The deadlines it let pass since its own last decision: at DIAMONDS_FORFEIT_AFTER_MISSES the seat has left and
+    # forfeits, whatever the match's deadline_action (league.services.decisions), so no match waits for ever.
+    late_in_row = models.PositiveSmallIntegerField(default=0, help_text="Turn deadlines missed in a row.")
     forfeited = models.BooleanField(default=False, help_text="Missed a turn deadline that forfeits: placed last.")
     forfeited_at_move = models.PositiveIntegerField(null=True, blank=True,
                                                     help_text="The move number whose decision it missed.")

@@ -44,7 +44,8 @@ class Player(models.Model):
         help_text="For an external bot: the account that created it.",
     )
     bot_settings = models.JSONField(default=dict, blank=True, help_text="For a bot: keyword settings for make_bot.")
-    clubs = models.ManyToManyField("league.Club", blank=True, related_name="players")
+    # Through ClubMember, which keeps when the player joined (player.clubs.add() dates it now).
+    clubs = models.ManyToManyField("league.Club", blank=True, related_name="players", through="league.ClubMember")
     # A guest's club: the roster they are on (they are also its member). Null for everyone else.
     guest_club = models.ForeignKey("league.Club", null=True, blank=True, on_delete=models.PROTECT,
                                    related_name="guests", help_text="For a guest (no account): the club whose roster "
@@ -55,6 +56,11 @@ class Player(models.Model):
         default=0, help_text="Finished matches in a row in which this bot missed a turn deadline or forfeited.")
     paused_at = models.DateTimeField(null=True, blank=True, help_text="When the bot was paused; null while active.")
     paused_reason = models.CharField(max_length=300, blank=True, help_text="Why the bot was paused.")
+    # Presence (league.services.presence, league.selectors.presence): when an external bot last asked the API for its
+    # turns or made a decision, written at most about once a minute (not on every request). Ladders seat it only
+    # while it is there.
+    last_seen_at = models.DateTimeField(null=True, blank=True,
+                                        help_text="For an external bot: when it last polled or decided (to a minute).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

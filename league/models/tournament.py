@@ -64,7 +64,8 @@ class Tournament(models.Model):
         default=True, help_text="Seat and start the next round as soon as one closes (else the organiser does).")
     rated = models.BooleanField(default=True, help_text="Its matches update the players' global ratings.")
     turn_deadline_seconds = models.PositiveIntegerField(
-        null=True, blank=True, help_text="How long a seat may take over a decision; none: no deadline.")
+        null=True, blank=True,
+        help_text="How long a seat may take over a decision; none: the league's default for who is seated.")
     deadline_action = models.CharField(max_length=10, choices=DeadlineAction.choices,
                                        default=DeadlineAction.FALLBACK,
                                        help_text="What a missed deadline costs: one bot decision, or a forfeit.")

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from allauth.account.models import EmailAddress
-from django.db.models import Case, IntegerField, Prefetch, QuerySet, Value, When
+from django.db.models import Case, Exists, IntegerField, OuterRef, Prefetch, Q, QuerySet, Value, When
 
 from ..models import (
     Club,
@@ -15,6 +15,7 @@ from ..models import (
     MatchSeat,
     MembershipRequest,
     Player,
+    Profile,
     RequestStatus,
     RoundStatus,
     Tournament,
@@ -23,6 +24,7 @@ from ..models import (
     TournamentStatus,
 )
 from ..models.match import ENDED
+from ..models.player import EXTERNAL_BOT
 
 
 def person_player(user) -> Player | None:
@@ -33,11 +35,36 @@ def person_player(user) -> Player | None:
     return Player.objects.filter(user=user, bot_kind="").order_by("pk").first()
 
 
-def email_unverified(user) -> bool:
-    """The account signed up with an email address it has not confirmed yet. Accounts made by an administrator
-    (createsuperuser, the admin, commands) have no address on record and are not held back."""
-    addresses = EmailAddress.objects.filter(user=user)
-    return addresses.exists() and not addresses.filter(verified=True).exists()
+def email_verified(user) -> bool:
+    """The account has confirmed one of its email addresses (the link allauth emails)."""
+    return EmailAddress.objects.filter(user_id=user.pk, verified=True).exists()
+
+
+def made_by_administrator(user) -> bool:
+    """An administrator made the account (Profile.made_by_administrator): createsuperuser, the admin, a command."""
+    return Profile.objects.filter(user_id=user.pk, made_by_administrator=True).exists()
+
+
+def verified(user) -> bool:
+    """Whether the account takes part as a verified person (joins clubs, enters competitions, makes bots, sits at
+    rated tables). A positive fact, never the absence of one: a confirmed email address, or the administrator's mark.
+    Having no address at all proves nothing (an unverified account could remove its only one).
+
+    An external bot's own account (signed in with its token) takes part on its owner's verification; a bot with no
+    owner was registered by a club's organisers or a command and takes part as theirs."""
+    if user is None or not user.is_authenticated:
+        return False
+    bot = Player.objects.filter(user_id=user.pk, bot_kind=EXTERNAL_BOT).select_related("owner").first()
+    if bot is not None:
+        if bot.owner is None:
+            return True
+        user = bot.owner
+    return email_verified(user) or made_by_administrator(user)
+
+
+def has_confirmed_email(user, email: str) -> bool:
+    """Whether the account has confirmed it holds this address (allauth's confirmation email), in any case."""
+    return EmailAddress.objects.filter(user=user, email__iexact=email, verified=True).exists()
 
 
 @dataclass
@@ -131,10 +158,20 @@ def my_page(user) -> MyPage:
 
 
 def open_for_self_entry(tournament: Tournament, now: datetime) -> bool:
-    """People may enter or leave the tournament themselves now: it has not started and its registration has not
+    """Players may enter the tournament on their own side now (people, and bots by their owners or their own
+    tokens), and people leave by removing their entry: it has not started, no round of it is seated (a round seated
+    before it starts has its tables: an entry then is a late one, the organisers'), and its registration has not
     closed."""
     return (tournament.status == TournamentStatus.REGISTERING
-            and (tournament.registration_closes_at is None or now < tournament.registration_closes_at))
+            and (tournament.registration_closes_at is None or now < tournament.registration_closes_at)
+            and not TournamentRound.objects.filter(tournament=tournament).exists())
+
+
+def open_for_self_entry_q(now: datetime) -> Q:
+    """open_for_self_entry as a filter on tournaments."""
+    return Q(Q(status=TournamentStatus.REGISTERING),
+             Q(registration_closes_at__isnull=True) | Q(registration_closes_at__gt=now),
+             ~Exists(TournamentRound.objects.filter(tournament=OuterRef("pk"))))
 
 
 
@@ -161,9 +198,18 @@ def pending_requests(club: Club) -> list[MembershipRequest]:
     return list(MembershipRequest.objects.filter(club=club, status=RequestStatus.PENDING).select_related("player"))
 
 
-def requests_of(club: Club, player: Player) -> QuerySet[MembershipRequest]:
-    """The player's requests to join the club (pending or answered), newest first."""
-    return MembershipRequest.objects.filter(club=club, player=player).order_by("-created_at")
+def requests_of(club: Club, players: QuerySet[Player]) -> QuerySet[MembershipRequest]:
+    """The players' requests to join the club (pending or answered), newest first."""
+    return (MembershipRequest.objects.filter(club=club, player__in=players).select_related("player")
+            .order_by("-created_at", "-pk"))
+
+
+def players_acted_for(user) -> QuerySet[Player]:
+    """The players the account acts for (Player.acts_for): its own (a person's, or a bot's own account's) and the
+    external bots it owns. None when nobody is signed in."""
+    if user is None or not user.is_authenticated:
+        return Player.objects.none()
+    return Player.objects.filter(Q(user=user) | Q(owner=user, bot_kind=EXTERNAL_BOT))
 
 
 def my_entry(user, tournament: Tournament) -> TournamentEntry | None:

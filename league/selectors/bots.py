@@ -6,27 +6,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Case, IntegerField, Prefetch, Q, Sum, Value, When
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from ..models import (
+    Club,
     Ladder,
     LadderEntry,
     MatchSeat,
+    MembershipRequest,
     Player,
+    RequestStatus,
     Tournament,
     TournamentEntry,
     TournamentStatus,
 )
 from ..models.match import IN_PLAY
 from ..models.player import EXTERNAL_BOT
+from .accounts import open_for_self_entry_q
 
 
 def bots_of(user):
-    """The external bots `user` created, with their active ladder entries and their tournament entries."""
+    """The external bots `user` created, with their clubs, pending requests to join clubs, active ladder entries and
+    tournament entries."""
     return (Player.objects.filter(owner=user, bot_kind=EXTERNAL_BOT).order_by("name").prefetch_related(
         "clubs",
         Prefetch("ladder_entries", queryset=LadderEntry.objects.filter(active=True).select_related("ladder"),
                  to_attr="active_ladder_entries"),
+        Prefetch("membership_requests", queryset=MembershipRequest.objects.filter(status=RequestStatus.PENDING)
+                 .select_related("club").order_by("club__name"), to_attr="pending_requests"),
         Prefetch("tournament_entries", queryset=TournamentEntry.objects.filter(active=True)
                  .exclude(tournament__status__in=[TournamentStatus.FINISHED, TournamentStatus.CANCELLED])
                  .select_related("tournament"), to_attr="current_tournament_entries"),
@@ -39,23 +47,34 @@ def token_holders(players) -> set[int]:
     return {users[u] for u in Token.objects.filter(user_id__in=list(users)).values_list("user_id", flat=True)}
 
 
-def _open_to(player: Player) -> Q:
-    """Competitions the player may join: without a club, or of one of its clubs (league.permissions)."""
-    return Q(club__isnull=True) | Q(club__in=[c.pk for c in player.clubs.all()])
+def _clubs_of(player: Player) -> list[int]:
+    return [c.pk for c in player.clubs.all()]
 
 
 def ladders_open_to(player: Player):
+    """Active ladders the player is not in that its owner may enter it in (league.permissions.refusal_to_enter: a
+    ladder of a club is for its members)."""
     entered = LadderEntry.objects.filter(player=player, active=True).values("ladder_id")
-    return Ladder.objects.filter(_open_to(player), active=True).exclude(pk__in=entered).order_by("name")
+    return (Ladder.objects.filter(Q(club__isnull=True) | Q(club__in=_clubs_of(player)), active=True)
+            .exclude(pk__in=entered).order_by("name"))
 
 
 def tournaments_open_to(player: Player):
-    """Registering tournaments without partnerships (a team is two partners entered together) it is not in."""
+    """Tournaments without partnerships (a team is two partners entered together) it is not in, that its owner may
+    enter it in now, as a person may enter themselves: within the self-entry window (open_for_self_entry), and of
+    its clubs where only members may enter (league.permissions.refusal_to_enter)."""
     entered = TournamentEntry.objects.filter(player=player).values("tournament_id")
-    return (Tournament.objects.filter(_open_to(player), status=TournamentStatus.REGISTERING)
+    return (Tournament.objects.filter(Q(club__isnull=True) | Q(members_only=False) | Q(club__in=_clubs_of(player)))
+            .filter(open_for_self_entry_q(timezone.now()))
             .exclude(pk__in=entered)
             # a missing key is NULL: exclude() alone would drop every tournament without the key
             .exclude(Q(ruleset__has_key="partnerships") & Q(ruleset__partnerships=True)).order_by("name"))
+
+
+def clubs_to_join(player: Player):
+    """Clubs the player is not a member of and has no pending request to join: where its owner may ask."""
+    pending = MembershipRequest.objects.filter(player=player, status=RequestStatus.PENDING).values("club_id")
+    return Club.objects.exclude(pk__in=_clubs_of(player)).exclude(pk__in=pending).order_by("name")
 
 
 def player_seats(player: Player):

@@ -128,6 +128,12 @@ def seasons() -> QuerySet[Season]:
     return Season.objects.select_related("league")
 
 
+def seasons_of_club(club: Club) -> QuerySet[Season]:
+    """The seasons of the club's leagues (a club tournament may count towards one), with their league."""
+    return Season.objects.filter(league__club=club).select_related("league").order_by("league__name", "-starts_on",
+                                                                                     "name")
+
+
 def season_pages() -> QuerySet[Season]:
     """Seasons with their league and its club."""
     return Season.objects.select_related("league__club")

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..models import Ladder, LadderEntry, MatchSeat, MatchStatus
+from .presence import absent_bot_ids
 
 
 def ladder_tick_seconds() -> float | None:
@@ -39,9 +40,21 @@ def ladder_outlook(*, ladder: Ladder) -> str:
     if tick is None:
         return _("Nothing seats tables of this ladder here: there is no `celery beat` (no REDIS_URL) and the web "
                  "process's own schedule is off (DIAMONDS_EMBEDDED_BEAT=0).")
-    busy = MatchSeat.objects.filter(player_id__in=list(active),
-                                    match__status__in=[MatchStatus.PENDING, MatchStatus.RUNNING]).count()
-    free = joined - busy
+    busy_ids = set(MatchSeat.objects.filter(player_id__in=list(active),
+                                            match__status__in=[MatchStatus.PENDING, MatchStatus.RUNNING])
+                   .values_list("player_id", flat=True))
+    busy = len(busy_ids)
+    # External bots that are not polling are not seated either (league.selectors.presence).
+    absent = len(absent_bot_ids([pid for pid in active if pid not in busy_ids]))
+    free = joined - busy - absent
+    if free < ladder.table_size and absent:
+        return ngettext("%(absent)s external bot of this ladder is absent (it is not polling for its turns): the next "
+                        "tables are seated when %(size)s players are free and there (the ladder tick runs every "
+                        "%(tick)s s).",
+                        "%(absent)s external bots of this ladder are absent (they are not polling for their turns): "
+                        "the next tables are seated when %(size)s players are free and there (the ladder tick runs "
+                        "every %(tick)s s).", absent) % {"absent": absent, "size": ladder.table_size,
+                                                          "tick": f"{tick:g}"}
     if free < ladder.table_size:
         return _("%(busy)s of its %(joined)s players are at a table; the next tables are seated when %(size)s are "
                  "free (the ladder tick runs every %(tick)s s).") % {

@@ -252,6 +252,16 @@ def stalled_live_match_ids(*, idle_seconds: int) -> list[int]:
     )
 
 
+def undated_live_match_ids() -> list[int]:
+    """Matches in play here (not with real cards) with a person or an external bot at the table that have no turn
+    deadline, or await a decision without a deadline for it: rows the rule "no match waits for ever" (league.services.
+    matches.turn_deadline_for) did not make, for league.services.decisions.give_deadlines."""
+    live = Match.objects.filter(status__in=IN_PLAY, offline=False, match_seats__player__user__isnull=False)
+    undated = live.filter(turn_deadline_seconds__isnull=True)
+    unclocked = live.filter(deadline_at__isnull=True, match_seats__awaiting=True)
+    return sorted(set(undated.values_list("pk", flat=True)) | set(unclocked.values_list("pk", flat=True)))
+
+
 def matches_of_player(queryset: QuerySet[Match], player_id: int) -> QuerySet[Match]:
     return queryset.filter(match_seats__player_id=player_id).distinct()
 
@@ -259,5 +269,5 @@ def matches_of_player(queryset: QuerySet[Match], player_id: int) -> QuerySet[Mat
 __all__ = [
     "Turn", "legal_decisions", "match_game", "matches_of_player", "overdue_match_ids",
     "await_turns", "owes_turns", "public_record", "public_state", "record_is_public", "seat_state",
-    "seats_of_user", "stalled_live_match_ids", "turns_of_user", "caller_seats_with_match",
+    "seats_of_user", "stalled_live_match_ids", "turns_of_user", "caller_seats_with_match", "undated_live_match_ids",
 ]

@@ -3,6 +3,7 @@ or later for accounts made before sign-up existed), and the profile's changes.""
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -66,6 +67,24 @@ def ensure_person(user, *, name: str | None = None) -> tuple[Profile, Player | N
 
 
 @transaction.atomic
+def mark_made_by_administrator(user) -> Profile:
+    """Say that an administrator made the account (createsuperuser, the admin, a command or a tool): it takes part
+    without a confirmed email address (league.selectors.accounts.verified). Never called on sign-up."""
+    profile, _created = Profile.objects.get_or_create(user=user)
+    if not profile.made_by_administrator:
+        profile.made_by_administrator = True
+        profile.save(update_fields=["made_by_administrator"])
+    return profile
+
+
+def on_account_saved(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    """A new staff or superuser account (createsuperuser, or the admin with the boxes ticked) is an administrator's
+    doing: no sign-up makes one. Connected in league.apps."""
+    if created and not raw and (instance.is_staff or instance.is_superuser):
+        mark_made_by_administrator(instance)
+
+
+@transaction.atomic
 def update_profile(*, user, display_name: str | None = None, language: str | None = None,
                    email_notifications: bool | None = None) -> Profile:
     """Change what the person chose: their display name (their player's name: league.services.names' rule), their
@@ -91,3 +110,19 @@ def update_profile(*, user, display_name: str | None = None, language: str | Non
         except NameRefused as e:  # taken (or a look-alike of it) at the same moment by another request
             raise AccountError(str(e)) from e
     return profile
+
+
+@transaction.atomic
+def account_made_by_command(*, username: str, password: str):
+    """An account a management command makes for a person to sign in with (the demo's organiser), with its profile
+    and person player; an existing one of that username gets `password` as its new password. The one place such
+    accounts are made, so what marks them as made by an administrator is added here."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        user = get_user_model().objects.create_user(username=username, password=password)
+    else:
+        user.set_password(password)
+        user.is_active = True
+        user.save(update_fields=["password", "is_active"])
+    ensure_person(user, name=username)
+    return user

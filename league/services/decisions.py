@@ -21,8 +21,14 @@ What a missed deadline costs is the match's `deadline_action` (a tournament copi
   forfeited (`MatchSeat.forfeited`, with `forfeited_at_move`, the move number whose decision it missed), its owner's
   later decisions are refused, and when the game ends the league places it, its team with partnerships, last at
   the table whatever its score (league.standings.forfeit_places), so it earns the table's last-place match points.
+Either way a seat that lets DIAMONDS_FORFEIT_AFTER_MISSES deadlines pass in a row (no decision of its own between
+them) has left the table: it forfeits as above whatever the action, so a match nobody plays any more is played to
+its end by the fallback bot within that many deadlines per absent seat, and never waits for ever.
 Both are idempotent: the step that plays an overdue decision sets the next deadline (or none) in the same
 transaction, so a second run of the beat task finds nothing overdue; a seat forfeits once.
+
+Every table with a person or an external bot has a deadline (league.services.matches.turn_deadline_for, where each
+match is created); `give_deadlines` is the beat task's sweep for rows from before that rule or edited by hand.
 
 After each step the seats whose decision is awaited are flagged (`MatchSeat.awaiting`, read by the turns long-poll)
 and the turn deadline is set. Passes stay secret until the exchange: they are stored on the round row, which only
@@ -36,6 +42,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import cast
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -49,10 +56,11 @@ from ..limits import check_turn_deadline
 from ..models import DeadlineAction, Match, MatchSeat, MatchStatus, OutboxKind, Player
 from ..models.match import IN_PLAY
 from ..selectors.games import StoredPlayError, load_match_game
-from ..selectors.live import legal_decisions, match_game
+from ..selectors.live import legal_decisions, match_game, undated_live_match_ids
 from ..selectors.prepared import PreparedQuery
 from ..turn_signals import announce_turns
 from . import outbox
+from .matches import turn_deadline_for
 from .play import play_bot_match, seeded_for
 from .progress import store_progress
 from .stopping import PlayStopped, StopWatch
@@ -250,6 +258,10 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
             game.apply(seat, decision)
         except IllegalDecision as e:
             raise IllegalMove(e.message, rule=e.rule) from None
+        if rows[seat].late_in_row:
+            # Its own decision: the seat is back, and its misses in a row start again from none.
+            MatchSeat.objects.filter(pk=rows[seat].pk).update(late_in_row=0)
+            rows[seat].late_in_row = 0
         bots_next = _store_step(match, game, marks, rows, before)
         if bots_next or game.over:
             # The worker plays the engine bots now pending, or does what follows a finished match (ratings, the
@@ -382,12 +394,18 @@ def _advance(match_id: int, *, overdue: bool, now=None, plan=None) -> AdvanceOut
         late = {s for s in before.seats if s not in bots}
     if late:
         # Counted per seat whatever the deadline costs: a bot's page and its pausing read them
-        # (league.services.bot_pausing).
-        MatchSeat.objects.filter(match=match, seat__in=sorted(late)).update(timeouts=F("timeouts") + 1)
-    if late and match.deadline_action == DeadlineAction.FORFEIT:
-        _forfeit(match, rows, late, game.move_number)
-        bots = _bot_seats(match, rows)
-        late = set()
+        # (league.services.bot_pausing); and in a row, to tell a seat that has left.
+        MatchSeat.objects.filter(match=match, seat__in=sorted(late)).update(timeouts=F("timeouts") + 1,
+                                                                           late_in_row=F("late_in_row") + 1)
+        for ms in rows:
+            if ms.seat in late:
+                ms.timeouts, ms.late_in_row = ms.timeouts + 1, ms.late_in_row + 1
+        gone = {ms.seat for ms in rows if ms.seat in late and ms.late_in_row >= forfeit_after_misses()}
+        forfeiting = set(late) if match.deadline_action == DeadlineAction.FORFEIT else gone
+        if forfeiting:
+            _forfeit(match, rows, forfeiting, game.move_number)
+            bots = _bot_seats(match, rows)
+            late -= forfeiting
     decisions = 0
     try:
         if plan is not None and plan[0] == game.move_number and not late:
@@ -413,6 +431,11 @@ def _advance(match_id: int, *, overdue: bool, now=None, plan=None) -> AdvanceOut
         Match.objects.filter(pk=match.pk).update(deadline_at=None)
     status = "finished" if game.over else ("played" if decisions else "waiting")
     return AdvanceOutcome(match_id, status, decisions, game.move_number)
+
+
+def forfeit_after_misses() -> int:
+    """How many deadlines in a row a seat may let pass before it counts as gone and forfeits."""
+    return max(1, int(settings.DIAMONDS_FORFEIT_AFTER_MISSES))
 
 
 def _forfeit(match: Match, rows: list[MatchSeat], seats: set[int], move_number: int) -> None:
@@ -521,8 +544,10 @@ def _enqueue_advance(match_id: int) -> None:
 
 def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadline_fallback: str = "random",
                       deadline_action: str | None = None) -> Match:
-    """Give a match (a tournament table, say) a turn deadline, or take it away (None), and say what missing it costs
-    (`deadline_action`; None keeps the match's). A decision already awaited gets the full time from now."""
+    """Give a match (a tournament table, say) a turn deadline, and say what missing it costs (`deadline_action`;
+    None keeps the match's). None is the league's default for who is seated (league.services.matches.
+    turn_deadline_for): a table with a person or an external bot is never left without one, unless it is played
+    with real cards. A decision already awaited gets the full time from now."""
     if deadline_action is not None and deadline_action not in DeadlineAction.values:
         raise ValueError(f"deadline_action must be one of {', '.join(DeadlineAction.values)}, not {deadline_action!r}")
     if deadline_fallback not in FALLBACK_BOTS:
@@ -533,6 +558,8 @@ def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadli
         locked = _locked_match(match.pk)
         if locked is None:
             raise Match.DoesNotExist(f"no match {match.pk}")
+        players = [ms.player for ms in MatchSeat.objects.filter(match=locked).select_related("player")]
+        turn_deadline_seconds = turn_deadline_for(players, turn_deadline_seconds, offline=locked.offline)
         awaited = MatchSeat.objects.filter(match=locked, awaiting=True).exists()
         deadline_at = None
         if turn_deadline_seconds is not None and awaited and locked.status in (MatchStatus.PENDING,
@@ -548,15 +575,42 @@ def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadli
 @transaction.atomic
 def start_live_match(*, match: Match, turn_deadline_seconds: int | None = None,
                      deadline_fallback: str = "random") -> None:
-    """Set a freshly created match going, with its turn deadline: a table of engine bots is played to its end; any
-    other has its engine bots played up to the first person's decision, which is flagged (by a worker, once the
-    caller's transaction commits)."""
+    """Set a freshly created match going, with its turn deadline (None: the one create_match gave it, the league's
+    default for who is seated): a table of engine bots is played to its end; any other has its engine bots played
+    up to the first person's decision, which is flagged (by a worker, once the caller's transaction commits)."""
     if deadline_fallback not in FALLBACK_BOTS:
         raise ValueError(f"the fallback bot is one of {', '.join(FALLBACK_BOTS)}, not {deadline_fallback!r}")
     fallback_bot_kind(match.game, deadline_fallback)  # the match's game has that fallback (ValueError if not)
     check_turn_deadline(turn_deadline_seconds)
-    if turn_deadline_seconds is not None or deadline_fallback != match.deadline_fallback:
+    if turn_deadline_seconds is None:
+        turn_deadline_seconds = match.turn_deadline_seconds
+    if (turn_deadline_seconds, deadline_fallback) != (match.turn_deadline_seconds, match.deadline_fallback):
         Match.objects.filter(pk=match.pk).update(turn_deadline_seconds=turn_deadline_seconds,
                                                  deadline_fallback=deadline_fallback)
         match.turn_deadline_seconds, match.deadline_fallback = turn_deadline_seconds, deadline_fallback
     _enqueue_advance(match.pk)
+
+
+def give_deadlines(*, match_ids: list[int] | None = None, now=None) -> list[int]:
+    """The sweep that keeps the rule for rows no create_match made so (stored before it, or edited by hand in the
+    admin): every match in play here with a person or an external bot (of `match_ids`, or all) gets the league's
+    default deadline if it has none, and the decision it awaits gets its deadline if it has none. Each match under
+    its lock; returns those changed."""
+    now = now or timezone.now()
+    changed = []
+    for match_id in undated_live_match_ids() if match_ids is None else match_ids:
+        with transaction.atomic():
+            match = _locked_match(match_id)
+            if match is None or match.status not in IN_PLAY or match.offline:
+                continue
+            rows = list(MatchSeat.objects.filter(match=match).select_related("player"))
+            seconds = turn_deadline_for([ms.player for ms in rows], match.turn_deadline_seconds)
+            if seconds is None:
+                continue  # engine bots alone: nobody to wait for
+            deadline_at = match.deadline_at
+            if deadline_at is None and any(ms.awaiting for ms in rows):
+                deadline_at = now + timedelta(seconds=seconds)
+            if (seconds, deadline_at) != (match.turn_deadline_seconds, match.deadline_at):
+                Match.objects.filter(pk=match.pk).update(turn_deadline_seconds=seconds, deadline_at=deadline_at)
+                changed.append(match.pk)
+    return changed

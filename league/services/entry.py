@@ -1,13 +1,18 @@
-"""A person entering and leaving competitions themselves (the organisers' registration is league.services
-.tournaments'). A tournament takes self-entries while it is registering and before its registration_closes_at;
-leaving then removes the entry. Once registration has closed a person leaves by withdrawing (they are seated in no
-later round; results so far stay). Ladders: joining puts the player in the pool, leaving takes them out before the
-next seating tick (a match in play is played to its end).
+"""Entering tournaments, and a person leaving them. A tournament takes entries on the entrants' own side (a
+person's; a bot's by its owner or its own token) while it is registering and before its registration_closes_at, its
+self-entry window; leaving then removes the entry. The club's organisers register late entries too, until every
+qualifying round is seated (league.services.registration). Which of the two an entry is, is who asks
+(league.permissions.keeps_to_self_entry_window), never whether the entrant is a person or a bot. Once registration
+has closed a person leaves by withdrawing (they are seated in no later round; results so far stay). Ladders: joining
+puts the player in the pool, leaving takes them out before the next seating tick (a match in play is played to its
+end).
 
-Who may enter whom (only oneself) and the membership rules are league.permissions' (refusal_to_enter): the caller
-checks them. These check the competition's state, under a lock on it."""
+Who may enter whom and the membership rules are league.permissions' (refusal_to_enter): the caller checks them.
+These check the competition's state, under a lock on it."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from django.db import transaction
 from django.utils import timezone
@@ -16,31 +21,47 @@ from django.utils.translation import gettext as _
 from ..models import Player, Tournament, TournamentEntry
 from ..selectors.accounts import open_for_self_entry
 from .competition import TournamentError
-from .registration import register_players, withdraw_player
+from .registration import register_players, register_team, withdraw_player
 
 
 def refusal_to_self_enter(tournament: Tournament) -> str | None:
-    """Why people may not enter or leave the tournament themselves now (None: they may)."""
-    if open_for_self_entry(tournament, timezone.now()):
+    """Why entries on the entrants' own side (people, and bots by their owners or their own tokens) are closed now,
+    and people no longer leave by removing their entry (None: the self-entry window is open)."""
+    now = timezone.now()
+    if open_for_self_entry(tournament, now):
         return None
     closes_at = tournament.registration_closes_at
-    # Still registering and not open for entry: its registration closed (open_for_self_entry).
-    if tournament.status != "registering" or closes_at is None:
+    # Not open for entry: it started (or seated its first round), or its registration closed (open_for_self_entry).
+    if tournament.status != "registering" or closes_at is None or now < closes_at:
         return _("%(tournament)s has started: registration is closed.") % {"tournament": tournament.name}
     return _("Registration for %(tournament)s closed at %(when)s.") % {
         "tournament": tournament.name, "when": closes_at.strftime("%Y-%m-%d %H:%M UTC")}
 
 
 @transaction.atomic
-def enter_tournament(*, tournament: Tournament, player: Player) -> TournamentEntry:
-    """Enter the player (TournamentError: registration closed, a partnership tournament, already entered)."""
+def register_entrants(*, tournament: Tournament, players: Sequence[Player] = (),
+                      teams: Sequence[Sequence[Player]] = (), self_entry_window: bool) -> list[TournamentEntry]:
+    """The one way the API and the website enter players (or, with `teams`, partnership teams) in a tournament, all
+    or none. With `self_entry_window` (league.permissions.keeps_to_self_entry_window) the entry keeps to the
+    tournament's self-entry window, a person's and a bot's alike; without, it is the organisers' registration, open
+    until every qualifying round is seated. TournamentError: the window closed, already entered, the wrong kind of
+    entry."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    refusal = refusal_to_self_enter(tournament)
-    if refusal:
-        raise TournamentError(refusal)
+    if self_entry_window:
+        refusal = refusal_to_self_enter(tournament)
+        if refusal:
+            raise TournamentError(refusal)
+    if teams:
+        return [entry for pair in teams for entry in register_team(tournament=tournament, players=pair)]
+    return register_players(tournament=tournament, players=players)
+
+
+def enter_tournament(*, tournament: Tournament, player: Player, self_entry_window: bool = True) -> TournamentEntry:
+    """Enter the player on their own (TournamentError: registration closed, a partnership tournament, already
+    entered)."""
     if tournament.partnerships:
         raise TournamentError(_("A partnership tournament takes teams: ask its organisers to enter yours."))
-    return register_players(tournament=tournament, players=[player])[0]
+    return register_entrants(tournament=tournament, players=[player], self_entry_window=self_entry_window)[0]
 
 
 @transaction.atomic

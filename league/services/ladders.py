@@ -2,10 +2,12 @@
 entries who are not at a table already, and sends the matches to the workers. Ratings follow each match
 (league.services.ratings, via match_finished.on_match_finished).
 
-Seating: the free players sorted by their ladder ordinal (best first; unrated players at the model's starting
-ordinal) are cut into consecutive full tables, so a table holds neighbours in the rating order. When they do not
-fill whole tables, those who played on the ladder most recently wait for the next tick (a newcomer never waits
-for being unrated). Seat order at a table is drawn from the tick's seed.
+Seating: only players who are there (an external bot only while it polls: league.selectors.presence), not paused
+and not at a table already. The free players sorted by their ladder ordinal (best first; unrated players at the
+model's starting ordinal) are cut into consecutive full tables, so a table holds neighbours in the rating order.
+Every table with an external bot or a person has a turn deadline (create_match). When they do not fill whole
+tables, those who played on the ladder most recently wait for the next tick (a newcomer never waits for being
+unrated). Seat order at a table is drawn from the tick's seed.
 
 A ladder is of one game (Ladder.game): its tables are that game's matches, of its table size within the game's
 players, and its ratings are its own (per ladder, so per game).
@@ -36,6 +38,7 @@ from ..models import (
     Rating,
     RatingModel,
 )
+from ..selectors.presence import absent_bot_ids
 from . import outbox
 from .competition import (
     check_entrants_can_play,
@@ -123,7 +126,9 @@ def seat_ladder_tables(*, ladder: Ladder, seed: str | None = None) -> list[Match
     ladder = Ladder.objects.select_for_update().get(pk=ladder.pk)  # one tick at a time per ladder
     if not ladder.active:
         return []
-    # A paused bot keeps its entry but is not seated until its owner resumes it (league.services.bot_pausing).
+    # A paused bot keeps its entry but is not seated until its owner resumes it (league.services.bot_pausing); nor
+    # is an external bot that is not there (league.selectors.presence): seated, it would only keep its table waiting
+    # on deadlines.
     ids = list(LadderEntry.objects.filter(ladder=ladder, active=True, player__paused_at__isnull=True)
                .values_list("player_id", flat=True))
     # A player sits at one match at a time: whether they are busy is read and acted on holding their rows, or two
@@ -133,6 +138,8 @@ def seat_ladder_tables(*, ladder: Ladder, seed: str | None = None) -> list[Match
                .values_list("pk", flat=True))
     busy = _busy_player_ids(ids)
     free = [pid for pid in ids if pid not in busy]
+    absent = absent_bot_ids(free)
+    free = [pid for pid in free if pid not in absent]
     n = ladder.table_size
     if len(free) < n:
         return []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ..models import Club, League, Season
 
@@ -20,7 +21,7 @@ def create_season(
     *, league: League, name: str, starts_on: datetime.date | None = None, ends_on: datetime.date | None = None
 ) -> Season:
     if starts_on and ends_on and ends_on < starts_on:
-        raise ValueError("a season cannot end before it starts")
+        raise ValueError(_("a season cannot end before it starts"))
     return Season.objects.create(league=league, name=name, starts_on=starts_on, ends_on=ends_on)
 
 
@@ -39,7 +40,7 @@ def update_season(*, season: Season, **changes) -> Season:
         raise ValueError(f"no such season setting: {', '.join(sorted(unknown))}")
     starts_on, ends_on = changes.get("starts_on", season.starts_on), changes.get("ends_on", season.ends_on)
     if starts_on and ends_on and ends_on < starts_on:
-        raise ValueError("a season cannot end before it starts")
+        raise ValueError(_("a season cannot end before it starts"))
     for name, value in changes.items():
         setattr(season, name, value)
     season.save(update_fields=list(changes))

@@ -24,6 +24,7 @@ from engine.games import GAMES, game_type
 from ..limits import check_turn_deadline
 from ..models import LobbySeat, LobbyStatus, LobbyTable, Player
 from ..models.player import EXTERNAL_BOT
+from ..permissions import refusal_at_rated_table, refusal_to_take_part
 from .accounts import ensure_person
 from .caps import hold_player
 from .decisions import start_live_match
@@ -65,6 +66,14 @@ def _person(user) -> Player:
     return person
 
 
+def _refuse_unless_verified_for(rated: bool, user) -> None:
+    """A rated table's result moves ratings: only verified people sit at one (league.selectors.accounts.verified),
+    so throw-away accounts cannot farm or sink ratings. Anyone signed in may sit at an unrated table."""
+    refusal = refusal_to_take_part(user) if rated else None
+    if refusal:
+        raise LobbyRefused(refusal, 403, "permission_denied")
+
+
 def _check_room(player: Player) -> None:
     """Refuse a seat past MAX_OPEN_TABLES_PER_PERSON. The player's row stays locked until the caller's transaction
     ends, so two seats taken at once by one person are counted one after the other (league.services.caps)."""
@@ -82,7 +91,7 @@ def create_table(*, user, game: str, seats: int, options: dict | None = None, ra
                  public: bool = True, bot_kind: str = "", turn_deadline_seconds: int | None = None) -> LobbyTable:
     """An open table of `game` with `seats` seats, the signed-in `user`'s person at the first. `options` are the
     game's ruleset fields (players aside), checked by the game's engine. `bot_kind` lets the host start before the
-    table is full, engine bots of that kind taking the empty seats; a rated table is for people only."""
+    table is full, engine bots of that kind taking the empty seats; a rated table is for verified people only."""
     if game not in GAMES:
         raise _invalid(_("Unknown game %(game)r; the games are %(games)s.") % {"game": game,
                                                                             "games": ", ".join(sorted(GAMES))})
@@ -101,13 +110,14 @@ def create_table(*, user, game: str, seats: int, options: dict | None = None, ra
         if bot_kind not in table_bot_kinds(game):
             raise _invalid(_("%(title)s tables can be filled with %(bots)s bots, not %(bot)r.")
                            % {"title": kind.title, "bots": ", ".join(table_bot_kinds(game)), "bot": bot_kind})
-        if rated:
+        if rated:  # house bots would fill its empty seats (league.permissions.refusal_at_rated_table)
             raise _invalid(_("A rated table is for people only: it cannot be filled with bots."))
     try:
         check_turn_deadline(turn_deadline_seconds)
     except ValueError as e:
         raise _invalid(str(e)) from None
     host = _person(user)
+    _refuse_unless_verified_for(rated, user)
     _check_room(host)
     table = LobbyTable.objects.create(
         game=game, seats=seats, ruleset=ruleset.to_dict(), rated=bool(rated), public=bool(public), bot_kind=bot_kind,
@@ -135,8 +145,8 @@ def _refuse_unless_open(table: LobbyTable) -> None:
 
 
 def join_table(*, user, table_id: int, token: str = "") -> LobbyTable:
-    """Seat the signed-in `user`'s person at the open table (a private one only with its invitation `token`); the
-    table's last seat starts its match."""
+    """Seat the signed-in `user`'s person at the open table (a private one only with its invitation `token`; a rated
+    one only a verified person); the table's last seat starts its match."""
     try:
         with transaction.atomic():
             table = _locked(table_id)
@@ -145,6 +155,7 @@ def join_table(*, user, table_id: int, token: str = "") -> LobbyTable:
                 raise LobbyRefused(_("No such table."), 404, "not_found")
             _refuse_unless_open(table)
             player = _person(user)
+            _refuse_unless_verified_for(table.rated, user)
             taken = {s.seat: s.player_id for s in table.lobby_seats.all()}
             if player.pk in taken.values():
                 raise LobbyRefused(_("You already sit at this table."))
@@ -211,6 +222,10 @@ def _start(table: LobbyTable) -> None:
     empty = [s for s in range(table.seats) if s not in taken]
     bots = iter(house_bots(table.bot_kind, len(empty)) if empty else [])
     players = [taken[s] if s in taken else next(bots) for s in range(table.seats)]
+    # The last word on who sits at a rated table, whatever let the seats be taken (league.permissions).
+    refusal = refusal_at_rated_table(players) if table.rated else None
+    if refusal:
+        raise LobbyRefused(refusal)
     match = create_match(players=players, ruleset=table.ruleset, game=table.game)
     start_live_match(match=match, turn_deadline_seconds=table.turn_deadline_seconds)
     table.status, table.match, table.closed_at = LobbyStatus.STARTED, match, timezone.now()

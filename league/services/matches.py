@@ -1,17 +1,23 @@
-"""Create clubs, players and matches, of any game of engine.games (Match.game)."""
+"""Create clubs, players and matches, of any game of engine.games (Match.game).
+
+`create_match` is the one place every match is made (ladders, the lobby, the API, tournaments and their finals,
+comparisons, the website's tables against bots), so it is where the rule "no match waits for ever" holds: a table
+with a person or an external bot always gets a turn deadline (`turn_deadline_for`), whoever created it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from django.conf import settings
 from django.db import transaction
 
 from engine import InvalidRuleset
 from engine.fairness import commitment, new_nonce, new_seed
 from engine.games import GAMES, game_type
 
-from ..limits import checked_bot_settings
-from ..models import Club, Match, MatchSeat, MatchStatus, Player
+from ..limits import check_turn_deadline, checked_bot_settings
+from ..models import Club, DeadlineAction, Match, MatchSeat, MatchStatus, Player
 from .names import checked_name, name_written
 
 
@@ -52,6 +58,29 @@ def create_person_player(*, user, name: str | None = None, clubs: Iterable[Club]
     return player
 
 
+def default_turn_deadline(players: Iterable[Player]) -> int | None:
+    """The league's turn deadline for a table of `players` when whoever made it gave none: a person's
+    (DIAMONDS_PERSON_TURN_DEADLINE_SECONDS, a few minutes) if a person sits there, else an external bot's
+    (DIAMONDS_BOT_TURN_DEADLINE_SECONDS, seconds); None for engine bots alone (the workers play them, nobody waits)."""
+    players = list(players)
+    if any(not p.is_bot for p in players):
+        return check_turn_deadline(settings.DIAMONDS_PERSON_TURN_DEADLINE_SECONDS)
+    if any(p.is_external_bot for p in players):
+        return check_turn_deadline(settings.DIAMONDS_BOT_TURN_DEADLINE_SECONDS)
+    return None
+
+
+def turn_deadline_for(players: Iterable[Player], requested: int | None, *, offline: bool = False) -> int | None:
+    """The turn deadline a table of `players` is played under: the one asked for (an organiser's, the lobby
+    table's: longer or shorter than the default, within league.limits' bounds; ValueError past them), else the
+    default (default_turn_deadline). Nobody can ask for none where a person or an external bot sits: that would let
+    the match wait for ever. A table of real cards (`offline`) is played at the club, so it keeps what it was given."""
+    check_turn_deadline(requested)
+    if requested is not None or offline:
+        return requested
+    return default_turn_deadline(players)
+
+
 @transaction.atomic
 def create_match(
     *,
@@ -62,6 +91,10 @@ def create_match(
     first_dealer: int | None = None,
     club: Club | None = None,
     game: str = "diamonds",
+    turn_deadline_seconds: int | None = None,
+    deadline_action: str = DeadlineAction.FALLBACK,
+    deadline_fallback: str = "random",
+    offline: bool = False,
 ) -> Match:
     """A pending match of `game` (a name of engine.games) with `players[s]` at seat s.
 
@@ -69,7 +102,11 @@ def create_match(
     within the game's min/max) and draws the first seat from the seed unless `first_dealer` gives it, so a stored
     match always holds every parameter explicitly. `first_dealer` (and Match.first_dealer) is the seat that acts
     first: Diamonds' first dealer, the first player in the games stored as choices. An engine bot at the table must
-    be one of the game's bots (ValueError naming them)."""
+    be one of the game's bots (ValueError naming them).
+
+    The turn deadline is `turn_deadline_for`'s: the one asked for, else the league's default for who is seated, and
+    never none at a table with a person or an external bot unless it is played with real cards (`offline`). What a
+    missed one costs is `deadline_action`, played by `deadline_fallback` (league.services.decisions checks both)."""
     kind = game_type(game)
     ruleset = kind.make_ruleset(ruleset)  # the game's own checks (InvalidRuleset naming its rule)
     if not kind.min_players <= ruleset.players <= kind.max_players:
@@ -77,6 +114,12 @@ def create_match(
                              f"not {ruleset.players}")
     if len(players) != ruleset.players:
         raise InvalidRuleset(f"{ruleset.players} players need {ruleset.players} seats, got {len(players)}")
+    if deadline_action not in DeadlineAction.values:
+        raise ValueError(f"deadline_action must be one of {', '.join(DeadlineAction.values)}, not {deadline_action!r}")
+    if deadline_fallback not in kind.fallback_bots:
+        raise ValueError(f"{deadline_fallback!r} is not a fallback bot of {kind.name!r}; its fallbacks: "
+                         f"{', '.join(kind.fallback_bots)}")
+    turn_deadline_seconds = turn_deadline_for(players, turn_deadline_seconds, offline=offline)
     if len({p.pk for p in players}) != len(players):
         raise ValueError("a player can take only one seat at a table")
     for p in players:
@@ -94,6 +137,8 @@ def create_match(
         game=kind.name, ruleset=ruleset.to_dict(), seed=seed, seed_chosen=seed_chosen, nonce=nonce,
         commitment=commitment(seed, nonce), seats=names,
         first_dealer=kind.first_seat_of(engine_game), status=MatchStatus.PENDING, club=club,
+        turn_deadline_seconds=turn_deadline_seconds, deadline_action=deadline_action,
+        deadline_fallback=deadline_fallback, offline=offline,
     )
     # Only Diamonds has partnerships; in the other games every seat is its own team.
     team_of = getattr(engine_game, "team_of", lambda seat: seat)

@@ -1,6 +1,8 @@
-"""Club membership by a person's own request: an open club (Club.membership "open") takes them at once; a club "on
-request" records a MembershipRequest that one of its organisers accepts (they become a member) or declines. Members
-leave when they like. Who may do each is league.permissions' (the caller checks); these only change the tables."""
+"""Club membership by a player's own request, a person's or a bot's (by its owner or its own token) alike: an open
+club (Club.membership "open") takes them at once; a club "on request" records a MembershipRequest that one of its
+organisers accepts (they become a member) or declines. The club's organisers add a player at once (add_member).
+Members leave when they like. Who may do each is league.permissions' (the caller checks); these only change the
+tables."""
 
 from __future__ import annotations
 
@@ -48,6 +50,22 @@ def ask_to_join(*, club: Club, player: Player) -> JoinOutcome:
 
 
 @transaction.atomic
+def add_member(*, club: Club, player: Player, admitted_by=None) -> JoinOutcome:
+    """The one way the API and the website put any player, person or bot, in a club: at once when `admitted_by`, one
+    of the club's organisers, adds it (league.permissions.admitted_at_once; a pending request of the player's is
+    then accepted by them); otherwise by the club's membership policy (ask_to_join). MembershipError when the player
+    asks while a member already."""
+    if admitted_by is None:
+        return ask_to_join(club=club, player=player)
+    Club.objects.select_for_update().get(pk=club.pk)  # one change of the club's members at a time, as ask_to_join
+    player.clubs.add(club)
+    pending = MembershipRequest.objects.filter(club=club, player=player, status=RequestStatus.PENDING).first()
+    if pending is not None:
+        decide_request(request_id=pending.pk, club=club, accept=True, by=admitted_by)
+    return JoinOutcome(joined=True)
+
+
+@transaction.atomic
 def decide_request(*, request_id: int, club: Club, accept: bool, by) -> MembershipRequest:
     """An organiser's answer to a pending request of `club` (MembershipError when there is no such pending request:
     another organiser answered first, or the person withdrew it)."""
@@ -87,3 +105,13 @@ def set_membership_policy(*, club: Club, membership: str) -> Club:
     Club.objects.filter(pk=club.pk).update(membership=membership)
     club.membership = membership
     return club
+
+
+@transaction.atomic
+def remove_member(*, club: Club, player: Player) -> None:
+    """An organiser takes a member out of the club (as if they had left: their results stay, their entries and
+    ladder places are theirs to leave). A person may ask to join again. MembershipError when they are no member."""
+    if not player.clubs.filter(pk=club.pk).exists():
+        raise MembershipError(_("%(player)s is not a member of %(club)s.") % {"player": player.name,
+                                                                             "club": club.name})
+    player.clubs.remove(club)

@@ -40,6 +40,7 @@ from ..permissions import organises
 from ..selectors.live import seats_of_user
 from . import outbox
 from .match_finished import on_match_finished
+from .matches import turn_deadline_for
 
 
 class OfflineResultError(ValueError):
@@ -226,8 +227,12 @@ def set_offline(*, match: Match, offline: bool) -> Match:
     if not offline and MatchSeat.objects.filter(match=match, player__guest_club__isnull=False).exists():
         raise OfflineResultError(_("a guest sits at match %(id)s: a guest has no account, so plays only with real "
                                    "cards") % {"id": match.pk})
-    Match.objects.filter(pk=match.pk).update(offline=offline, deadline_at=None)
-    match.offline, match.deadline_at = offline, None
+    # Online, the table is played here: it gets the league's default deadline if it had none (no match waits for
+    # ever, league.services.matches.turn_deadline_for).
+    seconds = turn_deadline_for([ms.player for ms in match.match_seats.select_related("player")],
+                                match.turn_deadline_seconds, offline=offline)
+    Match.objects.filter(pk=match.pk).update(offline=offline, deadline_at=None, turn_deadline_seconds=seconds)
+    match.offline, match.deadline_at, match.turn_deadline_seconds = offline, None, seconds
     if offline:  # nobody owes the server a decision at a table of real cards
         MatchSeat.objects.filter(match=match, awaiting=True).update(awaiting=False)
     rnd = match.tournament_round

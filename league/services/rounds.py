@@ -121,8 +121,14 @@ def _table_match(tournament: Tournament, table: Table, players: dict[int, Player
         r = table.rotation % n
         seated = [seated[(q + r) % n] for q in range(n)]
         first_dealer = (Game(ruleset, table.seed).first_dealer - r) % n
+    # The tournament's deadline goes onto each table, where live play and the beat task look for it
+    # (league.services.decisions): the first awaited decision starts the clock. None is the league's default for who
+    # sits at the table (create_match). A club evening's tables, its final's too, are played with real cards.
     return create_match(players=seated, ruleset=ruleset, seed=table.seed, first_dealer=first_dealer,
-                        club=tournament.club, game=tournament.game)
+                        club=tournament.club, game=tournament.game,
+                        turn_deadline_seconds=tournament.turn_deadline_seconds,
+                        deadline_action=tournament.deadline_action, deadline_fallback=tournament.deadline_fallback,
+                        offline=tournament.offline_tables)
 
 
 def seat_tables(tournament: Tournament, rnd: TournamentRound, tables: Iterable[Table], players: dict[int, Player],
@@ -132,13 +138,7 @@ def seat_tables(tournament: Tournament, rnd: TournamentRound, tables: Iterable[T
     stored = []
     for table in _with_deal_seeds(tournament, rnd.index, tables):
         match = _table_match(tournament, table, players, first_dealer)
-        # The tournament's deadline goes onto each table, where live play and the beat task look for it
-        # (league.services.decisions): the first awaited decision starts the clock. A club evening's tables, its
-        # final's too, are played with real cards.
-        Match.objects.filter(pk=match.pk).update(
-            tournament_round=rnd, table_number=table.number, turn_deadline_seconds=tournament.turn_deadline_seconds,
-            deadline_action=tournament.deadline_action, deadline_fallback=tournament.deadline_fallback,
-            offline=tournament.offline_tables)
+        Match.objects.filter(pk=match.pk).update(tournament_round=rnd, table_number=table.number)
         stored.append({"number": table.number, "units": list(table.units), "seats": list(table.seats),
                        "deal_id": table.deal_id, "seed": table.seed, "group": table.group,
                        "rotation": table.rotation, "match": match.pk})

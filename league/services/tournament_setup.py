@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from engine.fairness import new_seed
-from league.scheduling import TableShape
+from engine.games import game_type
+from league.finals import plan_stages
+from league.scheduling import TableShape, table_sizes
+from league.scheduling.duplicate import group_sizes
 
 from ..limits import (
     MAX_TOURNAMENT_ROUNDS,
@@ -94,6 +98,82 @@ def create_tournament(
         deal_salt=deal_salt if deal_salt is not None else new_seed(), **settings)
 
 
+# The most entrants a preview seats (a club's evening is tens; a large online event a few thousand).
+MAX_PREVIEW_ENTRANTS = 10_000
+
+
+@dataclass(frozen=True)
+class RoundPreview:
+    """One qualifying round as it would be seated: players per table (largest first), the units (players, or
+    teams of partners) sitting out with a bye, and in duplicate play the deal groups as (table size, tables)."""
+
+    number: int
+    tables: tuple[int, ...]
+    byes: int
+    deal_groups: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class TournamentPreview:
+    """How `entrants` would be seated: `units` are the players, or the teams of two with partnerships (`unpaired`
+    players left over); `rounds` is empty when they cannot fill one table (`min_units`); `final` the table sizes
+    of each stage of the final, and `final_short` whether fewer than its finalists are expected."""
+
+    entrants: int
+    units: int
+    unpaired: int
+    partnerships: bool
+    min_units: int
+    rounds: tuple[RoundPreview, ...]
+    final: tuple[tuple[int, ...], ...]
+    final_short: bool
+
+
+def preview_tournament(*, entrants: int, game: str = "diamonds", rounds: int, table_size: int = 4,
+                       format: str = TournamentFormat.FIXED, ruleset: dict | None = None,
+                       **settings) -> TournamentPreview:
+    """The rounds, tables and byes a tournament of these settings (create_tournament's, checked the same way:
+    ValueError) would seat for `entrants` present every round, creating nothing. The table sizes are
+    league.scheduling's, which seats every round of every format (a fixed schedule's exact constructions leave
+    the same tables one smaller): what the first round is seated with, and every later one while the field stays.
+    `settings` are the others of PREVIEWED_SETTINGS."""
+    unknown = set(settings) - set(PREVIEWED_SETTINGS)
+    if unknown:
+        raise TypeError(f"preview_tournament() got unexpected settings {sorted(unknown)}")  # a caller's bug
+    if isinstance(entrants, bool) or not isinstance(entrants, int) or not 0 <= entrants <= MAX_PREVIEW_ENTRANTS:
+        raise ValueError(_("a preview seats 0 to %(most)s players, not %(n)s") % {
+            "most": MAX_PREVIEW_ENTRANTS, "n": repr(entrants)})
+    checked = _checked_settings(game=game, rounds=rounds, table_size=table_size, format=format, ruleset=ruleset,
+                                **{"tiebreaks": (), "turn_deadline_seconds": None,
+                                   "deadline_action": DeadlineAction.FALLBACK, "deadline_fallback": "random",
+                                   "match_points": None, **settings})
+    kind = game_type(checked["game"])
+    partnerships = bool(checked["ruleset"].get("partnerships"))
+    shape = TableShape.for_table_size(table_size, partnership=partnerships, max_players=kind.max_players)
+    units = entrants // shape.players_per_unit
+    planned: list[RoundPreview] = []
+    if units >= shape.min_units:
+        sizes, byes = table_sizes(units, shape)
+        players = tuple(size * shape.players_per_unit for size in sizes)
+        groups = _deal_groups(players) if checked["format"] == TournamentFormat.DUPLICATE else ()
+        planned = [RoundPreview(number, players, byes, groups) for number in range(1, checked["rounds"] + 1)]
+    final: list[list[int]] = []
+    if checked["final_size"]:
+        final = plan_stages(checked["final_size"], checked["final_stages"], checked["final_advance"], table_size,
+                            min_players=kind.min_players, max_players=kind.max_players)
+    return TournamentPreview(entrants=entrants, units=units, unpaired=entrants - units * shape.players_per_unit,
+                             partnerships=partnerships, min_units=shape.min_units, rounds=tuple(planned),
+                             final=tuple(tuple(stage) for stage in final),
+                             final_short=checked["final_size"] > units)
+
+
+def _deal_groups(tables: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """A duplicate round's deal groups, as league.scheduling.duplicate.group_round forms them: the tables of each
+    size, largest first, in groups of group_sizes."""
+    return tuple((size, count) for size in sorted(set(tables), reverse=True)
+                 for count in group_sizes(tables.count(size), size))
+
+
 def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, ruleset: dict | None,
                       tiebreaks: Sequence[str], turn_deadline_seconds: int | None, deadline_action: str,
                       deadline_fallback: str, match_points: dict | None, check_in_required: bool = False,
@@ -156,6 +236,18 @@ CHANGEABLE = CHANGEABLE_WHILE_RUNNING | FINAL_SETTINGS | {
 _CHECKED = ("game", "rounds", "table_size", "format", "ruleset", "tiebreaks", "turn_deadline_seconds",
             "deadline_action", "deadline_fallback", "match_points", "check_in_required", "self_check_in",
             "late_entry_points", "final_size", "final_stages", "final_advance", "final_ranking", "round_minutes")
+# What a preview reads of the settings (preview_tournament): the checked ones, checked as create_tournament does.
+PREVIEWED_SETTINGS = _CHECKED
+
+
+def changeable_settings(tournament: Tournament) -> frozenset[str]:
+    """The settings update_tournament changes now: every one before the first round; after it, those of
+    CHANGEABLE_WHILE_RUNNING, and the final's while it runs until the final's first stage is seated."""
+    if tournament.status == TournamentStatus.REGISTERING:
+        return CHANGEABLE
+    if tournament.status == TournamentStatus.RUNNING and not tournament.tournament_rounds.filter(stage__gt=0).exists():
+        return CHANGEABLE_WHILE_RUNNING | FINAL_SETTINGS
+    return CHANGEABLE_WHILE_RUNNING
 
 
 @transaction.atomic
@@ -170,9 +262,7 @@ def update_tournament(*, tournament: Tournament, **changes) -> Tournament:
     if unknown:
         raise ValueError(_("no such tournament setting: %(names)s") % {"names": ", ".join(sorted(unknown))})
     if tournament.status != TournamentStatus.REGISTERING:
-        open_now = CHANGEABLE_WHILE_RUNNING
-        if tournament.status == TournamentStatus.RUNNING and not tournament.tournament_rounds.filter(stage__gt=0):
-            open_now = open_now | FINAL_SETTINGS
+        open_now = changeable_settings(tournament)
         frozen = sorted(k for k, v in changes.items() if k not in open_now and v != getattr(tournament, k))
         if frozen:
             raise TournamentError(_("%(tournament)s is %(status)s: %(fields)s can no longer change") % {

@@ -6,14 +6,18 @@ once its transaction commits (eager here), as in production.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.core import mail
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from api.tokens import issue_token
 from league.models import Match, MatchSeat, MatchStep
 from league.services import create_bot_player, create_club, create_match, create_person_player
+from league.services.accounts import mark_made_by_administrator
 from league.services.decisions import advance_match
 from league.services.players import add_club_admin, create_external_bot
 
@@ -47,7 +51,8 @@ def client_for(user=None, token: str | None = None) -> APIClient:
 @pytest.fixture
 def accounts(db):
     """A club with an organiser, two people, two external bots (with tokens), an engine bot, a staff user and an
-    outsider; each with an API client."""
+    outsider; each with an API client. The people's accounts are made as an administrator makes them (verified
+    without an email address: league.selectors.accounts.verified)."""
     User = get_user_model()
     club = create_club(name="Diamond Club")
     organiser = User.objects.create_user("olga", password="pw-olga-123")
@@ -56,6 +61,8 @@ def accounts(db):
     ann_user = User.objects.create_user("ann", password="pw-ann-123")
     bob_user = User.objects.create_user("bob", password="pw-bob-123")
     outsider = User.objects.create_user("otto", password="pw-otto-123")
+    for made in (organiser, ann_user, bob_user, outsider):  # accounts an administrator made, not sign-ups
+        mark_made_by_administrator(made)
     ann = create_person_player(user=ann_user, name="ann", clubs=[club])
     bob = create_person_player(user=bob_user, name="bob", clubs=[club])
     ext1 = create_external_bot(name="ext-1", clubs=[club])
@@ -73,6 +80,26 @@ def accounts(db):
             "staff": client_for(staff), "outsider": client_for(outsider), "anon": APIClient(),
         },
     }
+
+
+SIGNUP_PASSWORD = "a-Long-pass-phrase-42"
+
+
+def signed_up(username: str):
+    """An account made as a person makes one, through POST /api/v1/auth/signup/, its address not confirmed yet; with
+    an API client holding its token (which a new account gets at once)."""
+    body = {"username": username, "email": f"{username}@example.com", "password": SIGNUP_PASSWORD}
+    assert APIClient().post("/api/v1/auth/signup/", body, format="json").status_code == 202
+    token = APIClient().post("/api/v1/auth/token/", {"username": username, "password": SIGNUP_PASSWORD},
+                             format="json").json()["token"]
+    return get_user_model().objects.get(username=username), client_for(token=token)
+
+
+def confirm_address(username: str) -> None:
+    """Follow the confirmation link of the latest email to the account's address, as its owner would."""
+    sent = [m for m in mail.outbox if m.to == [f"{username}@example.com"]]
+    link = re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+)", sent[-1].body).group(1)
+    assert APIClient().post(link).status_code == 302
 
 
 def live_match(accounts, seats: list[str], ruleset: dict | None = None, seed: str = "live-seed", **deadline) -> Match:

@@ -1,15 +1,17 @@
-"""A bot author on their own: any person's account creates an external bot (it is the bot's `owner`), gets its
-token once and enters it in a ladder; nobody else can enter it, take it out or create bots with a bot's token."""
+"""A bot author on their own: any verified person's account creates an external bot (it is the bot's `owner`), gets
+its token once and enters it in a ladder; nobody else can enter it, take it out or create bots with a bot's token, and
+a bot takes part only while its owner is verified."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from league.models import LadderEntry, Player
+from league.models import LadderEntry, Membership, MembershipRequest, Player, TournamentEntry
+from league.services import create_tournament
 from league.services.ladders import create_ladder, join_ladder
 
-from .conftest import client_for
+from .conftest import client_for, confirm_address, signed_up
 
 pytestmark = pytest.mark.django_db
 
@@ -118,3 +120,53 @@ def test_a_name_with_nothing_visible_or_too_long_once_normalised_is_a_400_and_ch
     assert 400 <= profile.status_code < 500, (name, profile.status_code, profile.content)
     assert Player.objects.count() == before
     assert not Player.objects.filter(name="").exists()
+
+
+def test_an_unverified_account_makes_no_bot_and_its_bot_takes_part_in_nothing(accounts, capsys):
+    """Finding (issue 27, verification): an unverified account created an external bot and, through it (its own
+    session or the bot's token), joined a club that admits members on request, joined ladders and entered
+    tournaments, each 201. A bot acts for its owner: every one of those is refused until the owner confirms."""
+    newt, owner = signed_up("newt")
+    before = Player.objects.count()
+    r = make_bot(owner, name="newtbot")
+    assert r.status_code == 403 and "Confirm your email" in r.json()["detail"]
+    assert Player.objects.count() == before
+
+    # A bot of theirs made anyway (before this rule, or by an administrator's command naming them its owner).
+    call_command("create_external_bot", "newtbot", owner="newt")
+    bot = Player.objects.get(name="newtbot")
+    as_bot = client_for(token=capsys.readouterr().out.strip())
+    club = accounts["club"]
+    club.membership = Membership.REQUEST
+    club.save()
+    ladder = create_ladder(name="Open Ladder")
+    tournament = create_tournament(name="Open Cup", rounds=1, ruleset={"rounds": 1})
+    for client in (owner, as_bot):
+        r = client.post(f"/api/v1/clubs/{club.pk}/members/", {"player": bot.pk}, format="json")
+        assert r.status_code == 403, r.content
+        r = client.post(f"/api/v1/ladders/{ladder.pk}/join/", {"players": [bot.pk]}, format="json")
+        assert r.status_code == 403, r.content
+        r = client.post(f"/api/v1/tournaments/{tournament.pk}/entries/", {"players": [bot.pk]}, format="json")
+        assert r.status_code == 403, r.content
+    r = as_bot.post(f"/api/v1/ladders/{ladder.pk}/join/", {"players": [bot.pk]}, format="json")
+    assert "owner has not confirmed" in r.json()["detail"]  # the bot's token is told whose confirmation is missing
+    assert not bot.clubs.exists() and not MembershipRequest.objects.filter(player=bot).exists()
+    assert not LadderEntry.objects.filter(player=bot).exists()
+    assert not TournamentEntry.objects.filter(player=bot).exists()
+
+    # Once the owner confirms their address, the same requests go through: the refusals were the verification.
+    confirm_address("newt")
+    r = as_bot.post(f"/api/v1/ladders/{ladder.pk}/join/", {"players": [bot.pk]}, format="json")
+    assert r.status_code == 201, r.content
+    r = owner.post(f"/api/v1/tournaments/{tournament.pk}/entries/", {"players": [bot.pk]}, format="json")
+    assert r.status_code == 201, r.content
+    assert make_bot(owner, name="newtbot2").status_code == 201
+
+
+def test_a_club_or_a_commands_bot_without_an_owner_takes_part_as_its_club(accounts):
+    """Verification follows a bot's owner; a bot with none was registered by a club's organisers or an
+    administrator's command, and its token enters it as before."""
+    ladder = create_ladder(name="Club Ladder", club=accounts["club"])
+    r = accounts["clients"]["ext-1"].post(f"/api/v1/ladders/{ladder.pk}/join/",
+                                          {"players": [accounts["players"]["ext-1"].pk]}, format="json")
+    assert r.status_code == 201, r.content

@@ -127,6 +127,7 @@ def test_a_generated_client_plays_a_whole_ladder_game(generated, server, account
     organiser = client_of(generated, server, _token(accounts["organiser"]))
     ladders_join_create.sync(id=ladder.pk, client=organiser,
                              body=LaddersJoinCreateBody(players=[accounts["players"]["greedy-1"].pk]))
+    me_turns_retrieve.sync(client=bot, wait=0)  # it polls: a ladder seats an external bot only while it does
     assert ladder_tick.apply().get() == {"Open ladder": 1}  # the workers' beat seats the table
     match_id = Match.objects.get(ladder=ladder).pk
 

@@ -7,6 +7,8 @@ import pytest
 
 from league.models import LobbySeat, LobbyStatus, LobbyTable, Match
 
+from .conftest import signed_up
+
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/lobby/tables/"
@@ -105,3 +107,25 @@ def test_the_host_starts_with_bots(accounts, django_capture_on_commit_callbacks)
     assert started.status_code == 200 and started.json()["status"] == "started"
     seats = Match.objects.get(pk=started.json()["match"]).match_seats.select_related("player").order_by("seat")
     assert [s.player.bot_kind for s in seats] == ["", "random", "random", "random"]
+
+
+def test_only_verified_people_sit_at_rated_tables_and_anyone_at_casual_ones(accounts,
+                                                                           django_capture_on_commit_callbacks):
+    """Finding (issue 27, verification): two unverified accounts opened and played a rated lobby table. A rated
+    table moves ratings: only verified people open or join one. Unverified people still play unrated tables."""
+    _newt, newt = signed_up("newt")
+    _nell, nell = signed_up("nell")
+    refused = newt.post(URL, {"game": "diamonds", "seats": 2, "options": {"rounds": 1}, "rated": True}, format="json")
+    assert_error(refused, 403, "permission_denied")
+    assert "Confirm your email" in refused.json()["detail"]
+    assert not LobbyTable.objects.exists()
+
+    rated = open_table(accounts["clients"]["ann"], rated=True)  # an administrator's account: verified
+    assert_error(nell.post(f"{URL}{rated['id']}/join/", {}, format="json"), 403, "permission_denied")
+    assert list(LobbySeat.objects.filter(table_id=rated["id"]).values_list("player__name", flat=True)) == ["ann"]
+
+    casual = open_table(newt)
+    with django_capture_on_commit_callbacks(execute=True):
+        joined = nell.post(f"{URL}{casual['id']}/join/", {}, format="json")
+    assert joined.status_code == 200 and joined.json()["status"] == "started", joined.content
+    assert not LobbyTable.objects.get(pk=casual["id"]).rated

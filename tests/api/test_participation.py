@@ -11,6 +11,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -79,12 +80,33 @@ def test_signup_refuses_bad_fields_naming_them(accounts, fields, field):
     assert get_user_model().objects.count() == before and mail.outbox == []
 
 
-def test_signup_refuses_a_non_object_body_and_an_address_in_use(accounts):
+def test_signup_refuses_a_non_object_body(accounts):
+    before = get_user_model().objects.count()
     assert APIClient().post(SIGNUP, [1, 2], format="json").status_code == 400
+    assert get_user_model().objects.count() == before and mail.outbox == []
+
+
+def test_signup_with_an_address_in_use_answers_as_a_new_one_and_emails_its_owner(accounts):
+    """Finding (issue 27, sign-up): sign-up answered "A user is already registered with this email address", which
+    tells anyone who has an account. Now an address in use gets the very answer a new one gets, makes no account, and
+    its owner is emailed that someone tried (allauth's enumeration prevention)."""
     assert sign_up().status_code == 202
-    again = sign_up(username="newt2")  # the same address: no second account
-    assert again.status_code == 400 and "email" in error_shape(again)["errors"]
-    assert not get_user_model().objects.filter(username="newt2").exists()
+    mail.outbox.clear()
+    answers = [sign_up(username="nell", email="nell@example.com"), sign_up(username="newt2", email="newt@example.com")]
+    assert mail.outbox[0].to == ["nell@example.com"] and len(mail.outbox) == 1  # newt was emailed a moment ago
+    cache.clear()  # allauth's pace of emails per address, counted in the cache: as if some minutes went by
+    answers.append(sign_up(username="newt3", email="Newt@Example.com"))  # the address in use, in other letters
+    fresh = answers[0]
+    for taken in answers[1:]:
+        assert taken.status_code == fresh.status_code == 202
+        assert taken.content == fresh.content
+        assert sorted(taken.headers) == sorted(fresh.headers) and sorted(taken.cookies) == sorted(fresh.cookies)
+    assert not get_user_model().objects.filter(username__in=["newt2", "newt3"]).exists()
+    assert EmailAddress.objects.filter(email="newt@example.com").count() == 1
+    to_nell, to_newt = mail.outbox
+    assert "/accounts/confirm-email/" in to_nell.body
+    assert to_newt.to == ["newt@example.com"] and "Account Already Exists" in to_newt.subject
+    assert "/accounts/password/reset/" in to_newt.body and "/accounts/confirm-email/" not in to_newt.body
 
 
 def test_signup_is_throttled_per_address(accounts, settings):
@@ -98,7 +120,9 @@ def test_profile_patch_and_its_refusals(accounts):
     ann = accounts["clients"]["ann"]
     body = ann.patch("/api/v1/me/profile/", {"display_name": "Ann B", "language": "fr",
                                              "email_notifications": False}, format="json").json()
-    assert body == {"display_name": "Ann B", "language": "fr", "email_notifications": False, "email_verified": True}
+    # Ann's account is an administrator's: no confirmed address, and the profile says which fact verifies her.
+    assert body == {"display_name": "Ann B", "language": "fr", "email_notifications": False, "email_verified": False,
+                    "made_by_administrator": True}
     assert Player.objects.get(pk=accounts["players"]["ann"].pk).name == "Ann B"
     taken = ann.patch("/api/v1/me/profile/", {"display_name": "bob"}, format="json")
     assert taken.status_code == 409 and error_shape(taken)
@@ -156,6 +180,19 @@ def test_a_bots_token_cannot_join_or_enter_as_a_person(accounts):
     t = create_tournament(name="Open", rounds=1, ruleset={"rounds": 1})
     assert ext.post(f"/api/v1/tournaments/{t.pk}/enter/").status_code == 403
     assert not Player.objects.filter(user=accounts["players"]["ext-1"].user, bot_kind="").exists()
+
+
+def test_an_unverified_account_joins_no_club_by_registering_a_player_either(accounts):
+    """Issue 27 (verification, every route): POST /players/ with `kind: person` and a `club` joined that club at
+    once; an unverified account was let through. It is refused as POST clubs/{id}/join/ refuses it."""
+    sign_up()
+    token = APIClient().post(TOKEN, {"username": "newt", "password": PASSWORD}, format="json").json()["token"]
+    club = accounts["club"]
+    r = client_for(token=token).post("/api/v1/players/", {"kind": "person", "username": "newt", "name": "newt-two",
+                                                          "club": club.pk}, format="json")
+    assert r.status_code == 403 and "Confirm your email" in error_shape(r)["detail"]
+    assert not club.players.filter(user__username="newt").exists()
+    assert not Player.objects.filter(name="newt-two").exists()
 
 
 def test_tournament_self_entry_windows(accounts, django_capture_on_commit_callbacks):

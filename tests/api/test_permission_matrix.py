@@ -12,7 +12,18 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from league.models import Club, ClubAdmin, LadderEntry, League, Match, Player, Season, Tournament, TournamentEntry
+from league.models import (
+    Club,
+    ClubAdmin,
+    LadderEntry,
+    League,
+    Match,
+    OrganiserInvitation,
+    Player,
+    Season,
+    Tournament,
+    TournamentEntry,
+)
 from league.services import create_bot_player, create_club
 from league.services.decisions import advance_match
 from league.services.ladders import create_ladder, join_ladder
@@ -94,6 +105,22 @@ def create_club_(w, c):
 def add_organiser(w, c):
     r = c.post(f"/api/v1/clubs/{w.club.pk}/admins/", {"username": "bob"}, format="json")
     return r, lambda: ClubAdmin.objects.filter(club=w.club, user__username="bob").exists()
+
+
+def remove_organiser(w, c):
+    add_club_admin(club=w.club, user=w.a["players"]["bob"].user)  # a second organiser: not the club's last
+    r = c.delete(f"/api/v1/clubs/{w.club.pk}/admins/bob/")
+    return r, lambda: not ClubAdmin.objects.filter(club=w.club, user__username="bob").exists()
+
+
+def invite_organiser(w, c):
+    r = c.post(f"/api/v1/clubs/{w.club.pk}/invitations/", {"email": "new@example.org"}, format="json")
+    return r, lambda: OrganiserInvitation.objects.filter(club=w.club, email="new@example.org").exists()
+
+
+def change_club(w, c):
+    r = c.patch(f"/api/v1/clubs/{w.club.pk}/", {"description": "Thursdays"}, format="json")
+    return r, lambda: Club.objects.get(pk=w.club.pk).description == "Thursdays"
 
 
 def join_club(w, c):
@@ -251,6 +278,7 @@ def decide(w, c):
 
 ACTIONS = {
     "read": read, "create-club": create_club_, "add-organiser": add_organiser, "join-club": join_club,
+    "remove-organiser": remove_organiser, "invite-organiser": invite_organiser, "change-club": change_club,
     "add-bot-to-club": add_bot_to_club, "register-person": register_person, "register-bot": register_bot,
     "create-match": create_match, "seat-outsider": seat_outsider, "set-deadline": set_deadline,
     "correct-result": correct_result, "create-tournament": create_tournament_,

@@ -70,6 +70,7 @@ def api_routes() -> set[str]:
     for route in walk(get_resolver().url_patterns, "/"):
         if route.startswith("/api/v1/") and "format" not in route:  # not DRF's .json suffix copies
             route = route.replace("(?P<pk>[^/.]+)", "{id}").replace("<int:pk>", "{id}")
+            route = re.sub(r"\(\?P<(\w+)>[^)]*\)", r"{\1}", route)  # a router's own groups: admins/{username}/
             routes.add(re.sub(r"<int:(\w+)>", r"{\1}", route))  # another id in the path keeps its name
     return routes - {"/api/v1/", "/api/v1/schema/"}
 

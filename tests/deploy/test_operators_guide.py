@@ -74,3 +74,63 @@ def test_the_plain_http_trial_switches_are_the_ones_the_settings_read():
     assert switches == {"DJANGO_SSL_REDIRECT": "0", "DJANGO_SECURE_COOKIES": "0", "DJANGO_HSTS_SECONDS": "0"}
     for name in switches:
         assert f'"{name}"' in settings
+
+
+SYSTEMD = DEPLOY / "systemd"
+
+
+def _unit(name: str) -> dict[str, list[str]]:
+    """A unit file's settings: key -> every value it is given (systemd allows a key more than once)."""
+    settings: dict[str, list[str]] = {}
+    for line in (SYSTEMD / name).read_text().splitlines():
+        if line and not line.startswith(("#", "[")):
+            key, _, value = line.partition("=")
+            settings.setdefault(key, []).append(value)
+    return settings
+
+
+def _systemd_escaped(command: str) -> str:
+    """What systemd unescapes back to `command`: `$` and `%` doubled (a single `%h` would be the home directory)."""
+    return command.replace("%", "%%").replace("$", "$$")
+
+
+def test_every_procfile_line_is_a_systemd_service_that_runs_it_as_written_and_comes_back():
+    """Issue 27: on a bare machine every process of deploy/Procfile is restarted when it exits, by a systemd unit
+    that runs the Procfile's own command (through a shell, for its ${VAR:-default}s), never a copy that drifts."""
+    procfile = dict(line.split(": ", 1) for line in _procfile_lines())
+    target = _unit("diamonds-league.target")
+    wanted = " ".join(target["Wants"]).split()
+    assert sorted(wanted) == sorted(f"diamonds-league-{name}.service" for name in procfile)
+    assert target["WantedBy"] == ["multi-user.target"]
+    services = sorted(path.name for path in SYSTEMD.glob("*.service"))
+    assert services == sorted(wanted)
+    for name, command in procfile.items():
+        unit = _unit(f"diamonds-league-{name}.service")
+        assert unit["ExecStart"] == [f"/bin/sh -c 'exec {_systemd_escaped(command)}'"], name
+        assert unit["Restart"] == ["always"] and int(unit["RestartSec"][0]) <= 5, name
+        assert unit["StartLimitIntervalSec"] == ["0"], name  # never stops restarting
+        assert unit["EnvironmentFile"] == ["/etc/diamonds-league/env"], name
+        assert unit["User"] == ["diamonds-league"] and unit["Group"] == ["diamonds-league"], name
+        for dependency in ("postgresql.service", "redis-server.service"):
+            assert dependency in unit["After"][0].split() and dependency in unit["Wants"][0].split(), name
+        assert unit["PartOf"] == ["diamonds-league.target"], name
+        assert unit["NoNewPrivileges"] == ["yes"] and unit["ProtectSystem"] == ["strict"], name
+        # The one file a process writes, beat's schedule, is where ProtectSystem=strict lets it write.
+        if "BEAT_SCHEDULE_FILE" in command:
+            state = unit["StateDirectory"][0]
+            assert f"BEAT_SCHEDULE_FILE=/var/lib/{state}/celerybeat-schedule" in unit["Environment"], name
+
+
+def test_the_guide_installs_every_systemd_unit():
+    missing = sorted(path.name for path in SYSTEMD.iterdir() if path.name not in GUIDE)
+    assert not missing, f"docs/operators.md does not name the units {missing}"
+    assert "/etc/diamonds-league/env" in GUIDE and "useradd" in GUIDE
+
+
+def test_every_long_running_compose_service_is_restarted_when_it_exits():
+    """Issue 27: the web service too, as the workers (only the one-shot `migrate` runs once)."""
+    services = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    policies = {name: service.get("restart") for name, service in services.items()}
+    assert policies.pop("migrate") == "no"
+    assert policies["web"] == "unless-stopped"
+    assert set(policies.values()) == {"unless-stopped"}, policies

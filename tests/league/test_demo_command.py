@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
-from django.core.management import CommandError, call_command
+import re
 
-from league.models import Club, Ladder, Match, MatchStatus, Tournament, TournamentStatus
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from league.models import Club, ClubAdmin, Ladder, Match, MatchStatus, Tournament, TournamentStatus
 
 
 @pytest.mark.django_db(transaction=True)  # rounds start on commit, as in the real command
@@ -77,3 +81,29 @@ def test_run_tournament_refuses_a_bot_or_a_table_the_game_has_not():
     with pytest.raises(CommandError, match="duplicate format"):
         call_command("run_tournament", game="ringrace", players=4, format="duplicate")
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)  # rounds start on commit, as in the real command
+def test_demo_prints_an_organiser_account_that_signs_in_and_runs_the_club(capsys):
+    """The demo prints an organiser account (made by the command, not staff) that can sign in and sees the
+    organiser controls of the Demo Club; a second run gives it a new password and the old one stops working."""
+    call_command("demo", players=4, rounds=1, bots="greedy,random")
+    out = capsys.readouterr().out
+    username = re.search(r"username: (\S+)", out).group(1)
+    password = re.search(r"password: (\S+)", out).group(1)
+    club = Club.objects.get(name="Demo Club")
+    assert f"/clubs/{club.pk}/" in out and "/accounts/login/" in out
+    user = get_user_model().objects.get(username=username)
+    assert not user.is_staff and ClubAdmin.objects.filter(club=club, user=user).exists()
+    browser = Client()
+    signed_in = browser.post("/accounts/login/", {"login": username, "password": password})
+    assert signed_in.status_code == 302
+    page = browser.get(f"/clubs/{club.pk}/").content.decode()
+    assert 'id="run-the-club"' in page
+    assert browser.get(f"/clubs/{club.pk}/organisers/").status_code == 200
+
+    call_command("demo", players=4, rounds=1, bots="greedy,random")
+    again = re.search(r"password: (\S+)", capsys.readouterr().out).group(1)
+    assert again != password and get_user_model().objects.filter(username=username).count() == 1
+    assert Client().post("/accounts/login/", {"login": username, "password": password}).status_code == 200
+    assert Client().post("/accounts/login/", {"login": username, "password": again}).status_code == 302

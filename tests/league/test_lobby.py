@@ -12,7 +12,7 @@ from django.utils import timezone
 from league.models import LobbySeat, LobbyStatus, LobbyTable, Match, MatchStatus, Player, Rating
 from league.selectors.live import legal_decisions, match_game
 from league.selectors.lobby import open_public_tables, table_for, table_summary
-from league.services.accounts import ensure_person
+from league.services.accounts import ensure_person, mark_made_by_administrator
 from league.services.decisions import submit_decision
 from league.services.lobby import (
     MAX_OPEN_TABLES_PER_PERSON,
@@ -31,8 +31,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def people(db):
+    """Accounts as an administrator makes them: verified without an email address (rated tables need it)."""
     User = get_user_model()
-    return {name: User.objects.create_user(name) for name in ("ann", "bob", "cy", "di")}
+    made = {name: User.objects.create_user(name) for name in ("ann", "bob", "cy", "di")}
+    for user in made.values():
+        mark_made_by_administrator(user)
+    return made
 
 
 def refused(call, status: int, words: str):
@@ -55,7 +59,8 @@ def test_a_person_whose_name_is_taken_gets_a_numbered_player(people):
     assert ensure_person(people["bob"])[1].name == "bob-2"
 
 
-def test_open_join_and_start_when_full(people, run_on_commit):
+def test_open_join_and_start_when_full(people, run_on_commit, settings):
+    settings.DIAMONDS_PERSON_TURN_DEADLINE_SECONDS = 240
     table = create_table(user=people["ann"], game="diamonds", seats=2, options={"rounds": 1})
     assert table.status == LobbyStatus.OPEN and table.ruleset["players"] == 2 and table.ruleset["rounds"] == 1
     assert list(table.lobby_seats.values_list("player__name", flat=True)) == ["ann"]
@@ -66,7 +71,8 @@ def test_open_join_and_start_when_full(people, run_on_commit):
     match = Match.objects.get(pk=table.match_id)
     assert {ms.player.name for ms in match.match_seats.all()} == {"ann", "bob"}
     assert match.status in (MatchStatus.PENDING, MatchStatus.RUNNING)
-    assert match.turn_deadline_seconds is None and match.ruleset["rounds"] == 1
+    # A table opened without a time per decision plays under the league's default for people (issue 27).
+    assert match.turn_deadline_seconds == 240 and match.ruleset["rounds"] == 1
     assert open_public_tables() == []
     # Someone late finds it started; nothing more is created.
     refused(lambda: join_table(user=people["cy"], table_id=table.pk), 409, "started")

@@ -21,6 +21,7 @@ from league.services import (
     register_players,
     start_tournament,
 )
+from league.services.accounts import mark_made_by_administrator
 from league.services.decisions import start_live_match
 from league.services.ladders import create_ladder, seat_ladder_tables
 from league.services.players import add_club_admin
@@ -77,6 +78,8 @@ def _site(played):
     staff = User.objects.create_user("stan", password=PASSWORD, is_staff=True, is_superuser=True)
     ann_user = User.objects.create_user("ann", password=PASSWORD)
     bob_user = User.objects.create_user("bob", password=PASSWORD)
+    for made in (organiser, ann_user, bob_user):  # accounts an administrator made (verified without an address)
+        mark_made_by_administrator(made)
     ann = create_person_player(user=ann_user, name="ann", clubs=[club])
     bob = create_person_player(user=bob_user, name="bob", clubs=[club])
     return {"club": club, "league": league, "season": season, "tournament": tournament, "ladder": ladder,

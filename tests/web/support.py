@@ -1,13 +1,25 @@
-"""Helpers for the website's tests: which cards a page must not show, and one legal decision as the page posts it."""
+"""Helpers for the website's tests: which cards a page must not show, one legal decision as the page posts it, and
+accounts as an administrator makes them."""
 
 from __future__ import annotations
 
 import random
 import re
 
+from django.contrib.auth import get_user_model
+
 from engine import SUITS, card_str
 from engine.diamonds.cards import SUIT_NAMES
 from league.selectors.live import match_game
+from league.services.accounts import mark_made_by_administrator
+
+
+def administrators_account(username: str, password: str | None = None, **fields):
+    """An account as an administrator makes one (createsuperuser, the admin): verified without an email address, so
+    it signs in on the website and takes part (league.selectors.accounts.verified)."""
+    user = get_user_model().objects.create_user(username, password=password, **fields)
+    mark_made_by_administrator(user)
+    return user
 
 
 def others_cards(match, seat: int) -> list[str]:

@@ -1,7 +1,7 @@
-"""End to end in a real headless Chromium: a new person signs up, follows the verification link from the email,
-joins a club, enters its open tournament; the organiser starts it; the person finds their table on My page and plays
-it to the end against the club's engine bots. Screenshots of the account pages go to artifacts/ (at phone width too:
-shoot() checks nothing sticks out sideways)."""
+"""End to end in a real headless Chromium: a new person signs up, follows the verification link from the email (which
+signs them in), joins a club, enters its open tournament; the organiser starts it; the person finds their table on My
+page and plays it to the end against the club's engine bots. Screenshots of the account pages go to artifacts/ (at
+phone width too: shoot() checks nothing sticks out sideways)."""
 
 from __future__ import annotations
 
@@ -50,17 +50,21 @@ def test_a_new_person_signs_up_joins_enters_and_plays_their_table(chromium, site
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.click("main button[type=submit].primary")
-    page.wait_for_url("**/me/")
-    assert "Confirm your email address" in page.content()
-    shoot(page, "me-new")
+    # Not signed in until the address is confirmed: the page says an email went out.
+    page.wait_for_url("**/accounts/confirm-email/")
+    assert "We have sent an email to you for verification" in page.content()
+    shoot(page, "verification-sent")
 
-    # The verification link, as the email carries it.
+    # The verification link, as the email carries it: confirming signs the person in and opens My page.
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["newt@example.com"]
     link = re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+)", mail.outbox[0].body).group(1)
     page.goto(server.url + link)
     shoot(page, "confirm-email")
     with page.expect_navigation():
         page.click("main button[type=submit]")
+    page.wait_for_url("**/me/")
+    assert "Confirm your email address" not in page.content()
+    shoot(page, "me-new")
     with quiet():
         assert get_user_model().objects.get(username="newt").emailaddress_set.get().verified
 

@@ -10,13 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from league.models import Match, MatchStatus, Player, Rating
 from league.services import create_bot_player
 from league.services.ladders import create_ladder, join_ladder, seat_ladder_tables
 
 from .browser import shoot
+from .support import administrators_account
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -33,7 +34,7 @@ def test_an_author_creates_a_bot_enters_it_and_sees_its_first_match(chromium, si
     settings.DIAMONDS_TURNS_POLL_SECONDS = 0.05  # the long-poll's re-check: the bot's next turn is found sooner
     server, quiet = site_server
     with quiet():
-        get_user_model().objects.create_user("author", password=PASSWORD)
+        administrators_account("author", password=PASSWORD)
         # One round of play keeps the test short; the ladder is otherwise as any other.
         ladder = create_ladder(name="Bot Ladder", table_size=4, ruleset={"rounds": 1})
         join_ladder(ladder=ladder, players=[create_bot_player(name=f"greedy-{i}", kind="greedy") for i in range(3)])
@@ -60,6 +61,8 @@ def test_an_author_creates_a_bot_enters_it_and_sees_its_first_match(chromium, si
 
     with quiet():
         bot = Player.objects.get(name="first-bot")
+        # As if its first poll had come in: a ladder seats an external bot only while it polls.
+        Player.objects.filter(pk=bot.pk).update(last_seen_at=timezone.now())
         (match,) = seat_ladder_tables(ladder=ladder, seed="e2e")
     out = subprocess.run([sys.executable, "examples/external_bot.py", "--url", server.url, "--token", token,
                           "--matches", "1"], cwd=ROOT, capture_output=True, text=True, timeout=240)

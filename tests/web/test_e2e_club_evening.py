@@ -11,7 +11,6 @@ through the same service the pages call, so the test stays quick.
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from league.models import (
     CheckIn,
@@ -35,6 +34,7 @@ from league.services.tournament_setup import create_tournament
 
 from .browser import PHONE, shoot
 from .conftest import PASSWORD
+from .support import administrators_account
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -66,12 +66,11 @@ def tables_of(rnd) -> list[Match]:
 
 def test_a_club_evening_in_french_from_check_in_to_the_final(chromium, site_server):
     server, quiet = site_server
-    User = get_user_model()
     with quiet():
         club = create_club(name="Club de Lyon")
-        organiser = User.objects.create_user("orga", password=PASSWORD)
+        organiser = administrators_account("orga", password=PASSWORD)
         ClubAdmin.objects.create(club=club, user=organiser)
-        people = [create_person_player(user=User.objects.create_user(f"joueur{i}", password=PASSWORD),
+        people = [create_person_player(user=administrators_account(f"joueur{i}", password=PASSWORD),
                                        name=f"joueur{i}", clubs=[club]) for i in range(12)]
         evening = create_tournament(name="Soirée du jeudi", rounds=3, table_size=4, club=club, offline_tables=True,
                                     check_in_required=True, late_entry_points="bye", final_size=4, rated=True,

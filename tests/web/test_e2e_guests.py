@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from league.models import ClubAdmin, EntryStatus, Match, MatchSeat, Player, PrivateLink, ResultEntry
 from league.selectors.private_links import link_token
@@ -19,6 +18,7 @@ from league.services.tournament_setup import create_tournament
 
 from .browser import PHONE, assert_accessible, shoot
 from .conftest import PASSWORD
+from .support import administrators_account
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -27,8 +27,8 @@ def test_roster_links_and_a_guests_result_on_a_phone(chromium, site_server):
     server, quiet = site_server
     with quiet():
         club = create_club(name="Card Club")
-        ClubAdmin.objects.create(club=club, user=get_user_model().objects.create_user("org", password=PASSWORD))
-        members = [create_person_player(user=get_user_model().objects.create_user(f"m{i}", password=PASSWORD),
+        ClubAdmin.objects.create(club=club, user=administrators_account("org", password=PASSWORD))
+        members = [create_person_player(user=administrators_account(f"m{i}", password=PASSWORD),
                                         name=f"Member{i}", clubs=[club]) for i in range(2)]
 
     context = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True)

@@ -8,13 +8,13 @@ the lobby and the waiting room at desktop and phone width go to artifacts/."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from league.models import LobbyStatus, LobbyTable, Match, MatchStatus
 from league.services.lobby import create_table
 
 from .browser import shoot
 from .conftest import PASSWORD
+from .support import administrators_account
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -34,8 +34,7 @@ def sign_in(browser, server, name: str, next_path: str):
 @pytest.fixture
 def people(transactional_db):
     """Two accounts with passwords and no Player yet: the lobby makes their people on first use."""
-    User = get_user_model()
-    return {name: User.objects.create_user(name, password=PASSWORD) for name in ("ann", "bob")}
+    return {name: administrators_account(name, password=PASSWORD) for name in ("ann", "bob")}
 
 
 def test_two_people_meet_at_a_lobby_table_and_play_a_game_to_the_end(chromium, site_server, people):
@@ -47,7 +46,7 @@ def test_two_people_meet_at_a_lobby_table_and_play_a_game_to_the_end(chromium, s
     ann.check("input[name=game][value=ringrace]")
     ann.select_option("#id_seats", "2")
     ann.uncheck("#id_public")
-    ann.select_option("#id_turn_deadline", "0")
+    ann.select_option("#id_turn_deadline", "3600")  # the longest: the browsers take their time
     ann.click("button:has-text('Open the table')")
     ann.wait_for_url("**/lobby/tables/*/")
     invite = ann.locator("#invite-link").input_value()
@@ -61,7 +60,7 @@ def test_two_people_meet_at_a_lobby_table_and_play_a_game_to_the_end(chromium, s
     bob_context, bob = sign_in(chromium, server, "bob", "/lobby/")
     bob.on("pageerror", lambda e: errors.append(str(e)))
     with quiet():
-        other = create_table(user=get_user_model().objects.create_user("cy"), game="diamonds", seats=4)
+        other = create_table(user=administrators_account("cy"), game="diamonds", seats=4)
     bob.wait_for_selector(f"#tables-list >> text=Table {other.pk}")
     assert f"Table {table.pk}" not in bob.locator("#tables-list").inner_text()
     bob.goto(invite)

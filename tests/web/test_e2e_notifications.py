@@ -4,12 +4,12 @@ the webhooks page fits a phone."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from league.models import NotificationKind, WebhookEndpoint
 from league.services.notifications import notify
 
 from .browser import chromium, shoot, site_server  # noqa: F401  (fixtures)
+from .support import administrators_account
 
 pytestmark = pytest.mark.e2e
 PASSWORD = "pw-badge-test-1"
@@ -22,7 +22,7 @@ def test_the_badge_counts_new_notifications_without_a_reload(chromium, site_serv
     settings.DIAMONDS_BADGE_POLL_SECONDS = 1
     settings.DIAMONDS_WEBHOOKS_ALLOW_PRIVATE = True
     with quiet():
-        ann = get_user_model().objects.create_user("ann", password=PASSWORD)
+        ann = administrators_account("ann", password=PASSWORD)
         notify(user_ids=[ann.pk], kind=NotificationKind.TOURNAMENT_FINISHED, text="The cup is over.",
                link="/notifications/")
     page = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
@@ -34,7 +34,8 @@ def test_the_badge_counts_new_notifications_without_a_reload(chromium, site_serv
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit].primary")
     page.wait_for_url(server.url + "/")
-    badge = page.locator("[data-badge]")
+    # At a phone's width the links fold under the Menu button, which carries the count too.
+    badge = page.locator(".menu-toggle [data-badge]")
     assert badge.inner_text() == "1"
     page.evaluate("window.__sameDocument = true")  # gone if the page reloads
 
@@ -43,6 +44,8 @@ def test_the_badge_counts_new_notifications_without_a_reload(chromium, site_serv
     expect(badge).to_have_text("2", timeout=10000)
     assert page.evaluate("window.__sameDocument") is True
 
+    page.click("button.menu-toggle")
+    expect(page.locator("a.notif-link [data-badge]")).to_have_text("2")
     page.click("a.notif-link")  # the header's link to the notifications page
     page.wait_for_url("**/notifications/")
     assert "Your bot was paused." in page.content()

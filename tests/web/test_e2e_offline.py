@@ -5,7 +5,6 @@ every table with its seats. Screenshots of the form and the slips go to artifact
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from league.models import ClubAdmin, EntryStatus, Match, MatchSeat, MatchStatus, ResultEntry
 from league.services import create_club, create_person_player, register_players, start_tournament
@@ -13,6 +12,7 @@ from league.services.tournament_setup import create_tournament
 
 from .browser import PHONE, shoot
 from .conftest import PASSWORD
+from .support import administrators_account
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -33,8 +33,8 @@ def test_one_player_enters_the_result_and_another_confirms_on_their_phones(chrom
     server, quiet = site_server
     with quiet():
         club = create_club(name="Card Club")
-        ClubAdmin.objects.create(club=club, user=get_user_model().objects.create_user("org", password=PASSWORD))
-        people = [create_person_player(user=get_user_model().objects.create_user(f"p{i}", password=PASSWORD),
+        ClubAdmin.objects.create(club=club, user=administrators_account("org", password=PASSWORD))
+        people = [create_person_player(user=administrators_account(f"p{i}", password=PASSWORD),
                                        clubs=[club]) for i in range(4)]
         tournament = create_tournament(name="Thursday cards", rounds=1, club=club, offline_tables=True)
         register_players(tournament=tournament, players=people)

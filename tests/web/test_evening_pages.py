@@ -10,6 +10,8 @@ from league.models import CheckIn
 from league.services import create_bot_player, create_club, create_person_player, create_tournament, register_players
 from league.services.players import add_club_admin
 
+from .support import administrators_account
+
 PASSWORD = "pw-evening-1"
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +21,7 @@ def evening(db, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     User = get_user_model()
     club = create_club(name="Evening Club")
-    organiser = User.objects.create_user("olive", password=PASSWORD)
+    organiser = administrators_account("olive", password=PASSWORD)  # signs in on the website (the e2e check-in)
     add_club_admin(club=club, user=organiser)
     ann = create_person_player(user=User.objects.create_user("ann", password=PASSWORD), name="ann", clubs=[club])
     bob = create_person_player(user=User.objects.create_user("bob", password=PASSWORD), name="bob", clubs=[club])

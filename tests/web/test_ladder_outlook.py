@@ -6,8 +6,11 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 from django.urls import reverse
+from django.utils import timezone
 
+from league.models import Player
 from league.services.ladders import create_ladder, join_ladder, update_ladder
+from league.services.players import create_external_bot
 
 from ..league.tournament_support import bot_field
 
@@ -44,3 +47,16 @@ def test_a_paused_ladder_says_so(client):
     join_ladder(ladder=ladder, players=bot_field(2))
     update_ladder(ladder=ladder, active=False)
     assert "This ladder is paused" in page(client, ladder)
+
+
+def test_an_absent_external_bot_is_not_counted_as_a_free_player(client):
+    """Issue 27: an external bot that is not polling is not seated, so the outlook says so rather than promising a
+    table at the next tick."""
+    ladder = create_ladder(name="Absent Ladder", table_size=4)
+    bot = create_external_bot(name="gone-bot")
+    join_ladder(ladder=ladder, players=[*bot_field(3), bot])
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=True, DIAMONDS_EMBEDDED_BEAT=True):
+        html = page(client, ladder)
+        assert "1 external bot of this ladder is absent" in html and "seats 1 table" not in html
+        Player.objects.filter(pk=bot.pk).update(last_seen_at=timezone.now())  # it polls
+        assert "seats 1 table of 4 from its 4 free players" in page(client, ladder)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
@@ -13,9 +14,10 @@ from rest_framework.authtoken.models import Token
 
 from league.models import LadderEntry, Match, MatchSeat, MatchStatus, Player, TournamentEntry
 from league.services import create_bot_player, create_club, create_match, create_tournament
+from league.services.accounts import mark_made_by_administrator
 from league.services.ladders import create_ladder, join_ladder
 from league.services.match_finished import on_match_finished
-from league.services.players import add_club_admin
+from league.services.players import add_club_admin, create_external_bot
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +26,12 @@ TOKEN = re.compile(r'id="new-token"[^>]*value="([0-9a-f]{40})"')
 
 @pytest.fixture
 def people():
+    """Two accounts as an administrator makes them (verified without an email address)."""
     User = get_user_model()
-    return {name: User.objects.create_user(name) for name in ("ann", "bob")}
+    made = {name: User.objects.create_user(name) for name in ("ann", "bob")}
+    for user in made.values():
+        mark_made_by_administrator(user)
+    return made
 
 
 def signed_in(user) -> Client:
@@ -178,6 +184,7 @@ def test_a_paused_bots_page_says_why_and_its_owner_resumes_it(people, settings):
         on_match_finished(match_id=m.pk)
         matches.append(m)
         if len(matches) == 1:
+            Player.objects.filter(pk=bot.pk).update(last_seen_at=timezone.now())  # it polls: there, not absent
             page = Client().get(f"/players/{bot.pk}/").content.decode()
             assert "Active" in page and "missed deadlines in 1 match in a row (paused at 2)" in page
     live = create_match(players=[bot, *others], ruleset=4)
@@ -218,3 +225,23 @@ def test_a_name_like_anothers_or_a_house_bots_is_refused(people, name):
     r = signed_in(people["bob"]).post("/bots/create/", {"name": name})
     assert r.status_code == 400 and ("taken" in r.content.decode() or "house" in r.content.decode())
     assert list(Player.objects.values_list("name", flat=True)) == ["annbot"]
+
+
+def test_an_unverified_account_makes_no_bot_and_enters_none(people):
+    """Finding (issue 27, verification): an unverified account created an external bot and entered it in ladders and
+    tournaments. On My bots too, a bot is made and entered only by a verified person."""
+    newt = get_user_model().objects.create_user("newt")
+    EmailAddress.objects.create(user=newt, email="newt@example.com", primary=True, verified=False)  # signed up
+    client = signed_in(newt)
+    r = client.post("/bots/create/", {"name": "newtbot"})
+    assert r.status_code == 403 and "Confirm your email address first" in r.content.decode()
+    assert not Player.objects.filter(name="newtbot").exists()
+
+    bot = create_external_bot(name="newtbot", owner=newt)  # made anyway (an administrator's command, or before)
+    ladder = create_ladder(name="Open Ladder")
+    tournament = create_tournament(name="Open Cup", rounds=1)
+    for competition in (f"ladder:{ladder.pk}", f"tournament:{tournament.pk}"):
+        r = client.post(f"/bots/{bot.pk}/enter/", {"competition": competition})
+        assert r.status_code == 403 and "Confirm your email address first" in r.content.decode()
+    assert not LadderEntry.objects.filter(player=bot).exists()
+    assert not TournamentEntry.objects.filter(player=bot).exists()

@@ -111,10 +111,12 @@ def test_only_organisers_register_players_and_start_tournament_rounds(client, si
     assert Tournament.objects.get(pk=tournament.pk).status == "finished"  # bots play it at once, in-process
 
 
-def test_staff_see_the_admin_links(client, site):
+def test_staff_create_on_the_website_and_the_admin_still_works(client, site):
+    """Staff organise every club: the club page links the website's create pages (issue 28), not the admin's."""
     client.force_login(site["staff"])
     html = client.get(reverse("web:club", args=[site["club"].pk])).content.decode()
-    assert reverse("admin:league_tournament_add") in html
+    assert reverse("web:tournament-new", args=[site["club"].pk]) in html
+    assert reverse("admin:league_tournament_add") not in html
     assert client.get(reverse("admin:league_tournament_add")).status_code == 200
 
 

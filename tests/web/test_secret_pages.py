@@ -12,6 +12,8 @@ from django.urls import reverse
 from league.models import LobbyTable
 from runtime.throttling import STORE
 
+from .support import administrators_account
+
 pytestmark = pytest.mark.django_db
 
 
@@ -20,7 +22,7 @@ def ann():
     cache.clear()
     STORE.clear_local()
     client = Client()
-    client.force_login(get_user_model().objects.create_user("ann"))
+    client.force_login(administrators_account("ann"))  # verified: it may make bots
     return client
 
 

@@ -9,12 +9,16 @@ runs embedded (SQLite, tasks in this process); with DATABASE_URL and REDIS_URL s
 
 It also opens the club's ladder of the game ("Demo ladder"; the fast bots join it), which the web process's ladder
 ticks seat (workers/embedded_beat.py) as soon as `python manage.py runserver` runs, and ends by naming the pages to
-open. Safe to run twice: the club, its players and its ladder are reused, and a club night already played is shown
-again rather than played a second time (`--again` plays another).
+open and an account that organises the club ("demo-organiser", with a new random password each run: the demo makes
+it an organiser of the Demo Club, not staff, so it sees the club's pages as any organiser does).
+
+Safe to run twice: the club, its players and its ladder are reused, and a club night already played is shown again
+rather than played a second time (`--again` plays another).
 """
 
 from __future__ import annotations
 
+import secrets
 import sys
 
 from django.conf import settings
@@ -24,12 +28,16 @@ from rich.console import Console
 from engine.games import game_type
 from league.models import Club, Ladder, Player, Tournament, TournamentStatus
 from league.services import create_bot_player, create_club
+from league.services.accounts import account_made_by_command
 from league.services.ladders import create_ladder, join_ladder
+from league.services.players import add_club_admin
 
 from .run_tournament import Command as RunTournament
 
 # A small search budget keeps the demo under a minute; `diamonds play` and the arena use the full default.
 DEMO_BOT_SETTINGS = {"search": {"playouts": 100}}
+# The account the demo prints to sign in with: it organises the Demo Club.
+DEMO_ORGANISER = "demo-organiser"
 # The demo's field per game: every bot the game has, the strongest first.
 DEMO_BOTS = {"diamonds": "search,greedy,random", "diamoniak": "heuristic,random", "ringrace": "heuristic,random"}
 
@@ -68,6 +76,18 @@ class Command(RunTournament):
             tournament = Tournament.objects.filter(name=name, club=self.club).get()
         ladder = self._ladder(game, options["bots"])
         self._print_pages(options["url"].rstrip("/"), tournament, ladder)
+        self._print_organiser(options["url"].rstrip("/"))
+
+    def _print_organiser(self, url: str) -> None:
+        """An account that organises the Demo Club, made (or given a new password) now. The password is random, so
+        a demo run against a shared database leaves no account anyone could guess into."""
+        password = secrets.token_urlsafe(12)
+        user = account_made_by_command(username=DEMO_ORGANISER, password=password)
+        add_club_admin(club=self.club, user=user)
+        self.stdout.write(f"\nSign in as the club's organiser at {url}/accounts/login/")
+        self.stdout.write(f"  username: {DEMO_ORGANISER}\n  password: {password}   (a new one on each run)")
+        self.stdout.write(f"then open {url}/clubs/{self.club.pk}/ and use \"Run the club\": members, organisers, "
+                          f"the club's details.")
 
     def _ladder(self, game, bots: str) -> Ladder:
         """The club's ladder of this game, its pool the demo's quick bots (search thinks too long for a ladder that

@@ -3,15 +3,18 @@
   "use strict";
   var link = document.querySelector("[data-badge-url]");
   if (!link) return;
-  var badge = link.querySelector("[data-badge]");
+  // The count beside the Notifications link, and its copy on the phone's Menu button (the link is folded there).
+  var badges = document.querySelectorAll("[data-badge]");
   var url = link.getAttribute("data-badge-url");
   var every = Math.max(1, parseInt(link.getAttribute("data-poll-seconds"), 10) || 10) * 1000;
   var timer = null;
 
   function show(count) {
-    badge.textContent = String(count);
-    badge.hidden = count === 0;
-    badge.setAttribute("aria-label", count + " unread");
+    for (var i = 0; i < badges.length; i++) {
+      badges[i].textContent = String(count);
+      badges[i].hidden = count === 0;
+      badges[i].setAttribute("aria-label", count + " unread");
+    }
   }
 
   function poll() {
