@@ -91,6 +91,9 @@ def test_four_guests_and_six_members_entered_by_the_organiser_are_seated_in_roun
     everyone = {p.pk for p in evening["guests"] + evening["members"]}
     assert seated_ids == everyone  # 10 at tables of 4: one of 4 and two of 3, no bye
     assert len(evening["tables"]) == 3 and all(m.offline for m in evening["tables"])
+    # A guest never plays online, and a table of real cards runs no turn deadline (create_match's rule: offline
+    # tables keep what they were given, here none).
+    assert all(m.turn_deadline_seconds is None and m.deadline_at is None for m in evening["tables"])
 
 
 def _guest_table(evening):
