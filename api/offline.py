@@ -42,9 +42,9 @@ E409 = OpenApiResponse(ErrorSerializer, description="The table is played online,
 
 
 class ResultEntrySerializer(serializers.ModelSerializer):
-    entered_by = serializers.CharField(source="entered_by.get_username", read_only=True)
-    decided_by = serializers.CharField(source="decided_by.get_username", read_only=True, allow_null=True,
-                                       default=None)
+    # An account's username, or the player's name for a version entered or confirmed through a private link.
+    entered_by = serializers.CharField(source="enterer_name", read_only=True)
+    decided_by = serializers.CharField(source="decider_name", read_only=True, allow_null=True, default=None)
 
     class Meta:
         model = ResultEntry

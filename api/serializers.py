@@ -63,11 +63,14 @@ class OrganiserInvitationSerializer(serializers.Serializer):
 def player_kind(player: Player) -> str:
     if player.is_external_bot:
         return "external_bot"
+    if player.is_guest:
+        return "guest"
     return "engine_bot" if player.is_bot else "person"
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    kind = serializers.SerializerMethodField(help_text="person, engine_bot or external_bot")
+    kind = serializers.SerializerMethodField(help_text="person, engine_bot, external_bot or guest (a player "
+                                                       "without an account on a club's roster)")
     clubs: serializers.PrimaryKeyRelatedField[Club] = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
     owner: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
         slug_field="username", read_only=True, allow_null=True,

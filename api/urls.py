@@ -17,6 +17,7 @@ from . import (
     play,
     players,
     ratings,
+    roster,
 )
 from .tokens import TokenView
 
@@ -59,6 +60,9 @@ v1: list[URLPattern | URLResolver] = [
          name="club-request-accept"),
     path("clubs/<int:pk>/requests/<int:request_id>/decline/",
          participation.ClubRequestDecisionView.as_view(accept=False), name="club-request-decline"),
+    path("clubs/<int:pk>/guests/", roster.ClubGuestsView.as_view(), name="club-guests"),
+    path("tournaments/<int:pk>/links/", roster.TournamentLinksView.as_view(), name="tournament-links"),
+    path("tournaments/<int:pk>/links/<int:entry_id>/", roster.TournamentLinkView.as_view(), name="tournament-link"),
     # Accepting an invitation to organise a club (api/clubs.py; sent by POST clubs/{id}/invitations/).
     path("invitations/organise/accept/", clubs.InvitationAcceptView.as_view(), name="organiser-invitation-accept"),
     path("tournaments/<int:pk>/enter/", participation.TournamentEnterView.as_view(), name="tournament-enter"),

@@ -144,6 +144,30 @@ def keeps_to_self_entry_window(user, club_id: int | None) -> bool:
     return not organises(user, club_id)
 
 
+def refusal_to_keep_roster(user, club_id: int | None) -> str | None:
+    """The club's roster of guests (people without accounts: league.services.roster), their claim codes and the private
+    links of its tournaments' entrants: the club's organisers only."""
+    if club_id is None or not organises(user, club_id):
+        return _("only the club's organisers keep its roster and its private links")
+    return None
+
+
+def refusal_to_enter_for_club(user, tournament, players: Iterable[Player]) -> str | None:
+    """An organiser entering players in their club's tournament (a club evening): the club's roster guests and its
+    members, people included: a person is a member only by their own joining, and withdraws themselves when they
+    wish. Anyone else, and anyone outside the club, is refused."""
+    club_id = tournament.club_id
+    if club_id is None or not organises(user, club_id):
+        return _("only the club's organisers enter players in its tournaments")
+    for p in players:
+        if p.is_guest:
+            if p.guest_club_id != club_id:
+                return _("%(name)s is another club's guest") % {"name": p.name}
+        elif not _member(p, club_id):
+            return _("%(name)s is not a member of the club") % {"name": p.name}
+    return None
+
+
 def refusal_to_take_part(user) -> str | None:
     """An account that signed up joins clubs, enters competitions, makes bots and sits at rated tables once its email
     address is confirmed (so one person cannot fill a field with throw-away accounts); one an administrator made, at

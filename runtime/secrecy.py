@@ -4,9 +4,10 @@ An answer that carries a secret (a bot's new API token, a webhook's signing secr
 token) is `Cache-Control: no-store`: no browser, proxy or history keeps a copy. And no access log prints one: the
 access loggers of every server the repository runs (gunicorn, uvicorn, `runserver`), and Django's request log, get a
 filter that replaces the secret parts of a request's URL, and of the Referer they may print, with `[redacted]`: the
-values of query parameters such as `token=` and `key=`, and a lobby invitation's token, an email confirmation's key
-and a password reset's key in the path. `configure_logging` (settings.LOGGING_CONFIG) attaches the filter in every
-process that sets Django up, without touching the handlers the servers gave these loggers.
+values of query parameters such as `token=` and `key=`, and a lobby invitation's token, an email confirmation's key,
+a password reset's key, a private link's token and a claim code in the path. `configure_logging`
+(settings.LOGGING_CONFIG) attaches the filter in every process that sets Django up, without touching the handlers the
+servers gave these loggers.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ ACCESS_LOGGERS = ("gunicorn.access", "uvicorn.access", "django.server", "django.
 _SECRET_PARAMETER = re.compile(r"((?:^|[?&;])[^=&;?\s\"]*(?:token|key|secret|password)[^=&;?\s\"]*=)[^&;\s\"]*",
                                re.I)
 # Path segments that are secrets: /lobby/invite/<token>/, allauth's /accounts/confirm-email/<key>/ and
-# /accounts/password/reset/key/<uidb36>-<key>/ (the key after the first dash).
-_SECRET_SEGMENT = re.compile(r"(/lobby/invite/|/confirm-email/)[^/?\s\"]+"
+# /accounts/password/reset/key/<uidb36>-<key>/ (the key after the first dash), a tournament entrant's private link
+# /p/<token>/ and a guest's claim link /claim/<code>/ (also URL-encoded, as in a sign-in's ?next=%2Fclaim%2F<code>).
+_SECRET_SEGMENT = re.compile(r"(/lobby/invite/|/confirm-email/|(?:/|%2F)(?:p|claim)(?:/|%2F))[^/?&%\s\"]+"
                              r"|(/password/reset/key/[0-9A-Za-z]+-)(?!set-password/)[^/?\s\"]+", re.I)
 
 

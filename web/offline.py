@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
@@ -31,6 +32,7 @@ from league.selectors.offline import (
     result_units,
     round_sheet,
 )
+from league.selectors.private_links import links_for_sheet
 from league.selectors.standings_cache import cached_tournament_standings
 from league.services.offline_results import (
     NotAtTable,
@@ -41,7 +43,10 @@ from league.services.offline_results import (
     table_seats_of,
 )
 from league.standings import shown_metrics
+from runtime.secrecy import never_stored
 from runtime.throttling import WriteLimit, rate_limited
+
+from .qr import qr_svg
 
 # What each figure is called on the form and the slip.
 FIGURE_LABELS = {
@@ -62,6 +67,7 @@ class ResultVersion:
     entry: ResultEntry
     rows: list[dict[str, Any]]
     can_confirm: bool
+    confirm_action: str = ""
 
     @property
     def story(self) -> str:
@@ -71,17 +77,17 @@ class ResultVersion:
 
 
 def version_story(entry: ResultEntry) -> str:
-    who = entry.entered_by.get_username()
+    who = entry.enterer_name
     if entry.by_organiser:
         who = _("%(name)s (organiser)") % {"name": who}
     when = date_format(localtime(entry.created_at), "H:i")  # the evening's clock, as the slip shows it
     entered = _("entered by %(who)s at %(when)s") % {"who": who, "when": when}
-    decider = entry.decided_by.get_username() if entry.decided_by else ""
+    decider = entry.decider_name or ""
     if entry.status == EntryStatus.ENTERED:
         return _("%(entered)s, waiting for a second player to confirm") % {"entered": entered}
     if entry.status == EntryStatus.DISPUTED:
         return _("%(entered)s; the table disagrees, waiting for an organiser to settle it") % {"entered": entered}
-    if entry.by_organiser and entry.decided_by_id == entry.entered_by_id:
+    if entry.by_organiser and entry.decided_by_enterer:
         if entry.status == EntryStatus.RESOLVED:
             return _("%(entered)s, settling the dispute") % {"entered": entered}
         return _("%(entered)s, final") % {"entered": entered}
@@ -90,7 +96,7 @@ def version_story(entry: ResultEntry) -> str:
     if entry.status == EntryStatus.RESOLVED:
         return _("%(entered)s, settled by %(who)s (organiser)") % {"entered": entered, "who": decider}
     # Superseded: by the enterer's own later version, or when another version became final.
-    if entry.decided_by_id == entry.entered_by_id:
+    if entry.decided_by_enterer:
         return _("%(entered)s, replaced by their later version") % {"entered": entered}
     return _("%(entered)s, set aside when %(who)s made another version final") % {"entered": entered, "who": decider}
 
@@ -125,39 +131,58 @@ def _rows(match: Match, units, values: dict | None, errors: dict):
     return rows
 
 
-def offline_match_page(request, match: Match, *, form_values=None, problems=None, status=200):
-    """An offline table's page: who sits where and deals first; the result form and every version for the table's
-    players and the club's organisers; the final result for everyone."""
-    seats = list(match_seats(match))
+def result_section(match: Match, *, seats, mine: list[int], organiser: bool, user=None, enter_action: str,
+                   confirm_action, form_values=None, problems=None) -> dict:
+    """What the result form and the versions need (web/_result_form.html), for a reporter holding the seats `mine`
+    (signed in as `user`, or through a private link: no user) or organising the club. `confirm_action(entry_id)` is
+    the URL confirming a version."""
     units = result_units(match, seats)
-    mine = table_seats_of(match, request.user)
-    organiser = organises(request.user, match.club_id)
     insider = bool(mine) or organiser
     trail = result_trail(match) if insider else []
     problems = problems or []
     field_errors: dict[str, list[str]] = {}
     for p in problems:
         field_errors.setdefault(p.field, []).append(str(p))
+
+    def own(entry: ResultEntry) -> bool:
+        by_account = user is not None and user.is_authenticated and entry.entered_by_id == user.pk
+        return by_account or (not entry.by_organiser and entry.entered_at_seat in mine)
+
     versions = [ResultVersion(
         entry=entry,
         rows=[{"unit": u, "values": [entry.figures[name][u.index] for name in figure_names(match.game)]}
               for u in units],
         can_confirm=match.status != MatchStatus.FINISHED and (
             (organiser and entry.status in (EntryStatus.ENTERED, EntryStatus.DISPUTED))
-            or (bool(mine) and entry.status == EntryStatus.ENTERED and entry.entered_by_id != request.user.pk)),
+            or (bool(mine) and entry.status == EntryStatus.ENTERED and not own(entry))),
+        confirm_action=confirm_action(entry.pk),
     ) for entry in trail]
     open_match = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING)
-    return render(request, "web/offline_match.html", {
+    return {
         "match": match, "seats": seats, "units": units, "insider": insider, "organiser": organiser,
         "first_dealer": next((s for s in seats if s.seat == match.first_dealer), None),
-        "can_enter": insider and open_match, "versions": versions,
+        "can_enter": insider and open_match, "versions": versions, "enter_action": enter_action,
         "disputed": any(e.status == EntryStatus.DISPUTED for e in trail),
         "rows": _rows(match, units, form_values, field_errors),
         "general_errors": [str(p) for p in problems if "." not in p.field and p.field not in ("winner",)],
         "winner_errors": field_errors.get("winner", []), "winner_value": (form_values or {}).get("winner", ""),
         "labels": [FIGURE_LABELS[name] for name in figure_names(match.game)],
-        "can_switch": organiser and open_match and not match.move_number and not trail,
-    }, status=status)
+    }
+
+
+def offline_match_page(request, match: Match, *, form_values=None, problems=None, status=200):
+    """An offline table's page: who sits where and deals first; the result form and every version for the table's
+    players and the club's organisers; the final result for everyone."""
+    seats = list(match_seats(match))
+    organiser = organises(request.user, match.club_id)
+    context = result_section(
+        match, seats=seats, mine=table_seats_of(match, request.user), organiser=organiser, user=request.user,
+        enter_action=reverse("web:match-result-enter", args=[match.pk]),
+        confirm_action=lambda entry_id: reverse("web:match-result-confirm", args=[match.pk, entry_id]),
+        form_values=form_values, problems=problems)
+    open_match = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING)
+    context["can_switch"] = organiser and open_match and not match.move_number and not context["versions"]
+    return render(request, "web/offline_match.html", context, status=status)
 
 
 def _offline_match(pk: int) -> Match:
@@ -229,18 +254,41 @@ def _round(pk: int, number: int) -> TournamentRound:
     return get_object_or_404(round_pages(), tournament_id=pk, index=number)
 
 
+def _printed_links(request, tournament: Tournament) -> dict[int, dict[str, str]]:
+    """For the club's organisers only (the sheets are public): each entrant's private link and its QR code, by
+    player id. Everyone else gets none."""
+    if not organises(request.user, tournament.club_id):
+        return {}
+    out = {}
+    for player_id, token in links_for_sheet(tournament).items():
+        url = request.build_absolute_uri(reverse("web:private-link", args=[token]))
+        out[player_id] = {"url": url, "qr": qr_svg(url, _("QR code of a private link"), scale=2)}
+    return out
+
+
+def _printed(response, links: dict):
+    """A printed page carrying private links is kept by no cache and sends no Referer to another site."""
+    if links:
+        response["Referrer-Policy"] = "same-origin"
+        never_stored(response)
+    return response
+
+
 def round_sheet_page(request, pk: int, number: int):
     rnd = _round(pk, number)
-    return render(request, "web/print_sheet.html", {"round": rnd, "tournament": rnd.tournament,
-                                                    "tables": round_sheet(rnd)})
+    links = _printed_links(request, rnd.tournament)
+    return _printed(render(request, "web/print_sheet.html", {"round": rnd, "tournament": rnd.tournament,
+                                                             "tables": round_sheet(rnd), "links": links}), links)
 
 
 def round_slips_page(request, pk: int, number: int):
     rnd = _round(pk, number)
     tables = round_sheet(rnd)
     labels = [FIGURE_LABELS[name] for name in figure_names(rnd.tournament.game)]
-    return render(request, "web/print_slips.html", {"round": rnd, "tournament": rnd.tournament, "tables": tables,
-                                                    "labels": labels})
+    links = _printed_links(request, rnd.tournament)
+    return _printed(render(request, "web/print_slips.html", {"round": rnd, "tournament": rnd.tournament,
+                                                             "tables": tables, "labels": labels, "links": links}),
+                    links)
 
 
 def standings_print_page(request, pk: int):

@@ -28,6 +28,7 @@ from league.selectors.deals import seats_without_withheld_results, without_withh
 from league.selectors.ladders import ladder_outlook
 from league.selectors.players import player_pages, players_with_ids
 from league.selectors.presence import presence_of
+from league.selectors.roster import enterable
 from league.selectors.round_tables import movable_seats, round_tables
 from league.selectors.standings import season_games
 from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
@@ -121,11 +122,13 @@ def tournament(request, pk: int):
     standings = cached_tournament_standings(tournament)
     organiser = organises(request.user, tournament.club_id)
     candidates: Iterable[Player] = []
+    to_enter: list[Player] = []
     # Registration stays open while it runs: a late entry joins at the next round (league.services.evening).
     if organiser and tournament.status in (TournamentStatus.REGISTERING, TournamentStatus.RUNNING):
         candidates = competitions.bots_to_register(tournament)
+        to_enter = enterable(tournament)  # the club's guests and members (web/entering.py)
     return render(request, "web/tournament.html", {
-        "candidates": candidates,
+        "candidates": candidates, "to_enter": to_enter,
         "tournament": tournament, "rounds": rounds, "standings": standings,
         "metric_names": shown_metrics(standings), "entries": competitions.entries_of(tournament),
         "organiser": organiser, **tournament_offline_context(tournament, request.user),

@@ -1,6 +1,7 @@
 """The league's tables, one model per module."""
 
 from .check_in import CheckIn
+from .claim_code import ClaimCode
 from .club import Club, Membership
 from .club_admin import ClubAdmin
 from .club_member import ClubMember
@@ -18,6 +19,7 @@ from .notification import Notification, NotificationKind
 from .organiser_invitation import InvitationStatus, OrganiserInvitation
 from .outbox import OutboxKind, OutboxMessage
 from .player import Player
+from .private_link import PrivateLink
 from .profile import Language, Profile
 from .rating import Rating
 from .rating_history import RatingHistory
@@ -38,7 +40,7 @@ __all__ = [
     "ResultCorrection", "RoundStatus",
     "EntryStatus", "ResultEntry", "Season", "Tournament", "TournamentEntry", "TournamentFormat",
     "TournamentRound", "TournamentStatus",
-    "CheckIn", "FinalRanking", "LateEntryPoints",
+    "CheckIn", "FinalRanking", "LateEntryPoints", "ClaimCode", "PrivateLink",
     "DeliveryStatus", "Notification", "NotificationKind", "WebhookDelivery", "WebhookEndpoint",
     "Language", "Membership", "MembershipRequest", "Profile", "RequestStatus",
     "Comparison", "ComparisonDecision", "ComparisonPair", "ComparisonStatus", "PairStatus",

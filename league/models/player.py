@@ -1,5 +1,7 @@
-"""A player: a person (a user account), an engine bot (a bot kind with its settings, played by the workers), or an
-external bot (a program that plays through the API with its user account's token, bot_kind "external")."""
+"""A player: a person (a user account), an engine bot (a bot kind with its settings, played by the workers), an
+external bot (a program that plays through the API with its user account's token, bot_kind "external"), or a guest:
+a person without an account on one club's roster (`guest_club`), entered by its organisers (league.services.roster)
+and reaching their table through a private link; they never sign in."""
 
 from django.conf import settings
 from django.db import models
@@ -44,6 +46,10 @@ class Player(models.Model):
     bot_settings = models.JSONField(default=dict, blank=True, help_text="For a bot: keyword settings for make_bot.")
     # Through ClubMember, which keeps when the player joined (player.clubs.add() dates it now).
     clubs = models.ManyToManyField("league.Club", blank=True, related_name="players", through="league.ClubMember")
+    # A guest's club: the roster they are on (they are also its member). Null for everyone else.
+    guest_club = models.ForeignKey("league.Club", null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="guests", help_text="For a guest (no account): the club whose roster "
+                                                                    "keeps them.")
     # Pausing (league.services.bot_pausing): a bot that missed a turn deadline or forfeited in
     # DIAMONDS_BOT_PAUSE_AFTER finished matches in a row is paused until its owner resumes it.
     missed_in_row = models.PositiveIntegerField(
@@ -60,11 +66,13 @@ class Player(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            # A player is exactly one of three: a person (a user, no bot kind), an external bot (a user and the
-            # kind "external") or an engine bot (a bot kind and no user).
+            # A player is exactly one of four: a person (a user, no bot kind), an external bot (a user and the
+            # kind "external"), an engine bot (a bot kind and no user) or a guest (no user, no bot kind, a club's
+            # roster); only a guest has a guest club.
             models.CheckConstraint(
-                condition=(Q(user__isnull=False) & Q(bot_kind__in=["", EXTERNAL_BOT]))
-                | (Q(user__isnull=True) & ~Q(bot_kind__in=["", EXTERNAL_BOT])),
+                condition=(Q(user__isnull=False) & Q(bot_kind__in=["", EXTERNAL_BOT]) & Q(guest_club__isnull=True))
+                | (Q(user__isnull=True) & ~Q(bot_kind__in=["", EXTERNAL_BOT]) & Q(guest_club__isnull=True))
+                | (Q(user__isnull=True) & Q(bot_kind="") & Q(guest_club__isnull=False)),
                 name="player_is_person_or_bot",
             ),
         ]
@@ -84,6 +92,11 @@ class Player(models.Model):
     def is_engine_bot(self) -> bool:
         """A bot the workers play with the engine's bots (not an external one)."""
         return bool(self.bot_kind) and self.bot_kind != EXTERNAL_BOT
+
+    @property
+    def is_guest(self) -> bool:
+        """A person without an account, on a club's roster: entered by its organisers, never signing in."""
+        return self.guest_club_id is not None
 
     @property
     def is_paused(self) -> bool:

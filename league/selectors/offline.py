@@ -61,7 +61,8 @@ def offline_matches() -> QuerySet[Match]:
 
 def result_trail(match: Match) -> list[ResultEntry]:
     """Every version entered for the table, oldest first."""
-    return list(ResultEntry.objects.filter(match=match).select_related("entered_by", "decided_by"))
+    return list(ResultEntry.objects.filter(match=match).select_related("entered_by", "decided_by",
+                                                                          "entered_by_player", "decided_by_player"))
 
 
 def result_entry(match: Match, entry_id: int) -> ResultEntry | None:

@@ -113,21 +113,23 @@ def _fingerprint_sql() -> str:
     # its own part below), so closed rounds count by how many there are, and only the open rounds' matches are read
     # (from the partial index match_finished_by_round): a reader of a finished tournament of 10,000 matches reads
     # none of them.
-    return f"""SELECT f.n, f.last, c.last, e.n, e.active, e.last, r.n, r.closed, r.last FROM
+    # The sum of the entries' player ids changes when an entry changes hands (two guests merged, a guest's history
+    # claimed by an account: league.services.roster), which no count or last id would show.
+    return f"""SELECT f.n, f.last, c.last, e.n, e.active, e.last, e.players, r.n, r.closed, r.last FROM
         (SELECT COUNT(*) AS n, MAX(m.finished_at) AS last FROM {match} m JOIN {rnd} tr ON tr.id = m.tournament_round_id
           WHERE tr.tournament_id = %s AND tr.status <> '{RoundStatus.CLOSED}'
             AND m.status = '{MatchStatus.FINISHED}') f,
         (SELECT MAX(rc.id) AS last FROM {correction} rc JOIN {match} m ON m.id = rc.match_id
           JOIN {rnd} tr ON tr.id = m.tournament_round_id WHERE tr.tournament_id = %s) c,
-        (SELECT COUNT(*) AS n, SUM(CASE WHEN active THEN 1 ELSE 0 END) AS active, MAX(id) AS last FROM {entry}
-          WHERE tournament_id = %s) e,
+        (SELECT COUNT(*) AS n, SUM(CASE WHEN active THEN 1 ELSE 0 END) AS active, MAX(id) AS last,
+          SUM(player_id) AS players FROM {entry} WHERE tournament_id = %s) e,
         (SELECT COUNT(*) AS n, SUM(CASE WHEN status = '{RoundStatus.CLOSED}' THEN 1 ELSE 0 END) AS closed,
           MAX(id) AS last FROM {rnd} WHERE tournament_id = %s) r"""
 
 
 def standings_fingerprint(tournament: Tournament) -> str:
     """What the standings are computed from, in one statement: the finished matches of the open rounds (how many, the
-    last to finish), the last result correction, the entries (how many, how many active, the last) and the rounds
+    last to finish), the last result correction, the entries (how many, how many active, the last, whose) and the rounds
     (how many, how many closed, the last), with the tournament's own settings."""
     with connection.cursor() as cursor:
         cursor.execute(_fingerprint_sql(), [tournament.pk] * 4)

@@ -66,3 +66,24 @@ def check_not_paused(players: Iterable[Player]) -> None:
     if paused:
         raise TournamentError(_("%(names)s paused: its owner resumes it before it is entered anywhere.")
                               % {"names": ", ".join(paused)})
+
+
+def check_guests_may_enter(players: Iterable[Player], *, club_id: int | None = None, offline: bool = False,
+                           ladder: bool = False) -> None:
+    """A guest (a person without an account, on a club's roster) plays only their own club's tournaments whose tables
+    are played with real cards (`offline`): they never sign in, so they cannot play online, and the lobby and ladders
+    are online. TournamentError naming them."""
+    guests = [p for p in players if p.is_guest]
+    if not guests:
+        return
+    names = ", ".join(p.name for p in guests)
+    if ladder:
+        raise TournamentError(_("%(names)s: a guest has no account, so plays no ladder (ladders are played online); "
+                                "enter them in the club's evenings with real cards.") % {"names": names})
+    strangers = [p.name for p in guests if p.guest_club_id != club_id]
+    if strangers:
+        raise TournamentError(_("%(names)s: a guest plays only their own club's tournaments.")
+                              % {"names": ", ".join(strangers)})
+    if not offline:
+        raise TournamentError(_("%(names)s: a guest has no account, so plays only at tables with real cards; this "
+                                "tournament's tables are played online.") % {"names": names})

@@ -40,7 +40,14 @@ from ..models import (
 )
 from ..selectors.presence import absent_bot_ids
 from . import outbox
-from .competition import check_entrants_can_play, check_not_paused, competition_game, shared_ruleset, table_ruleset
+from .competition import (
+    check_entrants_can_play,
+    check_guests_may_enter,
+    check_not_paused,
+    competition_game,
+    shared_ruleset,
+    table_ruleset,
+)
 from .matches import create_match
 from .ratings import initial_ordinal
 
@@ -91,6 +98,7 @@ def join_ladder(*, ladder: Ladder, players: Iterable[Player]) -> list[LadderEntr
     players = list(players)
     check_entrants_can_play(ladder.game, players)
     check_not_paused(players)
+    check_guests_may_enter(players, ladder=True)
     out = []
     for p in players:
         entry, _created = LadderEntry.objects.update_or_create(ladder=ladder, player=p, defaults={"active": True})

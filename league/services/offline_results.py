@@ -6,7 +6,8 @@ worker for it). Its result is entered instead, on the table's phone or by an org
 pure function (engine/<game>/offline.py, through its GameType). Every version entered is kept (ResultEntry, the
 audit trail), and one becomes final as in Tabbycat's ballot confirmation:
 
-- a player at the table enters the figures: the version is `entered`; they may enter again before anyone confirms
+- a player at the table enters the figures (signed in, or through their private link without an account:
+  league.models.PrivateLink, `player=`): the version is `entered`; they may enter again before anyone confirms
   (their earlier version is `superseded`);
 - another player at the table confirms it (or enters the very same figures, which confirms it too); nobody confirms
   their own entry;
@@ -32,7 +33,7 @@ from engine.common.offline import OfflineResult
 from engine.games import game_type
 
 from ..events import emit
-from ..models import EntryStatus, Match, MatchSeat, MatchStatus, OutboxKind, ResultEntry, RoundStatus
+from ..models import EntryStatus, Match, MatchSeat, MatchStatus, OutboxKind, Player, ResultEntry, RoundStatus
 from ..models.match import IN_PLAY
 from ..models.result_entry import OPEN_STATUSES
 from ..permissions import organises
@@ -48,6 +49,29 @@ class OfflineResultError(ValueError):
 
 class NotAtTable(PermissionError):
     """The user is neither a player at the table nor one of the club's organisers: the API's 403."""
+
+
+def _seats_of_player(match: Match, player: Player) -> list[int]:
+    """The seats a player (through their private link) holds at `match`: never a bot's."""
+    return list(MatchSeat.objects.filter(match=match, player=player, player__bot_kind="")
+                .order_by("seat").values_list("seat", flat=True))
+
+
+def _reporter(match: Match, user, player: Player | None) -> tuple[list[int], bool]:
+    """The seats the reporter holds at the table and whether they organise its club. Through a private link
+    (`player`, no account) they are that player at their seats, never an organiser."""
+    if player is not None:
+        if user is not None:
+            raise ValueError("a result is reported by an account or through a private link, not both")
+        return _seats_of_player(match, player), False
+    return table_seats_of(match, user), organises(user, match.club_id)
+
+
+def _own(entry: ResultEntry, user, seats: list[int]) -> bool:
+    """Whether the version is the reporter's own: entered by their account, or at their seat (by account or link)."""
+    if user is not None and entry.entered_by_id == user.pk:
+        return True
+    return not entry.by_organiser and entry.entered_at_seat is not None and entry.entered_at_seat in seats
 
 
 def table_seats_of(match: Match, user) -> list[int]:
@@ -89,26 +113,26 @@ def _locked_offline_match(match: Match) -> Match:
     return match
 
 
-def _decide(entries, status: str, user, now) -> None:
+def _decide(entries, status: str, user, now, player: Player | None = None) -> None:
     for entry in entries:
-        entry.status, entry.decided_by, entry.decided_at = status, user, now
-    ResultEntry.objects.bulk_update(entries, ["status", "decided_by", "decided_at"])
+        entry.status, entry.decided_by, entry.decided_by_player, entry.decided_at = status, user, player, now
+    ResultEntry.objects.bulk_update(entries, ["status", "decided_by", "decided_by_player", "decided_at"])
 
 
 @transaction.atomic
-def enter_result(*, match: Match, user, figures: object) -> ResultEntry:
-    """A version of the table's result from a player at it or an organiser (see the module docstring for what
-    follows). Raises NotAtTable, OfflineResultError, or engine.common.offline.InvalidResult naming every wrong figure;
-    any refusal changes nothing."""
+def enter_result(*, match: Match, user=None, figures: object, player: Player | None = None) -> ResultEntry:
+    """A version of the table's result from a player at it (by their account, or through their private link: `player`
+    and no `user`) or an organiser (see the module docstring for what follows). Raises NotAtTable, OfflineResultError,
+    or engine.common.offline.InvalidResult naming every wrong figure; any refusal changes nothing."""
     match = _locked_offline_match(match)
-    seats = table_seats_of(match, user)
-    organiser = organises(user, match.club_id)
+    seats, organiser = _reporter(match, user, player)
     if not seats and not organiser:
         raise NotAtTable(_("only the players at this table and the club's organisers enter its result"))
     checked = checked_figures(match, figures)
     now = timezone.now()
     open_entries = list(ResultEntry.objects.select_for_update().filter(match=match, status__in=OPEN_STATUSES))
-    new = ResultEntry(match=match, entered_by=user, entered_at_seat=seats[0] if seats else None,
+    new = ResultEntry(match=match, entered_by=user, entered_by_player=player,
+                      entered_at_seat=seats[0] if seats else None,
                       by_organiser=organiser, figures=checked.figures, result=checked.result)
     if organiser:
         disputed = any(e.status == EntryStatus.DISPUTED for e in open_entries)
@@ -118,17 +142,17 @@ def enter_result(*, match: Match, user, figures: object) -> ResultEntry:
         new.save()
         _finish(match, checked, now)
         return new
-    mine = [e for e in open_entries if e.entered_by_id == user.pk]
-    others = [e for e in open_entries if e.entered_by_id != user.pk]
+    mine = [e for e in open_entries if _own(e, user, seats)]
+    others = [e for e in open_entries if not _own(e, user, seats)]
     repeated = next((e for e in mine if e.figures == checked.figures), None)
     if repeated is not None:
         return repeated  # the same figures sent twice (a double tap, a resent form): nothing changes
     same = [e for e in others if e.status == EntryStatus.ENTERED and e.figures == checked.figures]
     if same:
         # The same figures from another player at the table: that is a confirmation of theirs.
-        _decide(mine, EntryStatus.SUPERSEDED, user, now)
-        return _confirm(match, same[0], user, now, checked)
-    _decide(mine, EntryStatus.SUPERSEDED, user, now)  # a player's new version replaces their own open one
+        _decide(mine, EntryStatus.SUPERSEDED, user, now, player)
+        return _confirm(match, same[0], user, now, checked, player)
+    _decide(mine, EntryStatus.SUPERSEDED, user, now, player)  # a player's new version replaces their own open one
     if others:
         # Different figures from another player: the table disagrees, and an organiser settles it.
         _decide([e for e in others if e.status == EntryStatus.ENTERED], EntryStatus.DISPUTED, None, None)
@@ -138,13 +162,12 @@ def enter_result(*, match: Match, user, figures: object) -> ResultEntry:
 
 
 @transaction.atomic
-def confirm_result(*, match: Match, user, entry_id: int) -> ResultEntry:
-    """Confirm an entered version: another player at the table (not its enterer), or an organiser, who alone may
-    also pick a disputed version (it becomes `resolved`). The other open versions are superseded and the match
-    finishes with it."""
+def confirm_result(*, match: Match, user=None, entry_id: int, player: Player | None = None) -> ResultEntry:
+    """Confirm an entered version: another player at the table (not its enterer; by account, or through a private
+    link: `player`), or an organiser, who alone may also pick a disputed version (it becomes `resolved`). The other
+    open versions are superseded and the match finishes with it."""
     match = _locked_offline_match(match)
-    seats = table_seats_of(match, user)
-    organiser = organises(user, match.club_id)
+    seats, organiser = _reporter(match, user, player)
     if not seats and not organiser:
         raise NotAtTable(_("only the players at this table and the club's organisers confirm its result"))
     entry = ResultEntry.objects.select_for_update().filter(match=match, pk=entry_id).first()
@@ -152,21 +175,22 @@ def confirm_result(*, match: Match, user, entry_id: int) -> ResultEntry:
         raise OfflineResultError(_("match %(id)s has no version %(entry)s waiting for confirmation")
                                  % {"id": match.pk, "entry": entry_id})
     if not organiser:
-        if entry.entered_by_id == user.pk:
+        if _own(entry, user, seats):
             raise OfflineResultError(_("you entered this version: another player at the table or an organiser "
                                        "confirms it"))
         if entry.status == EntryStatus.DISPUTED:
             raise OfflineResultError(_("the table disagrees about this result: an organiser settles it"))
     now = timezone.now()
     # Checked again: a version is final only if the rules allow it now (they are pure, so this cannot differ).
-    return _confirm(match, entry, user, now, checked_figures(match, entry.figures))
+    return _confirm(match, entry, user, now, checked_figures(match, entry.figures), player)
 
 
-def _confirm(match: Match, entry: ResultEntry, user, now, checked: OfflineResult) -> ResultEntry:
+def _confirm(match: Match, entry: ResultEntry, user, now, checked: OfflineResult,
+             player: Player | None = None) -> ResultEntry:
     status = EntryStatus.RESOLVED if entry.status == EntryStatus.DISPUTED else EntryStatus.CONFIRMED
     others = list(ResultEntry.objects.filter(match=match, status__in=OPEN_STATUSES).exclude(pk=entry.pk))
-    _decide(others, EntryStatus.SUPERSEDED, user, now)
-    _decide([entry], status, user, now)
+    _decide(others, EntryStatus.SUPERSEDED, user, now, player)
+    _decide([entry], status, user, now, player)
     _finish(match, checked, now)
     return entry
 
@@ -200,6 +224,9 @@ def set_offline(*, match: Match, offline: bool) -> Match:
     if match.status not in IN_PLAY or match.move_number or match.result_entries.exists():
         raise OfflineResultError(_("match %(id)s has begun: only a table that has not begun changes how it is "
                                    "played") % {"id": match.pk})
+    if not offline and MatchSeat.objects.filter(match=match, player__guest_club__isnull=False).exists():
+        raise OfflineResultError(_("a guest sits at match %(id)s: a guest has no account, so plays only with real "
+                                   "cards") % {"id": match.pk})
     # Online, the table is played here: it gets the league's default deadline if it had none (no match waits for
     # ever, league.services.matches.turn_deadline_for).
     seconds = turn_deadline_for([ms.player for ms in match.match_seats.select_related("player")],

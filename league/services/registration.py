@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from ..models import Player, Tournament, TournamentEntry, TournamentRound, TournamentStatus
-from .competition import TournamentError, check_entrants_can_play, check_not_paused
+from .competition import TournamentError, check_entrants_can_play, check_guests_may_enter, check_not_paused
 
 
 class AlreadyEntered(TournamentError):
@@ -65,6 +65,7 @@ def register_players(*, tournament: Tournament, players: Iterable[Player]) -> li
     players = list(players)
     check_entrants_can_play(tournament.game, players)
     check_not_paused(players)
+    check_guests_may_enter(players, club_id=tournament.club_id, offline=tournament.offline_tables)
     _check_not_entered(tournament, players)
     return _create_entries(TournamentEntry(tournament=tournament, player=p, joined_round=joins) for p in players)
 
@@ -83,6 +84,7 @@ def register_team(*, tournament: Tournament, players: Sequence[Player]) -> list[
         raise TournamentError(_("a team is two different players"))
     check_entrants_can_play(tournament.game, players)
     check_not_paused(players)
+    check_guests_may_enter(players, club_id=tournament.club_id, offline=tournament.offline_tables)
     _check_not_entered(tournament, players)
     last = TournamentEntry.objects.filter(tournament=tournament).order_by("-team").values_list("team", flat=True)
     team = (last.first() or 0) + 1

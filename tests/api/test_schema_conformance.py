@@ -127,12 +127,13 @@ def test_every_answer_is_what_the_schema_documents(accounts, django_capture_on_c
     assert not failures, "\n\n".join(f"{label}: {failure}" for label, failure in failures.items())
     # The run read real objects: every GET of one object answered 200 at least once, for every role (legal/ only
     # for the seat: it is the caller's seat's; results/ not for anonymous callers: a table's entered results are
-    # for the accounts at the table and its organisers; /me/ objects, each account's own notifications and
-    # webhooks, are 404 to every other account by design, and tests/api/test_notifications_api.py reads them as
-    # their owner).
+    # for the accounts at the table and its organisers; a club's guests/ (its roster) for its organisers only; /me/
+    # objects, each account's own notifications and webhooks, are 404 to every other account by design, and
+    # tests/api/test_notifications_api.py reads them as their owner).
     reads = [(role, op.label) for role in data["tokens"] for op in OPERATIONS if op.method == "get"
              and "{id}" in op.path and (role == "seat" or not op.path.endswith("/legal/"))
              and (role != "anonymous" or not op.path.endswith("/results/"))
+             and (role == "organiser" or not op.path.endswith("/guests/"))
              and not op.path.startswith("/api/v1/me/")]
     missed = [read for read in reads if 200 not in answered.get(read, set())]
     assert not missed, missed

@@ -24,7 +24,8 @@ OURS = ("DJANGO_", "DATABASE_URL", "REDIS_URL", "DIAMONDS_CACHE_URL")
 SECRET = "s3cr3tV4lue"
 PATHS = [f"/lobby/tables/1/live/?token={SECRET}", f"/api/v1/lobby/tables/1/?page=1&token={SECRET}",
          f"/lobby/invite/{SECRET}/", f"/accounts/confirm-email/{SECRET}/",
-         f"/accounts/password/reset/key/1a-{SECRET}/"]
+         f"/accounts/password/reset/key/1a-{SECRET}/", f"/p/{SECRET}/", f"/p/{SECRET}/tables/1/result/",
+         f"/claim/{SECRET}/"]
 SERVERS = {
     "gunicorn": ["-m", "gunicorn", "config.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker",
                  "--workers", "1", "--access-logfile", "-", "--bind"],

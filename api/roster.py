@@ -1,0 +1,104 @@
+"""A club's roster of guests (people without accounts: league.services.roster) and its tournaments' private links
+(league.services.private_links), for the club's organisers: the roster listed and added to, links issued for everyone,
+one issued again, or revoked. Who may is league.permissions' (refusal_to_keep_roster)."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.models import TournamentEntry
+from league.permissions import refusal_to_keep_roster
+from league.selectors.clubs import clubs
+from league.selectors.competitions import tournaments
+from league.selectors.roster import guests_of
+from league.services.private_links import issue_link, issue_links, revoke_link
+from league.services.roster import ROSTER_LINES_MAX, RosterError, add_guests
+from runtime.secrecy import never_stored
+
+from .errors import WRITE_ERRORS
+from .permissions import refuse
+from .serializers import PlayerSerializer
+from .throttling import WriteThrottle
+
+
+class GuestsAddSerializer(serializers.Serializer):
+    names = serializers.ListField(child=serializers.CharField(max_length=1000, allow_blank=True, trim_whitespace=False),
+                                  min_length=1, max_length=ROSTER_LINES_MAX,
+                                  help_text="The guests' names: all are added, or none (400 naming each bad one).")
+
+
+class ClubGuestsView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(summary="The club's roster of guests, players without accounts (its organisers)",
+                   responses={200: PlayerSerializer(many=True), **WRITE_ERRORS})
+    def get(self, request, pk: int):
+        club = get_object_or_404(clubs(), pk=pk)
+        refuse(refusal_to_keep_roster(request.user, club.pk))
+        return Response(PlayerSerializer(guests_of(club).prefetch_related("clubs"), many=True).data)
+
+    @extend_schema(summary="Add guests to the club's roster (its organisers): every name follows the rule of every "
+                           "player's name; all are added or none",
+                   request=GuestsAddSerializer, responses={201: PlayerSerializer(many=True), **WRITE_ERRORS})
+    def post(self, request, pk: int):
+        club = get_object_or_404(clubs(), pk=pk)
+        refuse(refusal_to_keep_roster(request.user, club.pk))
+        body = GuestsAddSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            made = add_guests(club=club, names=body.validated_data["names"])
+        except RosterError as e:
+            raise ValidationError({"names": [str(e)]}) from None
+        return Response(PlayerSerializer(made, many=True).data, status=201)
+
+
+ISSUED = inline_serializer("LinksIssued", {"issued": serializers.IntegerField(
+    help_text="How many entrants who had no live link got one (live links stay as they are).")})
+LINK = inline_serializer("PrivateLinkIssued", {
+    "entry": serializers.IntegerField(), "player": serializers.IntegerField(),
+    "url": serializers.CharField(help_text="The entrant's private link: shown to organisers, never stored "
+                                           "by a cache; issuing it again makes the old one answer 404.")})
+
+
+class TournamentLinksView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    @extend_schema(summary="Issue a private link to every entrant who has none (the club's organisers)",
+                   operation_id="tournaments_links_issue", request=None, responses={200: ISSUED, **WRITE_ERRORS})
+    def post(self, request, pk: int):
+        tournament = get_object_or_404(tournaments(), pk=pk)
+        refuse(refusal_to_keep_roster(request.user, tournament.club_id))
+        return Response({"issued": issue_links(tournament=tournament)})
+
+
+class TournamentLinkView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [WriteThrottle]
+
+    def _entry(self, request, pk: int, entry_id: int) -> TournamentEntry:
+        tournament = get_object_or_404(tournaments(), pk=pk)
+        refuse(refusal_to_keep_roster(request.user, tournament.club_id))
+        return get_object_or_404(TournamentEntry.objects.all(), tournament=tournament, pk=entry_id)
+
+    @extend_schema(summary="Issue the entrant a new private link (the club's organisers); the old one stops",
+                   operation_id="tournaments_link_issue", request=None, responses={200: LINK, **WRITE_ERRORS})
+    def post(self, request, pk: int, entry_id: int):
+        entry = self._entry(request, pk, entry_id)
+        token = issue_link(entry=entry)
+        url = request.build_absolute_uri(reverse("web:private-link", args=[token]))
+        return never_stored(Response({"entry": entry.pk, "player": entry.player_id, "url": url}))
+
+    @extend_schema(summary="Revoke the entrant's private link (the club's organisers): it answers 404 from now on",
+                   operation_id="tournaments_link_revoke", request=None, responses={204: None, **WRITE_ERRORS})
+    def delete(self, request, pk: int, entry_id: int):
+        revoke_link(entry=self._entry(request, pk, entry_id))
+        return Response(status=204)
