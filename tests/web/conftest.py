@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 
 from league.models import League, Match, Season
 from league.services import (
@@ -26,7 +25,6 @@ from league.services.accounts import mark_made_by_administrator
 from league.services.decisions import start_live_match
 from league.services.ladders import create_ladder, seat_ladder_tables
 from league.services.players import add_club_admin
-from runtime.throttling import STORE
 
 PASSWORD = "pw-web-test-1"
 
@@ -44,16 +42,6 @@ def _free_the_test_database(django_db_setup, django_db_blocker):
         cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                        "WHERE datname = current_database() AND pid <> pg_backend_pid()")
 
-
-@pytest.fixture(autouse=True)
-def _fresh_write_budget():
-    """Every test starts with a full budget of writes (runtime.throttling counts them per account in the cache, and
-    the test database gives the same account ids again): one test's posts never make another's a 429."""
-    cache.clear()
-    STORE.clear_local()
-    yield
-    cache.clear()
-    STORE.clear_local()
 
 
 @pytest.fixture(autouse=True)
