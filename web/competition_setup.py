@@ -35,10 +35,7 @@ from runtime.throttling import WriteLimit, rate_limited
 
 from .forms_competitions import LadderForm, LeagueForm, SeasonForm
 from .forms_tournament import TournamentForm, settings_of_tournament, tournament_initial
-
-
-def _refused(request, message: str):
-    return render(request, "web/error.html", {"message": message}, status=403)
+from .refusals import refused_page
 
 
 def _organiser_page(view):
@@ -59,7 +56,7 @@ def _status(form) -> int:
 def tournament_new(request, pk: int):
     club = get_object_or_404(club_reads.clubs(), pk=pk)
     if not organises(request.user, club.pk):
-        return _refused(request, _("Only the club's organisers may create its tournaments."))
+        return refused_page(request, _("Only the club's organisers may create its tournaments."))
     seasons = competitions.seasons_of_club(club)
     preview, chosen_key = None, ""
     if request.method == "POST":
@@ -115,9 +112,9 @@ def tournament_settings(request, pk: int):
     greyed out (league.services.tournament_setup.changeable_settings)."""
     tournament = get_object_or_404(competitions.tournament_pages(), pk=pk)
     if not organises(request.user, tournament.club_id):
-        return _refused(request, _("Only the club's organisers may change a tournament's settings."))
+        return refused_page(request, _("Only the club's organisers may change a tournament's settings."))
     if tournament.status not in ("registering", "running"):
-        return _refused(request, _("%(name)s is over: its settings no longer change.") % {"name": tournament.name})
+        return refused_page(request, _("%(name)s is over: its settings no longer change.") % {"name": tournament.name})
     open_now = changeable_settings(tournament)
     seasons = competitions.seasons_of_club(tournament.club) if tournament.club else None
     entered = competitions.entries_of(tournament).filter(active=True).count()
@@ -152,7 +149,7 @@ def tournament_settings(request, pk: int):
 def ladder_new(request, pk: int):
     club = get_object_or_404(club_reads.clubs(), pk=pk)
     if not organises(request.user, club.pk):
-        return _refused(request, _("Only the club's organisers may create its ladders."))
+        return refused_page(request, _("Only the club's organisers may create its ladders."))
     form = LadderForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -171,7 +168,7 @@ def ladder_new(request, pk: int):
 def league_new(request, pk: int):
     club = get_object_or_404(club_reads.clubs(), pk=pk)
     if not organises(request.user, club.pk):
-        return _refused(request, _("Only the club's organisers may create its leagues."))
+        return refused_page(request, _("Only the club's organisers may create its leagues."))
     form = LeagueForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -190,7 +187,7 @@ def league_new(request, pk: int):
 def season_new(request, pk: int):
     league = get_object_or_404(competitions.league_pages(), pk=pk)
     if not organises(request.user, league.club_id):
-        return _refused(request, _("Only the club's organisers may add seasons to its leagues."))
+        return refused_page(request, _("Only the club's organisers may add seasons to its leagues."))
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

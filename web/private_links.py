@@ -37,6 +37,7 @@ from runtime.throttling import WriteLimit, rate_limited
 
 from .offline import _figures_from_form, result_section
 from .qr import qr_svg
+from .refusals import refused_page
 
 
 def _private(response):
@@ -142,8 +143,6 @@ def _organised(request, pk: int) -> tuple[Tournament, str | None]:
     return tournament, refusal_to_keep_roster(request.user, tournament.club_id)
 
 
-def _refused(request, message: str, status: int = 403):
-    return render(request, "web/error.html", {"message": message}, status=status)
 
 
 @login_required
@@ -151,7 +150,7 @@ def links_page(request, pk: int):
     tournament = get_object_or_404(tournament_pages(), pk=pk)
     refusal = refusal_to_keep_roster(request.user, tournament.club_id)
     if refusal:
-        return _refused(request, refusal)
+        return refused_page(request, refusal)
     rows = []
     for entry in entries_with_links(tournament):
         link: PrivateLink | None = getattr(entry, "private_link", None)
@@ -173,7 +172,7 @@ def _entry(tournament: Tournament, entry_id: int) -> TournamentEntry:
 def links_issue_all(request, pk: int):
     tournament, refusal = _organised(request, pk)
     if refusal:
-        return _refused(request, refusal)
+        return refused_page(request, refusal)
     count = issue_links(tournament=tournament)
     messages.success(request, _("Links issued: %(count)d.") % {"count": count})
     return redirect("web:tournament-links", pk=pk)
@@ -186,7 +185,7 @@ def link_issue(request, pk: int, entry_id: int):
     """A new link for one entrant (a lost phone, a link shared by mistake): the old one answers nothing from now on."""
     tournament, refusal = _organised(request, pk)
     if refusal:
-        return _refused(request, refusal)
+        return refused_page(request, refusal)
     entry = _entry(tournament, entry_id)
     issue_link(entry=entry)
     messages.success(request, _("A new link for %(name)s: the old one no longer opens.") % {"name": entry.player.name})
@@ -199,7 +198,7 @@ def link_issue(request, pk: int, entry_id: int):
 def link_revoke(request, pk: int, entry_id: int):
     tournament, refusal = _organised(request, pk)
     if refusal:
-        return _refused(request, refusal)
+        return refused_page(request, refusal)
     entry = _entry(tournament, entry_id)
     revoke_link(entry=entry)
     messages.success(request, _("%(name)s's link is revoked.") % {"name": entry.player.name})

@@ -35,13 +35,12 @@ from runtime.secrecy import never_stored
 from runtime.throttling import WriteLimit, rate_limited
 
 from .qr import qr_svg
+from .refusals import refused_page
 
 # A pasted roster: ROSTER_LINES_MAX names of at most a hundred characters, with room for line ends.
 PASTE_CHARS_MAX = ROSTER_LINES_MAX * 110
 
 
-def _refused(request, message: str, status: int = 403):
-    return render(request, "web/error.html", {"message": message}, status=status)
 
 
 def _organised_club(request, pk: int) -> tuple[Club, str | None]:
@@ -61,7 +60,7 @@ def _roster_page(request, club: Club, *, preview=None, pasted: str = "", problem
 def roster(request, pk: int):
     club, refusal = _organised_club(request, pk)
     if refusal:
-        return _refused(request, refusal)
+        return refused_page(request, refusal)
     return _roster_page(request, club)
 
 
@@ -72,7 +71,7 @@ def roster_preview(request, pk: int):
     """The names pasted or in the file, each line with what is wrong with it; nothing is created here."""
     club, refusal = _organised_club(request, pk)
     if refusal:
-        return _refused(request, refusal)
+        return refused_page(request, refusal)
     pasted = request.POST.get("names", "")
     upload = request.FILES.get("roster_file")
     try:
@@ -101,7 +100,7 @@ def roster_add(request, pk: int):
     """The organiser confirms the preview: the guests are created, all of them or none."""
     club, refusal = _organised_club(request, pk)
     if refusal:
-        return _refused(request, refusal)
+        return refused_page(request, refusal)
     names = request.POST.getlist("name")[:ROSTER_LINES_MAX + 1]
     try:
         made = add_guests(club=club, names=names)
@@ -121,10 +120,10 @@ def _guest(club: Club, raw) -> Player | None:
 def guest_rename(request, pk: int, guest_id: int):
     club, refusal = _organised_club(request, pk)
     if refusal:
-        return _refused(request, refusal)
+        return refused_page(request, refusal)
     guest = _guest(club, guest_id)
     if guest is None:
-        return _refused(request, _("No such guest on this club's roster."), 404)
+        return refused_page(request, _("No such guest on this club's roster."), 404)
     try:
         rename_guest(guest=guest, name=request.POST.get("name", "")[:1000])
     except (NameRefused, RosterError) as e:
@@ -140,7 +139,7 @@ def guests_merge(request, pk: int):
     """Two guests who are one person: the first's history goes to the second."""
     club, refusal = _organised_club(request, pk)
     if refusal:
-        return _refused(request, refusal)
+        return refused_page(request, refusal)
     source, target = _guest(club, request.POST.get("source", "")), _guest(club, request.POST.get("target", ""))
     if source is None or target is None:
         return _roster_page(request, club, problem=_("Choose two guests of the roster to merge."), status=400)
@@ -160,10 +159,10 @@ def claim_code_issue(request, pk: int, guest_id: int):
     """A new claim code for the guest, shown this once (its earlier codes stop working)."""
     club, refusal = _organised_club(request, pk)
     if refusal:
-        return _refused(request, refusal)
+        return refused_page(request, refusal)
     guest = _guest(club, guest_id)
     if guest is None:
-        return _refused(request, _("No such guest on this club's roster."), 404)
+        return refused_page(request, _("No such guest on this club's roster."), 404)
     code = issue_claim_code(guest=guest, by=request.user)
     url = request.build_absolute_uri(reverse("web:claim", args=[code]))
     response = render(request, "web/claim_code.html", {
@@ -179,10 +178,10 @@ def claim_code_issue(request, pk: int, guest_id: int):
 def claim_codes_revoke(request, pk: int, guest_id: int):
     club, refusal = _organised_club(request, pk)
     if refusal:
-        return _refused(request, refusal)
+        return refused_page(request, refusal)
     guest = _guest(club, guest_id)
     if guest is None:
-        return _refused(request, _("No such guest on this club's roster."), 404)
+        return refused_page(request, _("No such guest on this club's roster."), 404)
     count = revoke_claim_codes(guest=guest)
     messages.success(request, _("%(name)s's claim codes revoked: %(count)d.") % {"name": guest.name, "count": count})
     return redirect("web:club-roster", pk=club.pk)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -18,12 +18,13 @@ from league.services.competition import TournamentError
 from league.services.round_control import reseat_round, swap_players
 from runtime.throttling import WriteLimit, rate_limited
 
+from .refusals import refused_page
+
 
 def _organised(request, pk: int):
     tournament = get_object_or_404(tournaments(), pk=pk)
     if not organises(request.user, tournament.club_id):
-        return tournament, render(request, "web/error.html",
-                                  {"message": _("Only the club's organisers may change the seating.")}, status=403)
+        return tournament, refused_page(request, _("Only the club's organisers may change the seating."))
     return tournament, None
 
 
