@@ -260,8 +260,8 @@ def test_nonsense_clocks_are_refused_and_create_nothing(accounts, body):
 def test_a_match_lobby_table_and_tournament_created_with_a_clock_keep_it(accounts, clock):
     p = accounts["players"]
     r = accounts["clients"]["organiser"].post("/api/v1/matches/", {
-        "players": [p["ann"].pk, p["greedy-1"].pk], "club": accounts["club"].pk, "clock_bank_seconds": 300, "clock_increment_seconds": 3,
-        "deadline_action": "forfeit"}, format="json")
+        "players": [p["ann"].pk, p["greedy-1"].pk], "club": accounts["club"].pk, "clock_bank_seconds": 300,
+        "clock_increment_seconds": 3, "deadline_action": "forfeit"}, format="json")
     assert r.status_code == 201, r.content
     body = r.json()
     assert (body["clock_bank_seconds"], body["clock_increment_seconds"], body["deadline_action"]) == (300, 3,
