@@ -552,7 +552,7 @@ def _store_step(match: Match, game: Game, marks, rows: list[MatchSeat], before, 
                    forfeited=[ms.seat for ms in rows if ms.forfeited], awaiting=awaited)
     clocks.write(clock_changes)
     if "started_at" in extra:
-        emit("match.started", match_id=match.pk)
+        emit("match.started", match_id=match.pk, round_id=match.tournament_round_id, ladder_id=match.ladder_id)
     newly_awaited = sorted({user_id for s in awaited
                             if not rows[s].awaiting and (user_id := rows[s].player.user_id) is not None})
     announce_turns(newly_awaited)
