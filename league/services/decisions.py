@@ -30,6 +30,11 @@ transaction, so a second run of the beat task finds nothing overdue; a seat forf
 Every table with a person or an external bot has a deadline (league.services.matches.turn_deadline_for, where each
 match is created); `give_deadlines` is the beat task's sweep for rows from before that rule or edited by hand.
 
+A table may also play on a chess clock (league.services.clocks): each step runs its seats' clocks, a decision's
+deadline is then its seat's clock running out, and a seat whose clock ran out is late for good: under "fallback" the
+fallback bot plays it to the end (it is `out_of_time`, not forfeited), under "forfeit" it forfeits. A decision that
+arrives after its seat's time ran out is refused (OutOfTime) and the policy applied at once (play_overdue).
+
 After each step the seats whose decision is awaited are flagged (`MatchSeat.awaiting`, read by the turns long-poll)
 and the turn deadline is set. Passes stay secret until the exchange: they are stored on the round row, which only
 league.selectors.live and league.selectors.records read, and both hide them.
