@@ -153,7 +153,7 @@ def live_update(request, match: Match, shown_move: str | None, shown_status: str
         return None
     data = {"move_number": match.move_number, "status": match.status, "status_label": match.get_status_display()}
     # The chess clocks as they stand at this read (never shared: their figures are of this moment), as data for a
-    # script and drawn after the table (_clocks.html) for the page that swaps the table in.
+    # script and drawn before the table (_clocks.html) for the page that swaps the table in.
     clock = match_clocks(match)
     if clock is not None:
         data["clock"] = clock
@@ -163,7 +163,7 @@ def live_update(request, match: Match, shown_move: str | None, shown_status: str
             data["move_number"], data["html"] = shared(key, lambda: _table_html(request, match, None))
         else:
             data["move_number"], data["html"] = _table_html(request, match, seat)
-        data["html"] = str(data["html"]) + _clocks_html(request, match, clock)
+        data["html"] = _clocks_html(request, match, clock) + str(data["html"])
     return data
 
 
