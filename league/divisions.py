@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 UP, DOWN, STAYS = "up", "down", "stays"
+
+P = TypeVar("P", bound=Hashable)  # a player, as the caller names them (the league: player ids)
 
 
 def zone_sizes(index: int, count: int, promoted: int, relegated: int) -> tuple[int, int]:
@@ -47,8 +50,8 @@ def zone_problems(sizes: Sequence[int], promoted: int, relegated: int, *,
     return problems
 
 
-def movements(order: Sequence[Hashable], index: int, count: int, promoted: int,
-              relegated: int) -> dict[Hashable, str]:
+def movements(order: Sequence[P], index: int, count: int, promoted: int,
+              relegated: int) -> dict[P, str]:
     """Where each player of division `index` goes, its players in standings order (best first): UP, DOWN or STAYS.
     ValueError when the zones overlap (zone_problems)."""
     up, down = zone_sizes(index, count, promoted, relegated)
@@ -60,8 +63,8 @@ def movements(order: Sequence[Hashable], index: int, count: int, promoted: int,
     return out
 
 
-def live_zones(order: Sequence[Hashable], index: int, count: int, promoted: int,
-               relegated: int) -> dict[Hashable, str]:
+def live_zones(order: Sequence[P], index: int, count: int, promoted: int,
+               relegated: int) -> dict[P, str]:
     """The zones as the standings stand (UP or DOWN; the others are absent), shown while the season runs. Unlike
     `movements` this never refuses: where zones overlap, the promotion zone is shown first."""
     up, down = zone_sizes(index, count, promoted, relegated)
@@ -74,12 +77,12 @@ def live_zones(order: Sequence[Hashable], index: int, count: int, promoted: int,
     return out
 
 
-def reshuffled(divisions: Sequence[Sequence[tuple[Hashable, str]]]) -> list[list[Hashable]]:
+def reshuffled(divisions: Sequence[Sequence[tuple[P, str]]]) -> list[list[P]]:
     """The next season's divisions from a closed season's: each division's (player, movement) in final order, top
     division first. Who went up joins the division above (at its bottom, in their order), who went down the one
     below (at its top); the rest stay in their order."""
     count = len(divisions)
-    out: list[list[Hashable]] = [[] for _ in range(count)]
+    out: list[list[P]] = [[] for _ in range(count)]
     for index, members in enumerate(divisions):
         for player, move in members:
             if move == UP and index > 0:
@@ -95,7 +98,7 @@ def reshuffled(divisions: Sequence[Sequence[tuple[Hashable, str]]]) -> list[list
     return out
 
 
-def split(order: Sequence[Hashable], count: int) -> list[list[Hashable]]:
+def split(order: Sequence[P], count: int) -> list[list[P]]:
     """`order` (best first) cut into `count` divisions as even as can be, the higher divisions taking the extra
     players: 10 into 3 is 4, 3, 3."""
     if count < 1:
@@ -109,7 +112,7 @@ def split(order: Sequence[Hashable], count: int) -> list[list[Hashable]]:
     return out
 
 
-def regrouped(divisions: Sequence[Sequence[Hashable]], count: int) -> list[list[Hashable]]:
+def regrouped(divisions: Sequence[Sequence[P]], count: int) -> list[list[P]]:
     """Divisions carried into a season of `count` divisions: the same when the count is the same, else everyone top
     to bottom in their order, split again (`split`)."""
     if len(divisions) == count:

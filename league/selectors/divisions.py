@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from ..divisions import ZoneProblem, live_zones, zone_problems, zone_sizes
 from ..models import Division, DivisionMember, League, Movement, Player, Season
@@ -88,7 +88,7 @@ def season_divisions(season: Season, game: str | None = None) -> SeasonDivisions
                  .exclude(movement=Movement.STAYS).values_list("player_id", "movement") if move}
     tables = []
     for index, (division, rows) in enumerate(zip(divisions, standings)):
-        order = [row.competitor for row in rows]
+        order = [row.player_ids[0] for row in rows]
         if season.closed_at is not None:
             zones = {pid: moved[pid] for pid in order if pid in moved}
         else:
@@ -146,3 +146,10 @@ def previous_season(season: Season) -> Season | None:
 
 def latest_season(league: League) -> Season | None:
     return Season.objects.filter(league=league).order_by("-created_at", "-pk").first()
+
+
+def placeable_players(season: Season) -> QuerySet[Player]:
+    """Who the organiser may put in the season's divisions, by name: the club's members (guests and bots included),
+    and whoever is placed already (even if they have left the club since)."""
+    return (Player.objects.filter(Q(clubs=season.league.club_id) | Q(division_places__season=season))
+            .distinct().order_by("name"))

@@ -237,7 +237,7 @@ def season_division_standings(*, season: Season, divisions: Sequence[Sequence[in
     results, config, players, byes = _season_inputs(season, game, config)
     everyone = sorted(players | {pid for ids in divisions for pid in ids})
     counted = tally(results, config=config, competitors=everyone, byes=byes)
-    members = {pid: (pid,) for pid in everyone}
+    members: dict[Hashable, tuple[int, ...]] = {pid: (pid,) for pid in everyone}
     return [_rows(rank(counted, among=ids), members, game) for ids in divisions]
 
 

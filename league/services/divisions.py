@@ -212,8 +212,8 @@ def _standings_order(season: Season) -> list[int]:
     ids = member_ids(season)
     if ids:
         tables = season_division_standings(season=season, divisions=ids)
-        return [row.competitor for rows in tables for row in rows]
-    return [row.competitor for row in season_standings(season=season)]
+        return [row.player_ids[0] for rows in tables for row in rows]
+    return [row.player_ids[0] for row in season_standings(season=season)]
 
 
 def _carried_over(season: Season) -> list[list[int]]:
@@ -271,7 +271,8 @@ def first_divisions(*, season: Season, count: int, placing: str,
 def set_up_divisions(*, season: Season, count: int, promoted: int, relegated: int, placing: str = Placing.HAND,
                      from_season: Season | None = None) -> Season:
     """A new season's divisions and their first players (first_divisions), which the organiser reviews and changes
-    (place_players) before it starts. With one division there is nothing to place."""
+    (place_players) before it starts; refused if the zones do not fit the divisions so filled. With one division
+    there is nothing to place."""
     season = set_divisions(season=season, count=count, promoted=promoted, relegated=relegated)
     if count == 1:
         return season
@@ -279,6 +280,9 @@ def set_up_divisions(*, season: Season, count: int, promoted: int, relegated: in
     groups = first_divisions(season=season, count=count, placing=placing, from_season=from_season)
     DivisionMember.objects.bulk_create(DivisionMember(season=season, division=division, player_id=pid)
                                        for division, ids in zip(divisions, groups) for pid in ids)
+    problem = _problem_text(divisions, [len(ids) for ids in groups], promoted, relegated, skip_empty=True)
+    if problem:
+        raise DivisionError(problem)
     return season
 
 
@@ -304,7 +308,7 @@ def close_season(*, season: Season) -> Season:
         tables = season_division_standings(season=season, divisions=ids, game=season_game(season, None))
         members = {m.player_id: m for m in DivisionMember.objects.filter(season=season)}
         for index, rows in enumerate(tables):
-            order = [row.competitor for row in rows]
+            order = [row.player_ids[0] for row in rows]
             moves = movements(order, index, len(divisions), season.promoted, season.relegated)
             for place, pid in enumerate(order, start=1):
                 member = members[pid]
