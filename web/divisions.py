@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from league.models import Season
@@ -138,8 +139,8 @@ def season_places(request, pk: int):
         except DivisionError as e:
             form.add_error(None, str(e))
         else:
-            messages.success(request, _("Saved: %(count)s players moved.") % {"count": changed} if changed
-                             else _("Nothing changed."))
+            messages.success(request, ngettext("Saved: %(count)s player moved.", "Saved: %(count)s players moved.",
+                                               changed) % {"count": changed} if changed else _("Nothing changed."))
             return redirect("web:season-divisions", pk=season.pk)
     context = divisions_context(season)
     sizes = {d.number: 0 for d in divisions}
