@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from django.db.models import Q, QuerySet
 
 from ..divisions import ZoneProblem, live_zones, zone_problems, zone_sizes
-from ..models import Division, DivisionMember, League, Movement, Player, Season
+from ..models import Division, DivisionMember, League, Movement, Player, Season, TournamentEntry
 from .standings import StandingRow, season_game
-from .standings_cache import cached_season_division_standings, cached_season_standings
+from .standings_cache import cached_season_division_standings
 
 
 def divisions_of(season: Season) -> list[Division]:
@@ -97,7 +97,8 @@ def season_divisions(season: Season, game: str | None = None) -> SeasonDivisions
         tables.append(DivisionTable(division, rows, zones, up, down, problems.get(index),
                                     closed=season.closed_at is not None))
     placed = {pid for i in ids for pid in i}
-    played = {row.competitor for row in cached_season_standings(season, game)}
+    played = set(TournamentEntry.objects.filter(tournament__season=season, tournament__game=game)
+                 .values_list("player_id", flat=True))
     unplaced = list(Player.objects.filter(pk__in=played - placed).order_by("name"))
     return SeasonDivisions(game, tables, unplaced)
 

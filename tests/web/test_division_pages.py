@@ -99,6 +99,8 @@ def test_an_organiser_moves_players_between_divisions_and_renames_them(client, l
     assert response.status_code == 302
     assert DivisionMember.objects.get(player=p0).division.number == 2
     assert not DivisionMember.objects.filter(player=p4).exists()
+    season_page = client.get(f"/seasons/{season.pk}/").content.decode()
+    assert "Played this season but in no division: p4." in season_page  # named, with a link to place them
     assert client.post(url, {**form, f"player_{p0.pk}": "7"}).status_code == 400  # no Division 7: nothing changed
     assert DivisionMember.objects.get(player=p0).division.number == 2
     # The season's own settings: the names of its divisions, and zones too large refused with the reason.
