@@ -22,6 +22,7 @@ Every refusal is a DivisionError (a ValueError) saying why, and changes nothing.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 
 from django.db import transaction
@@ -158,9 +159,10 @@ def rename_divisions(*, season: Season, names: Mapping[int, str]) -> None:
     if len(set(wanted.values())) < len(wanted):
         raise DivisionError(_("Two divisions cannot have the same name."))
     changed = [d for number, d in divisions.items() if d.name != wanted[number]]
-    # Through names nobody would choose first, so that two divisions may swap theirs (each name is unique).
+    # Through names nobody would choose first (random ones), so that two divisions may swap theirs (each name is
+    # unique in its season).
     for d in changed:
-        d.name = f"\x00{d.pk}"
+        d.name = uuid.uuid4().hex
         d.save(update_fields=["name"])
     for d in changed:
         d.name = wanted[d.number]
