@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0027_guests_private_links'),
+        ('league', '0028_divisions'),
     ]
 
     operations = [
