@@ -43,19 +43,36 @@ def test_every_game_of_the_engine_has_a_presentation():
 
 
 def button_json(table) -> list[dict]:
-    values = [b.value for g in table.groups for b in g.buttons]
-    values += [c.button.value for c in getattr(table, "board", []) if c.button]
-    return sorted((json.loads(v) for v in values), key=json.dumps)
+    """Every decision the table offers (on the board's cards, piles and places, or as a button of its own)."""
+    return sorted((json.loads(b.value) for b in table.buttons), key=json.dumps)
+
+
+def alike(decision: dict) -> str:
+    """A Diamoniak decision up to the cards no rule tells apart: any diamond card, any fairy card."""
+    card = decision.get("card", "")
+    return json.dumps({**decision, "card": card.split("-")[0]} if card.startswith(("diamond-", "fairy-")) else decision,
+                      sort_keys=True)
 
 
 def test_a_diamoniak_witch_offers_the_fairy_and_each_discard():
-    kind, game = first_seed("diamoniak", lambda g: g.phase == "witch" and g.fairies(g.seat) and not g.witch_taken)
+    kind, game = first_seed("diamoniak", lambda g: g.phase == "witch" and g.fairies(g.seat) and not g.witch_taken
+                            and g.diamonds(g.seat) and g.castle[g.seat])
     state = kind.view(game, game.seat).to_dict()
     table = presenter_for("diamoniak").build_table(state, NAMES)
-    assert button_json(table) == sorted(state["legal"], key=json.dumps)
-    labels = [b.label for g in table.groups for b in g.buttons]
-    assert "Use a fairy: keep everything" in labels and "A witch!" in table.prompt and "K-WITCH-1" in table.prompt
-    assert all(f"Discard {d['card']}" in " ".join(labels) for d in state["legal"] if d["kind"] == "discard")
+    offered = button_json(table)
+    # Every button is a legal decision, each once, and every legal decision is offered (one diamond card stands for
+    # them all: they are alike, as the fairies are).
+    assert all(d in state["legal"] for d in offered) and len({json.dumps(d) for d in offered}) == len(offered)
+    assert {alike(d) for d in offered} == {alike(d) for d in state["legal"]}
+    labels = {json.dumps(json.loads(b.value), sort_keys=True): b.label for b in table.buttons}
+    me = table.me
+    assert me.fairy_button.label.startswith("Use a fairy")
+    assert "A witch!" in table.prompt and "K-WITCH-1" in table.prompt
+    assert me.diamond_button.label == f"Give a diamond card to the witch (you have {me.diamonds})"
+    for card in me.castle:  # each castle card is the button that gives it to the witch, named in words
+        assert card.button.label == f"Give the {card.words} from your castle to the witch"
+        assert labels[json.dumps({"kind": "discard", "card": card.name}, sort_keys=True)] == card.button.label
+    assert table.draw_button is None and table.decision == "witch"
 
 
 def test_a_ring_race_steal_names_the_victim_and_the_value():
@@ -66,7 +83,11 @@ def test_a_ring_race_steal_names_the_victim_and_the_value():
     labels = [b.label for b in table.groups[0].buttons]
     for d in state["legal"]:
         assert f"Steal the ${d['value']:,} diamond from {NAMES[d['victim']]}" in labels
+        # the button is the victim's set ring of that value (the engine takes the first one)
+        ring = next(r for r in table.seats[d["victim"]].rings if r.set and r.value == d["value"])
+        assert json.loads(ring.button.value) == d
     assert all(c.button is None for c in table.board)  # a steal is not a try: the board takes no click
+    assert all(r.button is None for r in table.seats[game.seat].rings)  # nobody robs themselves
     # Someone else's turn: the same table with no buttons at all, and words saying whom it waits for.
     other = next(s for s in range(4) if s != game.seat)
     table = presenter_for("ringrace").build_table(kind.view(game, other).to_dict(), NAMES)
