@@ -183,6 +183,11 @@ class DiamoniakTable:
         return self.moves[::-1]
 
     @property
+    def turn_number(self) -> int:
+        """The turn as people count it (from 1); a game ended by the turn limit stays on its last turn."""
+        return min(self.turn + 1, self.max_turns)
+
+    @property
     def buttons(self) -> list[DecisionButton]:
         """Every decision the viewer may make, wherever the board puts it."""
         on_cards = [c.button for s in self.seats for c in (*s.castle, *s.side_castle_cards) if c.button]

@@ -230,7 +230,7 @@
       seen = now;
       if (fresh.length) {
         var prompt = document.getElementById("prompt");
-        announce(words(fresh.slice(-MAX_MOVES)) + (prompt ? " " + prompt.textContent.trim() : ""));
+        announce(words(fresh) + (prompt ? " " + prompt.textContent.trim() : ""));
         play(gameOf(v), v, fresh, pawnAt);
       }
       remember();
