@@ -209,6 +209,10 @@ def test_a_person_plays_a_whole_game_on_the_drawn_board_and_a_spectator_sees_eac
             shot = True
             screenshot(page, f"board-{game}-{screen}-player")
             assert_accessible(page, f"the {game} board of a seat ({screen})")
+        if phone:  # every lit thing is a target a thumb can hit
+            small = page.evaluate("Array.from(document.querySelectorAll('form.decision .target')).map(t => "
+                                  "t.getBoundingClientRect()).filter(r => r.width < 44 || r.height < 44).length")
+            assert small == 0, f"{small} targets are smaller than 44 px"
         before = page.get_attribute(".table-view", "data-move")
         k, targets = choose(page, game, drawn)
         target = targets.nth(k)

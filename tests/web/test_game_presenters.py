@@ -133,3 +133,35 @@ def test_K_BUY_1_the_diamoniak_table_says_who_a_purchase_pays():
     lines = [line for f in frames for line in f.lines if " buys " in line]
     assert len(lines) == 3 and all(line.endswith("to the discard pile (K-BUY-1).") for line in lines)
     assert not frames[-1].table.pays_seller
+
+
+@pytest.mark.parametrize("players, left, top, right", [(2, [], [1], []), (3, [], [1, 2], []), (4, [1], [2], [3]),
+                                                       (5, [1], [2, 3], [4]), (6, [1, 2], [3], [4, 5])])
+def test_the_seats_sit_around_the_board_clockwise_from_the_readers_left(players, left, top, right):
+    from web.games.choices import seats_around
+
+    for viewer in range(players):
+        around = seats_around(list(range(players)), viewer)
+        turned = [[(viewer + s) % players for s in side] for side in (left, top, right)]
+        assert around.bottom == [viewer] and [around.left, around.top, around.right] == turned
+    assert seats_around(list(range(players)), None).bottom == [0]  # a spectator sees the first seat at the bottom
+
+
+@pytest.mark.parametrize("game_name", ["diamoniak", "ringrace"])
+def test_a_table_carries_its_latest_events_for_the_board_to_show(game_name):
+    """The live table's moves are the game's latest events in words, each at its index in the game's events with
+    what moved where (the board's script animates those past what its page showed), and the table counts them."""
+    kind, game = played(game_name, "presenter-moves", until=lambda g: len(g.events) > 30)
+    table = presenter_for(game_name).build_table(kind.view(game, 0).to_dict(), NAMES)
+    assert table.events == len(game.events) and 0 < len(table.moves) <= 12
+    indices = [m.index for m in table.moves]
+    assert indices == sorted(indices) and indices[0] >= len(game.events) - 12
+    assert [m.text for m in table.log] == [m.text for m in table.moves][::-1]  # the log: newest first
+    for move in table.moves:
+        event = game.events[move.index]
+        assert move.attrs["kind"] == event["event"] and move.attrs.get("seat") == str(event["seat"])
+        if "card" in event:
+            assert move.attrs["card"] == event["card"]
+        if event["event"] == "try":  # positions are counted from 1 in words, from 0 in the data (and the JSON)
+            assert move.attrs["position"] == str(event["position"])
+            assert f"tries position {event['position'] + 1}:" in move.text

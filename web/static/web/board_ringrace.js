@@ -11,7 +11,7 @@
   function seat(scope, n) { return scope.querySelector('.seat[data-seat="' + n + '"]'); }
   function ring(scope, name) { return name ? scope.querySelector('.rr-ring[data-card="' + name + '"]') : null; }
   function spot(scope, name) { return scope.querySelector('.rr-deckline [data-area="' + name + '"]'); }
-  function position(scope, p) { return scope.querySelector('.rr-pos[data-position="' + p + '"]'); }
+  function position(scope, p) { return scope.querySelector(".rr-pos.pos-" + p); }
 
   function el(tag, className, text) {
     var e = document.createElement(tag);
@@ -53,7 +53,8 @@
     // Where the pawn stood before the moves shown next (the page remembers it between tables).
     context: function (scope) {
       var at = scope.querySelector(".rr-pos.has-pawn");
-      return { pawn: at ? Number(at.getAttribute("data-position")) : null };
+      var found = at && /\bpos-(\d+)\b/.exec(at.className);
+      return { pawn: found ? Number(found[1]) : null };
     },
     show: function (m, scope, at, context) {
       context = context || { pawn: null };

@@ -121,6 +121,7 @@
 
   // Shows `moves` (log items) happening on the board in `scope`, one after the other.
   function play(game, scope, moves, context) {
+    Boards.skip(); // what was still moving lands at once: the new table is already there
     if (!game || !moving() || !moves.length) return;
     var at = 0;
     moves.slice(-MAX_MOVES).forEach(function (li) {
