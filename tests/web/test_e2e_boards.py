@@ -262,6 +262,10 @@ def test_a_person_plays_a_whole_game_on_the_drawn_board_and_a_spectator_sees_eac
     assert "★ winner" in page.locator(".result").inner_text()
     screenshot(page, f"board-{game}-{screen}-finished")
     assert_accessible(page, f"the finished {game} board ({screen})")
+    if phone:  # the phone turned sideways: still no sideways scrolling
+        page.set_viewport_size({"width": PHONE["height"], "height": PHONE["width"]})
+        screenshot(page, f"board-{game}-{screen}-landscape")
+        page.set_viewport_size(PHONE)
 
     # The replay, on the same board.
     page.click("text=Replay the game turn by turn")
