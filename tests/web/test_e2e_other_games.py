@@ -78,8 +78,11 @@ def test_a_person_plays_another_game_against_bots_in_a_browser(chromium, site_se
         seen.append(kind)
         buttons = page.locator("form.decision button[name=decision]:enabled")
         draw = page.locator("form.decision button[name=decision]:enabled", has_text="Draw")
-        # Diamoniak: keep drawing (the quickest way to a castle of six); otherwise the first decision offered.
-        (draw.first if draw.count() else buttons.first).click()
+        # Diamoniak: keep drawing (the quickest way to a castle of six); otherwise the first decision offered. On the
+        # drawn board a first click lifts the card or pile (test_e2e_boards), the second plays it.
+        chosen = draw.first if draw.count() else buttons.first
+        chosen.click()
+        chosen.click()
         page.wait_for_function("m => document.querySelector('.table-view').dataset.move !== m", arg=before)
         assert page.locator("#decision-error").count() == 0 or not page.locator("#decision-error").inner_text()
     assert seen, "ann never had a decision to make"

@@ -48,6 +48,16 @@ def button_values(html: str) -> list[dict]:
     return [json.loads(v.replace("&quot;", '"')) for v in re.findall(r'name="decision" value="([^"]*)"', html)]
 
 
+def board_cells(html: str) -> list[str]:
+    """The state the ring race's board shows at each position, in position order."""
+    return re.findall(r'<li class="rr-pos pos-\d+ cell-(\w+)', html)
+
+
+def board_cell_html(html: str) -> list[str]:
+    """Each position's whole drawing on the board."""
+    return re.findall(r'(<li class="rr-pos .*?</li>)', html)
+
+
 def named(html: str, name: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", html) is not None
 
@@ -90,15 +100,18 @@ def test_ring_race_table_hides_the_board_and_the_deck(client, site):
         client.force_login(viewer.user)
         html = page(client, match)
         assert "ring-card diamond race" in html and "deck <strong>" in html
-        cells = re.findall(r'<li class="cell cell-(\w+)">', html)
-        assert len(cells) == POSITIONS and "loose" not in cells
-        # Every position still holding an unseen diamond looks the same, loose or fixed.
+        cells = board_cells(html)
+        assert len(cells) == POSITIONS and "loose" not in cells and "under-" not in html
+        # Every position still holding an unseen diamond looks the same, loose or fixed: its drawing differs from
+        # another's only by its number.
         assert all(cells[p] == "untried" for p in hidden)
+        drawn = {re.sub(r"\d+", "#", cell) for p, cell in enumerate(board_cell_html(html)) if p in hidden}
+        assert len(drawn) == 1, drawn
         assert [p for p in game.revealed if game.on_board[p]] == [p for p, c in enumerate(cells) if c == "fixed"]
         assert [c for c in map(ringrace_card, game.deck) if named(html, c)] == []
         assert "rr-page-1" not in html
         live = client.get(reverse("web:match-live", args=[match.pk]), {"move": -1, "status": ""}).json()
-        assert re.findall(r'<li class="cell cell-(\w+)">', live["html"]) == cells  # what the page polls, the same
+        assert board_cells(live["html"]) == cells  # what the page polls, the same
         assert live["move_number"] == game.move_number
     client.force_login(site["ann"].user)
     html = page(client, match)
@@ -151,7 +164,7 @@ def test_a_whole_game_by_clicking_then_its_result_and_replay(client, site, game,
         assert row.player.name in html and row.score is not None
     final = seat_state(match_game(match), 0)
     if game == "ringrace":  # over: the board is revealed
-        cells = re.findall(r'<li class="cell cell-(\w+)">', html)
+        cells = board_cells(html)
         assert [c for c in cells if c in ("loose", "fixed")] and "untried" not in cells
     replay = "".join(every_replay_page(client, reverse("web:match-replay", args=[match.pk])))
     # One step per turn after the start, in order; the game's last turn may be cut short by its end (K-WIN-1).

@@ -36,6 +36,9 @@ class GamePresenter:
     # the "play against bots" form's cleaned data -> the ruleset of a table of four at this game
     bot_table_ruleset: Callable[[dict[str, Any]], dict[str, Any]]
     blurb: StrOrPromise  # one line on what the game is, for the page where a visitor picks one
+    # static files the game's live and replay pages load besides the site's (its board's stylesheet and scripts)
+    stylesheets: tuple[str, ...] = ()
+    scripts: tuple[str, ...] = ()
 
     def replay_window(self, record: dict[str, Any], step: int) -> ReplayWindow:
         return window_of(self.replay_steps, record, step)

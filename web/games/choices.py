@@ -16,6 +16,14 @@ from django.utils.translation import gettext as _
 
 from engine.games import by_format
 
+# An event in words (None for one the page does not tell), and what the board's script needs to show it moving.
+Describe = Callable[[dict[str, Any], list[str]], str | None]
+Attrs = Callable[[dict[str, Any], list[str]], dict[str, Any]]
+
+
+def _no_attrs(event: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    return {}
+
 
 @dataclass
 class DecisionButton:
@@ -50,6 +58,51 @@ def decision_from_post(post: QueryDict) -> Any:
         return json.loads(raw)
     except ValueError:
         return raw
+
+
+@dataclass
+class Around:
+    """The seats as drawn around the board: the reader's own at the bottom (the first seat's for a spectator), the
+    others clockwise from its left, up the left side, along the top and down the right side (on a phone they stack:
+    the others above the board, the bottom one below it)."""
+
+    bottom: list
+    left: list
+    top: list
+    right: list
+
+
+# How many of the other seats go up the left side and along the top (the rest go down the right side), by how many
+# others there are: one sits opposite; two face the reader; three are left, opposite, right; and so on.
+_SIDES = {0: (0, 0), 1: (0, 1), 2: (0, 2), 3: (1, 1), 4: (1, 2), 5: (2, 1)}
+
+
+def seats_around(seats: list, viewer: int | None) -> Around:
+    n = len(seats)
+    bottom = 0 if viewer is None else viewer
+    others = [seats[(bottom + i) % n] for i in range(1, n)]
+    left, top = _SIDES.get(len(others), (len(others) // 3, len(others) - 2 * (len(others) // 3)))
+    return Around([seats[bottom]], others[:left], others[left:left + top], others[left + top:])
+
+
+@dataclass
+class BoardMove:
+    """One event of the game for the board: its words (the log's line, what the live region says) and what the
+    board's script needs to show it moving (data-* attributes: which card goes from where to where). Every event of
+    these two games is public, so nothing here is more than the log already says."""
+
+    index: int  # the event's place in the game's events: a page animates the events it has not shown yet
+    text: str
+    attrs: dict[str, str] = field(default_factory=dict)
+
+
+def board_moves(events: list[dict[str, Any]], names: list[str], *, describe: Describe, attrs: Attrs, start: int = 0,
+                last: int | None = None) -> list[BoardMove]:
+    """The events from `start` on (the newest `last` of them when given) as board moves, oldest first; events the
+    game does not put in words are left out."""
+    first = start if last is None else max(start, len(events) - last)
+    return [BoardMove(i, line, {k: str(v) for k, v in attrs(events[i], names).items()})
+            for i in range(first, len(events)) if (line := describe(events[i], names))]
 
 
 def around_the_table(seats: list, viewer: int | None, over: bool) -> list:
@@ -94,10 +147,11 @@ class Frame:
     title: str
     lines: list[str]  # what happened in this step, in words
     table: Any  # the game's table after the step, built as the live page builds it
+    moves: list[BoardMove] = field(default_factory=list)  # the same events for the board (what moved where)
 
 
 def replay_by_turns(record: dict[str, Any], *, build_table: Callable[[dict[str, Any], list[str]], Any],
-                    describe: Callable[[dict[str, Any], list[str]], str | None]) -> Iterator[Callable[[], Frame]]:
+                    describe: Describe, attrs: Attrs | None = None) -> Iterator[Callable[[], Frame]]:
     """The steps of a finished record: the start, then every turn, each drawn as the table after it with what the
     turn did (web.games.replay: a step is drawn only while the walk stands at it).
 
@@ -109,8 +163,9 @@ def replay_by_turns(record: dict[str, Any], *, build_table: Callable[[dict[str, 
     game = kind.from_record({**record, "choices": []})  # the set-up alone: seed, seats, first player, given cards
 
     def frame(title: str, since: int) -> Frame:
-        lines = [line for e in game.events[since:] if (line := describe(e, names))]
-        return Frame(title, lines, build_table(public_view(kind.view(game, 0).to_dict()), names))
+        moves = board_moves(list(game.events), names, describe=describe, attrs=attrs or _no_attrs, start=since)
+        return Frame(title, [m.text for m in moves], build_table(public_view(kind.view(game, 0).to_dict()), names),
+                     moves)
 
     yield partial(frame, _("The start"), 0)
     seen = len(game.events)

@@ -22,16 +22,20 @@ from engine.diamoniak.rules import CASTLE_SIZE, FAIRY_CARDS, PRICE, SELLER, WITC
 
 from .base import GamePresenter, table_of_four
 from .choices import (
+    Around,
+    BoardMove,
     ButtonGroup,
     DecisionButton,
     Frame,
     ResultRow,
     around_the_table,
+    board_moves,
     decision_button,
     decision_from_post,
     grouped,
     replay_by_turns,
     result_rows,
+    seats_around,
     waiting_for,
 )
 
@@ -54,16 +58,41 @@ def card_label(name: str) -> str:
 
 LOG_LENGTH = 12  # events shown on the live table, newest first (the replay has them all)
 
+# A castle colour is told by a shape too, drawn on its cards and its castle (the board's stylesheet): never by the
+# colour alone.
+SHAPES = {"red": "triangle", "blue": "circle", "green": "square", "yellow": "cross"}
+
 
 @dataclass
 class CardChip:
     name: str  # the engine's card name: "red-3", "diamond-7", "witch-2", "fairy-1"
     kind: str  # "castle", "diamond", "witch" or "fairy"
     colour: str  # a castle card's colour, else ""
+    button: DecisionButton | None = None  # the viewer's decision on this card, when it is one of theirs now
 
     @property
     def label(self) -> str:
         return card_label(self.name)
+
+    @property
+    def number(self) -> str:
+        return self.name.rpartition("-")[2]
+
+    @property
+    def shape(self) -> str:
+        return SHAPES.get(self.colour, "")
+
+    @property
+    def words(self) -> str:
+        """The card named for a screen reader: "red castle card 3", "diamond card", "witch card"."""
+        return card_words(self.name)
+
+
+def card_words(name: str) -> str:
+    head, _dash, number = name.rpartition("-")
+    if head in ("diamond", "witch", "fairy"):
+        return {"diamond": _("diamond card"), "witch": _("witch card"), "fairy": _("fairy card")}[head]
+    return _("%(colour)s castle card %(number)s") % {"colour": word(head), "number": number}
 
 
 def chip(name: str) -> CardChip:
@@ -84,6 +113,8 @@ class CastleSeat:
     fairies: list[CardChip]
     awaited: bool
     viewer: bool
+    diamond_button: DecisionButton | None = None  # the witch takes one of the viewer's diamond cards (alike)
+    fairy_button: DecisionButton | None = None  # use a fairy against the witch (or give one to it)
 
     @property
     def castle_size(self) -> int:
@@ -93,6 +124,32 @@ class CastleSeat:
     def colour_name(self) -> str:
         return word(self.colour) if self.colour else ""
 
+    @property
+    def shape(self) -> str:
+        return SHAPES.get(self.colour or "", "")
+
+    @property
+    def slots(self) -> list[CardChip | None]:
+        """The castle's six places (K-WIN-1), built ones first."""
+        return [*self.castle, *[None] * max(0, CASTLE_SIZE - len(self.castle))]
+
+    @property
+    def tower(self) -> list[CardChip | None]:
+        """The castle drawn as a tower of six floors, from the top down: each built floor is a card."""
+        return self.slots[::-1]
+
+    @property
+    def castle_words(self) -> str:
+        """The castle for a screen reader: its size and its cards."""
+        if not self.castle:
+            return _("Castle: no card yet")
+        return _("Castle, %(size)s of %(target)s: %(cards)s") % {
+            "size": len(self.castle), "target": CASTLE_SIZE, "cards": ", ".join(c.words for c in self.castle)}
+
+    @property
+    def number(self) -> int:
+        return self.seat + 1
+
 
 @dataclass
 class DiamoniakTable:
@@ -100,9 +157,11 @@ class DiamoniakTable:
     seats: list[CastleSeat]
     me: CastleSeat | None
     others: list[CastleSeat]
+    around: Around
     prompt: str
     decision: str  # the pending kind the viewer owes ("" when none): the form's data-kind
-    groups: list[ButtonGroup] = field(default_factory=list)
+    draw_button: DecisionButton | None = None  # the draw pile, when drawing is the viewer's to do
+    actions: list[DecisionButton] = field(default_factory=list)  # the viewer's decisions not on a card or pile
     draw_size: int = 0
     discard_size: int = 0
     discard_top: CardChip | None = None
@@ -110,13 +169,34 @@ class DiamoniakTable:
     fairies_to_come: int = 0
     turn: int = 0
     max_turns: int = 0
-    log: list[str] = field(default_factory=list)
+    moves: list[BoardMove] = field(default_factory=list)  # the latest events, oldest first (the log: newest first)
+    events: int = 0  # how many events the game has had: the page animates those past what it showed
     result: list[ResultRow] | None = None
     ending: str = ""
     castle_target: int = CASTLE_SIZE
     witch_toll: int = WITCH_TOLL
     price: int = PRICE
     pays_seller: bool = True  # K-BUY-1: a purchase's diamond cards go to the seller (else to the discard pile)
+
+    @property
+    def log(self) -> list[BoardMove]:
+        return self.moves[::-1]
+
+    @property
+    def turn_number(self) -> int:
+        """The turn as people count it (from 1); a game ended by the turn limit stays on its last turn."""
+        return min(self.turn + 1, self.max_turns)
+
+    @property
+    def buttons(self) -> list[DecisionButton]:
+        """Every decision the viewer may make, wherever the board puts it."""
+        on_cards = [c.button for s in self.seats for c in (*s.castle, *s.side_castle_cards) if c.button]
+        on_stacks = [b for s in self.seats for b in (s.diamond_button, s.fairy_button) if b]
+        return [*([self.draw_button] if self.draw_button else []), *on_cards, *on_stacks, *self.actions]
+
+    @property
+    def groups(self) -> list[ButtonGroup]:
+        return grouped(self.buttons)
 
 
 def build_table(state: dict[str, Any], names: list[str]) -> DiamoniakTable:
@@ -137,14 +217,15 @@ def build_table(state: dict[str, Any], names: list[str]) -> DiamoniakTable:
     discard = [chip(c) for c in state["discard_pile"]]
     fairies_out = sum(len(s.fairies) for s in seats) + sum(c.kind == "fairy" for c in discard)
     me = seats[viewer] if viewer is not None else None
+    events = state["events"]
     table = DiamoniakTable(
         state=state, seats=seats, me=me, others=around_the_table(seats, viewer, over),
-        prompt="", decision="", draw_size=state["draw_size"], discard_size=len(discard),
-        discard_top=discard[-1] if discard else None,
+        around=seats_around(seats, viewer), prompt="", decision="", draw_size=state["draw_size"],
+        discard_size=len(discard), discard_top=discard[-1] if discard else None,
         witches_to_come=WITCH_CARDS - sum(c.kind == "witch" for c in discard),
         fairies_to_come=FAIRY_CARDS - fairies_out, turn=state["turn"], max_turns=state["ruleset"]["max_turns"],
         pays_seller=state["ruleset"]["buy_pays"] == SELLER,
-        log=[line for e in state["events"][::-1] if (line := describe(e, names))][:LOG_LENGTH],
+        moves=board_moves(events, names, describe=describe, attrs=move_attrs, last=LOG_LENGTH), events=len(events),
     )
     if over:
         table.result = result_rows(state, names, "castle", "diamonds")
@@ -153,10 +234,59 @@ def build_table(state: dict[str, Any], names: list[str]) -> DiamoniakTable:
     elif me is not None and state.get("my_turn"):
         table.decision = state["pending"]["kind"]
         table.prompt = my_prompt(state, me)
-        table.groups = grouped(buttons(state, me, names))
+        place_buttons(table, state, me, names)
     else:
         table.prompt = waiting_prompt(state, names)
     return table
+
+
+def place_buttons(table: DiamoniakTable, state: dict[str, Any], me: CastleSeat, names: list[str]) -> None:
+    """Each of the viewer's legal decisions on the card or pile it acts on: the draw pile draws, a card in another
+    seat's side pile is bought, a card of the viewer's own is given to the witch. Diamond cards are alike (so are
+    fairies): the witch takes one of them from the stack, whichever. What acts on no card (stop, pass) is a button
+    of its own."""
+    again = state["pending"]["kind"] == "draw_more"
+    own_cards = {c.name: (c, "castle") for c in me.castle} | {c.name: (c, "side") for c in me.side_castle_cards}
+    fairy_discard = None
+    for d in state["legal"]:
+        kind = d["kind"]
+        if kind == "draw":
+            table.draw_button = decision_button(
+                (_("Draw again from the draw pile (%(count)s cards)") if again else
+                 _("Draw a card from the draw pile (%(count)s cards)")) % {"count": table.draw_size}, d, _("Draw"))
+        elif kind == "stop":
+            table.actions.append(decision_button(_("Stop: end my turn"), d, _("Your move")))
+        elif kind == "pass":
+            table.actions.append(decision_button(_("Pass"), d, _("Your move")))
+        elif kind == "buy":
+            seller = table.seats[d["seller"]]
+            card = next(c for c in seller.side_castle_cards if c.name == d["card"])
+            card.button = decision_button(
+                _("Buy the %(card)s from %(seller)s for %(price)s diamond cards") % {
+                    "card": card.words, "seller": names[d["seller"]], "price": PRICE},
+                d, _("Buy for %(price)s diamond cards") % {"price": PRICE})
+        elif kind == "fairy":
+            me.fairy_button = decision_button(_("Use a fairy: the witch and the fairy go, you keep everything"), d,
+                                              _("Pay the witch"))
+        elif kind == "discard":
+            name = d["card"]
+            if name in own_cards:
+                card, where = own_cards[name]
+                text = (_("Give the %(card)s from your castle to the witch") if where == "castle" else
+                        _("Give the %(card)s from your side pile to the witch"))
+                card.button = decision_button(text % {"card": card.words}, d, _("Pay the witch"))
+            elif name.startswith("diamond-"):
+                if me.diamond_button is None:  # alike: one of them stands for all
+                    me.diamond_button = decision_button(
+                        _("Give a diamond card to the witch (you have %(count)s)") % {"count": me.diamonds}, d,
+                        _("Pay the witch"))
+            elif fairy_discard is None:  # a fairy given to the witch as one of the cards it takes
+                fairy_discard = decision_button(_("Give a fairy card to the witch"), d, _("Pay the witch"))
+    if fairy_discard is not None:
+        if me.fairy_button is None:
+            me.fairy_button = fairy_discard
+        else:
+            table.actions.append(fairy_discard)
 
 
 def my_prompt(state: dict[str, Any], me: CastleSeat) -> str:
@@ -190,30 +320,6 @@ def my_prompt(state: dict[str, Any], me: CastleSeat) -> str:
         text = ngettext("A witch! Discard %(count)s more card from your castle or side pile (K-WITCH-1).",
                         "A witch! Discard %(count)s more cards from your castle or side pile (K-WITCH-1).", due)
     return text % {"count": due}
-
-
-def buttons(state: dict[str, Any], me: CastleSeat, names: list[str]) -> list[DecisionButton]:
-    in_castle = {c.name for c in me.castle}
-    again = state["pending"]["kind"] == "draw_more"
-    out = []
-    for d in state["legal"]:
-        kind = d["kind"]
-        if kind == "draw":
-            out.append(decision_button(_("Draw again") if again else _("Draw a card"), d))
-        elif kind == "stop":
-            out.append(decision_button(_("Stop: end my turn"), d))
-        elif kind == "pass":
-            out.append(decision_button(_("Pass"), d))
-        elif kind == "buy":
-            out.append(decision_button(_("%(card)s from %(seller)s") % {"card": card_label(d["card"]),
-                                                                        "seller": names[d["seller"]]}, d,
-                                       _("Buy for %(price)s diamond cards") % {"price": PRICE}))  # who is paid: prompt
-        elif kind == "fairy":
-            out.append(decision_button(_("Use a fairy: keep everything"), d, _("Pay the witch")))
-        elif kind == "discard":
-            label = (_("Discard %(card)s (castle)") if d["card"] in in_castle else _("Discard %(card)s (side pile)"))
-            out.append(decision_button(label % {"card": card_label(d["card"])}, d, _("Pay the witch")))
-    return out
 
 
 def waiting_prompt(state: dict[str, Any], names: list[str]) -> str:
@@ -270,8 +376,31 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
     return None
 
 
+def move_attrs(event: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """What the board's script needs to show an event moving (web/static/web/board_diamoniak.js): the card, from
+    where to where, and how it looks and is called while it flies."""
+    kind = event["event"]
+    out: dict[str, Any] = {"kind": kind}
+    if "seat" in event:
+        out["seat"] = event["seat"]
+    if "card" in event:
+        card = chip(event["card"])
+        out.update(card=card.name, look=f"castle c-{card.colour}" if card.colour else card.kind, num=card.number,
+                   shape=card.shape)
+    if kind == "draw":
+        out["to"] = event["to"]
+    elif kind == "discard":
+        out["from"] = event["source"]
+    elif kind == "buy":
+        out.update({"seller": event["seller"], "paid": len(event["paid"]),
+                    "paid-to": "seller" if event.get("paid_to") == SELLER else "discard"})
+    elif kind == "reshuffle":
+        out["count"] = event["cards"]
+    return out
+
+
 def replay_steps(record: dict[str, Any]) -> Iterator[Callable[[], Frame]]:
-    return replay_by_turns(record, build_table=build_table, describe=describe)
+    return replay_by_turns(record, build_table=build_table, describe=describe, attrs=move_attrs)
 
 
 DIAMONIAK = GamePresenter(
@@ -281,4 +410,5 @@ DIAMONIAK = GamePresenter(
     replay_step=gettext_lazy("turn"), default_bot="heuristic", bot_table_ruleset=table_of_four,
     blurb=gettext_lazy("Draw cards to build a castle of six in your colour; witches take "
                        "three of your cards, fairies save them."),
+    stylesheets=("web/boards.css",), scripts=("web/boards.js", "web/board_diamoniak.js"),
 )

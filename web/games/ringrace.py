@@ -17,24 +17,30 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from engine.ringrace.rules import LOOSE
+
 from .base import GamePresenter, table_of_four
 from .choices import (
+    Around,
+    BoardMove,
     ButtonGroup,
     DecisionButton,
     Frame,
     ResultRow,
     around_the_table,
+    board_moves,
     decision_button,
     decision_from_post,
     final_public_view,
     grouped,
     replay_by_turns,
     result_rows,
+    seats_around,
     waiting_for,
 )
 
 LOG_LENGTH = 12
-BOARD_COLUMNS = 7  # the 42 positions (G-SETUP-1) in 6 rows of 7
+BOARD_COLUMNS = 7  # the 42 positions (G-SETUP-1) in 6 rows of 7 (without the board's stylesheet)
 # A position's state in the view -> what the page calls it (words and a symbol, never colour alone)
 CELL_WORDS = {"unknown": ("untried", "◇"), "fixed": ("fixed", "■"), "empty": ("taken", "·"), "loose": ("loose", "◆")}
 # ... and those words in the reader's language (the state itself stays English: it is the cell's CSS class)
@@ -62,6 +68,11 @@ class BoardCell:
     underneath: str = ""  # in a finished game's replay only: what an untried position turned out to be
 
     @property
+    def number(self) -> int:
+        """The position as people count it: 1 to 42 (the decisions' JSON counts from 0)."""
+        return self.position + 1
+
+    @property
     def state_label(self) -> str:
         return str(CELL_LABELS.get(self.state, self.state))
 
@@ -71,7 +82,7 @@ class BoardCell:
 
     @property
     def label(self) -> str:
-        return _("position %(position)s: %(state)s") % {"position": self.position, "state": self.state_label}
+        return _("position %(position)s: %(state)s") % {"position": self.number, "state": self.state_label}
 
 
 @dataclass
@@ -79,6 +90,11 @@ class Ring:
     card: str
     value: int
     set: bool  # holds a diamond
+    button: DecisionButton | None = None  # the viewer's steal of this ring's diamond, when it is theirs to steal
+
+    @property
+    def thousands(self) -> int:
+        return self.value // 1000
 
     @property
     def label(self) -> str:
@@ -100,6 +116,32 @@ class RingSeat:
     def set_count(self) -> int:
         return sum(r.set for r in self.rings)
 
+    @property
+    def number(self) -> int:
+        return self.seat + 1
+
+
+@dataclass
+class Pawn:
+    """The searcher: it stands on the position tried last, and moves along the track to the next one tried."""
+
+    position: int
+    seat: int
+    name: str
+    outcome: str  # "loose" or "fixed"
+
+    @property
+    def number(self) -> int:
+        return self.position + 1
+
+    @property
+    def label(self) -> str:
+        if self.outcome == "loose":
+            return _("The searcher: %(who)s tried position %(position)s last, and found a loose diamond.") % {
+                "who": self.name, "position": self.number}
+        return _("The searcher: %(who)s tried position %(position)s last: a fixed diamond.") % {
+            "who": self.name, "position": self.number}
+
 
 @dataclass
 class RingTable:
@@ -115,10 +157,46 @@ class RingTable:
     deck_size: int = 0
     aside: int = 0
     counts: dict[str, int] = field(default_factory=dict)  # positions per state
-    log: list[str] = field(default_factory=list)
+    moves: list[BoardMove] = field(default_factory=list)  # the latest events, oldest first (the log: newest first)
+    events: int = 0  # how many events the game has had: the page animates those past what it showed
     result: list[ResultRow] | None = None
     ending: str = ""
     columns: int = BOARD_COLUMNS
+    around: Around | None = None
+    pawn: Pawn | None = None
+    loose_left: int = LOOSE  # loose diamonds still on the board: 26 less those taken (public)
+
+    @property
+    def log(self) -> list[BoardMove]:
+        return self.moves[::-1]
+
+    @property
+    def shows_underneath(self) -> bool:
+        """A replay's step says what untried positions turned out to be."""
+        return any(c.underneath for c in self.board)
+
+    @property
+    def card_value(self) -> int | None:
+        """The shown card's value when it is a ring card."""
+        return ring_value(self.card) if self.card and self.card.startswith("ring-") else None
+
+    @property
+    def card_value_thousands(self) -> int | None:
+        return None if self.card_value is None else self.card_value // 1000
+
+    @property
+    def card_words(self) -> str:
+        if not self.card:
+            return ""
+        if self.card_value is not None:
+            return _("ring card worth %(value)s") % {"value": money(self.card_value)}
+        return _("steal card")
+
+    @property
+    def buttons(self) -> list[DecisionButton]:
+        """Every decision the viewer may make, wherever the board puts it."""
+        return [*(c.button for c in self.board if c.button), *(r.button for s in self.seats for r in s.rings
+                                                              if r.button)]
 
 
 def build_table(state: dict[str, Any], names: list[str]) -> RingTable:
@@ -135,15 +213,21 @@ def build_table(state: dict[str, Any], names: list[str]) -> RingTable:
         word, symbol = CELL_WORDS[seen]
         label = _("Try position %(position)s (known fixed: a wasted try)") if seen == "fixed" else _(
             "Try position %(position)s")
-        button = decision_button(label % {"position": p}, tries[p]) if p in tries else None
+        button = decision_button(label % {"position": p + 1}, tries[p], _("Try a position")) if p in tries else None
         board.append(BoardCell(p, word, symbol, button))
     me = seats[viewer] if viewer is not None else None
+    events = state["events"]
+    last_try = next((e for e in reversed(events) if e["event"] == "try"), None)
     table = RingTable(
         state=state, seats=seats, me=me, others=around_the_table(seats, viewer, over),
         board=board, prompt="", card=state.get("card"), deck_size=state["deck_size"], aside=len(state["aside"]),
         counts={word: sum(c.state == word for c in board) for word, _ in CELL_WORDS.values()},
-        log=[line for e in state["events"][::-1] if (line := describe(e, names))][:LOG_LENGTH],
+        moves=board_moves(events, names, describe=describe, attrs=move_attrs, last=LOG_LENGTH), events=len(events),
+        around=seats_around(seats, viewer),
+        pawn=None if last_try is None else Pawn(last_try["position"], last_try["seat"], names[last_try["seat"]],
+                                                last_try["outcome"]),
     )
+    table.loose_left = LOOSE - table.counts["taken"]
     if over:
         table.result = result_rows(state, names, "totals", "set_rings")
         table.ending = ending(state["result"], names)
@@ -151,10 +235,17 @@ def build_table(state: dict[str, Any], names: list[str]) -> RingTable:
     elif mine:
         table.decision = state["pending"]["kind"]
         table.prompt = my_prompt(state)
-        table.groups = grouped([decision_button(
-            _("Steal the %(value)s diamond from %(victim)s") % {"value": money(d["value"]),
-                                                                 "victim": names[d["victim"]]},
-            d, _("Steal")) for d in state["legal"] if d["kind"] == "steal"])
+        steals = []
+        for d in state["legal"]:
+            if d["kind"] != "steal":
+                continue
+            button = decision_button(_("Steal the %(value)s diamond from %(victim)s") % {
+                "value": money(d["value"]), "victim": names[d["victim"]]}, d, _("Steal"))
+            # the ring it comes off (G-STEAL-1: the victim's set ring of that value; the first, as the engine takes)
+            ring = next(r for r in seats[d["victim"]].rings if r.set and r.value == d["value"])
+            ring.button = button
+            steals.append(button)
+        table.groups = grouped(steals)
     else:
         table.prompt = waiting_prompt(state, names)
     return table
@@ -198,6 +289,8 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
                 "board": _("No loose diamond is left: the game ends (G-END-1).")}.get(event["reason"],
                                                                                       _("The game ends."))
     words = {**event, "who": names[event["seat"]]}
+    if "position" in event:
+        words["position"] = event["position"] + 1  # people count positions from 1
     if kind == "draw":
         return _("%(who)s draws %(card)s.") % words
     if kind == "set_aside":
@@ -213,11 +306,28 @@ def describe(event: dict[str, Any], names: list[str]) -> str | None:
     return None
 
 
+def move_attrs(event: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """What the board's script needs to show an event moving (web/static/web/board_ringrace.js)."""
+    kind = event["event"]
+    out: dict[str, Any] = {"kind": kind}
+    if "seat" in event:
+        out["seat"] = event["seat"]
+    if kind in ("draw", "set_aside"):
+        out["card"] = event["card"]
+        if event["card"].startswith("ring-"):
+            out["value"] = ring_value(event["card"]) // 1000
+    elif kind == "try":
+        out.update(position=event["position"], outcome=event["outcome"], ring=event["ring"])
+    elif kind == "steal":
+        out.update({"victim": event["victim"], "taken-from": event["taken_from"], "set-on": event["set_on"]})
+    return out
+
+
 def replay_steps(record: dict[str, Any]) -> Iterator[Callable[[], Frame]]:
     """The table turn by turn. A replay is of a finished game, whose board is public by then (the last frame shows
     it whole), so each earlier step also says what its untried positions turned out to be."""
     final = build_table(final_public_view(record), list(record["seats"])).board
-    for draw in replay_by_turns(record, build_table=build_table, describe=describe):
+    for draw in replay_by_turns(record, build_table=build_table, describe=describe, attrs=move_attrs):
         yield partial(_with_underneath, draw, final)
 
 
@@ -236,4 +346,5 @@ RINGRACE = GamePresenter(
     replay_step=gettext_lazy("turn"), default_bot="heuristic", bot_table_ruleset=table_of_four,
     blurb=gettext_lazy("Draw ring cards and guess which of 42 diamonds are loose; steal "
                        "cards rob a set ring of the same value."),
+    stylesheets=("web/boards.css",), scripts=("web/boards.js", "web/board_ringrace.js"),
 )

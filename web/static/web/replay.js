@@ -21,6 +21,7 @@
   }
 
   function show(n, remember) {
+    var from = step;
     step = n;
     Array.prototype.forEach.call(frames, function (f, k) { f.hidden = start + k + 1 !== n; });
     // The page's words, in its language (replay.html's data-step-of: "Step {step} of {total}").
@@ -33,6 +34,8 @@
     });
     // So that reloading the page, or coming back to it, shows this step again.
     if (remember && window.history.replaceState) window.history.replaceState(null, "", urlOf(n));
+    // Told to the page's other scripts (replay_controls.js, a board's movement): which step is shown, and after which.
+    document.dispatchEvent(new CustomEvent("replay:shown", { detail: { step: n, from: from, total: total } }));
   }
 
   function go(n) {
@@ -48,6 +51,7 @@
     var to = link.getAttribute("data-step");
     go(to === "first" ? 1 : to === "prev" ? step - 1 : to === "next" ? step + 1 : total);
   });
+  document.addEventListener("replay:go", function (e) { go(e.detail.step); }); // autoplay, the scrubber
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return; // Alt+← is the browser's Back
     if (e.key === "ArrowRight") go(step + 1);
