@@ -145,14 +145,14 @@ def _plane_cosets(a: int, b: int, n: int) -> list[list[int]]:
     return tables
 
 
-# 32 in fours for 10 rounds, the social golfer instance 8-4-10 (Aguado gave the first such schedule in 2004; this
-# one was found for this project). No partial spread of GF(2)^5 has 10 planes, so only 5 rounds here are plane cosets; each of the 5
-# others is a few base tables and their translates by a subgroup of GF(2)^5 (given by generators) that maps the
-# round onto itself. Every table of those rounds has its 6 differences among the 16 nonzero vectors outside the
-# 5 planes, and together they use each pair {x, x ^ w} once except w = 6: unit x never meets unit x ^ 6 (the 16
-# groups of a resolvable 4-GDD of type 2^16) and meets every other unit exactly once. Found offline by a SAT
-# search over the tables of the Cayley graph of those 16 differences (see league/scheduling/README.md); the tests
-# check every pair.
+# 32 in fours for 10 rounds, the social golfer instance 8-4-10 (Aguado gave the first such schedule in 2004;
+# this one was found for this project). No partial spread of GF(2)^5 has 10 planes, so only 5 rounds here are
+# plane cosets; each of the 5 others is a few base tables and their translates by a subgroup of GF(2)^5 (given by
+# generators) that maps the round onto itself. Every table of those rounds has its 6 differences among the 16
+# nonzero vectors outside the 5 planes, and together they use each pair {x, x ^ w} once except w = 6: unit x
+# never meets unit x ^ 6 (the 16 groups of a resolvable 4-GDD of type 2^16) and meets every other unit exactly
+# once. Found offline by a SAT search over the tables of the Cayley graph of those 16 differences (see
+# league/scheduling/README.md); the tests check every pair.
 RGDD_2_16_PLANES = ((4, 11), (13, 17), (5, 9), (2, 29), (3, 25))
 RGDD_2_16_ROUNDS: tuple[tuple[tuple[int, ...], tuple[tuple[int, int, int, int], ...]], ...] = (
     ((1, 2, 4, 16), ((0, 1, 22, 23), (8, 15, 24, 31))),
