@@ -7,6 +7,8 @@
 - an even number of units at tables of 2: the circle method gives n-1 rounds in which every pair meets once.
 - 2**d units at tables of 4 (d = 4, 5, 6): cosets of disjoint planes of GF(2)**d, so 32 in fours get 9
   repeat-free rounds (the most this method can give; see `binary_plane_rounds`).
+- 32 units at tables of 4 for 10 rounds (`binary_rgdd_rounds`): 5 rounds of plane cosets and 5 rounds each made
+  of a few base tables and their translates, a resolvable 4-GDD of type 2^16 (the social golfer instance 8-4-10).
 - developed designs (`designs`): Kirkman triple systems KTS(15), KTS(21) and RBIBD(28, 4, 1).
 
 Each returns rounds as lists of tables of unit indexes (0..n-1); the caller relabels them at random.
@@ -127,14 +129,62 @@ def binary_plane_rounds(d: int) -> list[list[list[int]]]:
     rounds = []
     for mask in chosen:
         a, b = [x for x in range(n) if mask >> x & 1][:2]
-        seen: set[int] = set()
-        tables = []
-        for x in range(n):
-            if x not in seen:
-                table = [x, x ^ a, x ^ b, x ^ a ^ b]
-                seen.update(table)
-                tables.append(table)
-        rounds.append(tables)
+        rounds.append(_plane_cosets(a, b, n))
+    return rounds
+
+
+def _plane_cosets(a: int, b: int, n: int) -> list[list[int]]:
+    """The n // 4 cosets of the plane {0, a, b, a ^ b} of GF(2)**d (n = 2**d units), as tables."""
+    seen: set[int] = set()
+    tables = []
+    for x in range(n):
+        if x not in seen:
+            table = [x, x ^ a, x ^ b, x ^ a ^ b]
+            seen.update(table)
+            tables.append(table)
+    return tables
+
+
+# 32 in fours for 10 rounds, the social golfer instance 8-4-10 (Aguado gave the first such schedule in 2004;
+# this one was found for this project). No partial spread of GF(2)^5 has 10 planes, so only 5 rounds here are
+# plane cosets; each of the 5 others is a few base tables and their translates by a subgroup of GF(2)^5 (given by
+# generators) that maps the round onto itself. Every table of those rounds has its 6 differences among the 16
+# nonzero vectors outside the 5 planes, and together they use each pair {x, x ^ w} once except w = 6: unit x
+# never meets unit x ^ 6 (the 16 groups of a resolvable 4-GDD of type 2^16) and meets every other unit exactly
+# once. Found offline by a SAT search over the tables of the Cayley graph of those 16 differences (see
+# league/scheduling/README.md); the tests check every pair.
+RGDD_2_16_PLANES = ((4, 11), (13, 17), (5, 9), (2, 29), (3, 25))
+RGDD_2_16_ROUNDS: tuple[tuple[tuple[int, ...], tuple[tuple[int, int, int, int], ...]], ...] = (
+    ((1, 2, 4, 16), ((0, 1, 22, 23), (8, 15, 24, 31))),
+    ((1, 6, 18), ((0, 7, 18, 21), (2, 5, 17, 22), (8, 9, 28, 29), (10, 11, 24, 25))),
+    ((6, 19), ((0, 8, 19, 27), (1, 15, 17, 25), (3, 13, 22, 24))),
+    ((1, 6, 10, 18), ((0, 10, 20, 30), (2, 8, 16, 26))),
+    ((6, 19), ((0, 14, 16, 24), (1, 9, 18, 26), (2, 12, 23, 25))),
+)
+RGDD_2_16_UNMET = 6  # x and x ^ 6 never share a table
+
+
+def _span(generators: tuple[int, ...]) -> list[int]:
+    """The subgroup of GF(2)**d (vectors as ints, addition XOR) spanned by the generators."""
+    group = [0]
+    for g in generators:
+        if g not in group:
+            group += [x ^ g for x in group]
+    return group
+
+
+@functools.cache
+def binary_rgdd_rounds() -> list[list[list[int]]]:
+    """10 rounds of 8 tables of 4 for 32 units (GF(2)**5) in which no pair meets twice: the 5 planes' cosets,
+    then each translate-built round (its base tables moved by every vector of its subgroup, each table once)."""
+    rounds = [_plane_cosets(a, b, 32) for a, b in RGDD_2_16_PLANES]
+    for generators, base in RGDD_2_16_ROUNDS:
+        tables: dict[frozenset[int], list[int]] = {}
+        for t in _span(generators):
+            for block in base:
+                table = sorted(x ^ t for x in block)
+                tables.setdefault(frozenset(table), table)
+        rounds.append(sorted(tables.values()))
     return rounds
 
 

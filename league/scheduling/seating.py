@@ -30,6 +30,7 @@ from .algebraic import (
     affine_dimension,
     affine_space_rounds,
     binary_plane_rounds,
+    binary_rgdd_rounds,
     round_robin_pairs,
 )
 from .designs import BASE_CLASSES
@@ -549,6 +550,8 @@ def _full_designs(n_points: int, q: int) -> list[tuple[str, list[list[list[int]]
     dimension = n_points.bit_length() - 1
     if q == 4 and n_points == 1 << dimension and 4 <= dimension <= BINARY_PLANES_MAX_DIMENSION:
         out.append((f"planes of GF(2)^{dimension}", binary_plane_rounds(dimension)))
+    if q == 4 and n_points == 32:  # after the planes: it is chosen only where it gives more rounds (10)
+        out.append(("RGDD(2^16) on GF(2)^5", binary_rgdd_rounds()))
     design = BASE_CLASSES.get((n_points, q))
     if design is not None:
         out.append((design.name, design.develop()))

@@ -9,7 +9,12 @@ from collections import Counter
 import pytest
 
 from league.scheduling import History, fixed_schedule, measure, seat_round, table_sizes
-from league.scheduling.algebraic import affine_space_rounds, binary_plane_rounds
+from league.scheduling.algebraic import (
+    RGDD_2_16_UNMET,
+    affine_space_rounds,
+    binary_plane_rounds,
+    binary_rgdd_rounds,
+)
 from league.scheduling.designs import BASE_CLASSES, DevelopedDesign, covered_twice, search_base_class
 from league.scheduling.seating import exact_construction
 from league.scheduling.sizes import TableShape
@@ -62,6 +67,23 @@ def test_disjoint_binary_planes_give_repeat_free_rounds_of_four(d, rounds):
     assert covered_twice(design) == 0
 
 
+def test_32_in_fours_get_10_rounds_in_which_everyone_meets_everyone_but_one_partner_exactly_once():
+    design = binary_rgdd_rounds()
+    assert len(design) == 10
+    assert_partitions(design, 32)  # every round seats each of the 32 exactly once ...
+    assert all(len(t) == 4 for rnd in design for t in rnd) and all(len(rnd) == 8 for rnd in design)  # ... in fours
+    met = pair_counts(design)
+    assert set(met.values()) == {1}  # no pair twice
+    unmet = {frozenset(p) for p in itertools.combinations(range(32), 2)} - set(met)
+    # each unit misses exactly one other, its group partner x ^ 6: a resolvable 4-GDD of type 2^16
+    assert unmet == {frozenset((x, x ^ RGDD_2_16_UNMET)) for x in range(32)}
+    assert len(met) == 480
+    # its first 5 rounds are cosets of planes of GF(2)^5, as the 9-round construction's are; 10 such cannot exist
+    for rnd in design[:5]:
+        diffs = {a ^ b for t in rnd for a, b in itertools.combinations(t, 2)}
+        assert len(diffs) == 3
+
+
 def test_the_base_class_search_finds_kirkmans_schoolgirls_and_refuses_a_bad_field():
     base = search_base_class(14, 1, 3, 2, 7, seed=3)
     assert base is not None
@@ -84,6 +106,7 @@ def test_covered_twice_counts_a_repeat():
     [
         (15, 3, 7),  # Kirkman's schoolgirls: 6 pairs met twice before
         (32, 4, 9),  # 13 before
+        (32, 4, 10),  # the social golfer 8-4-10: 16 before
         (28, 4, 9),  # 28 before
         (21, 3, 10),  # 10 before
         (9, 3, 4), (16, 4, 5), (25, 5, 6), (27, 3, 13),
@@ -109,6 +132,21 @@ def test_each_player_takes_every_seat_as_evenly_as_the_rounds_allow():
     for p in range(28):
         counts = Counter(t.seats.index(p) for rnd in schedule.rounds for t in rnd.tables if p in t.seats)
         assert sorted(counts[s] for s in range(4)) == [2, 2, 2, 3]  # 9 rounds at 4 seats
+
+
+def test_32_in_fours_for_10_rounds_are_shuffled_by_the_seed_and_still_meet_no_one_twice():
+    units = [f"p{i}" for i in range(32)]
+
+    def tables(schedule):
+        return [sorted(tuple(sorted(t.units)) for t in r.tables) for r in schedule.rounds]
+
+    a = fixed_schedule(units, rounds=10, table_size=4, seed="cup")
+    b = fixed_schedule(units, rounds=10, table_size=4, seed="league")
+    assert tables(a) == tables(fixed_schedule(units, rounds=10, table_size=4, seed="cup"))
+    assert tables(a) != tables(b)  # the construction's points are the players in the seed's order
+    for schedule in (a, b):
+        q = measure(schedule)
+        assert q.rounds == 10 and q.repeated_pairs == 0 and q.pairs_met == 480 and q.table_sizes == {4: 80}
 
 
 def test_the_schedule_is_the_seeds_and_another_seed_gives_another():
@@ -142,6 +180,8 @@ def test_fewer_rounds_than_the_design_take_its_first_rounds_and_more_rounds_stil
         (31, 4, 9, {4: 63, 3: 9}),
         (30, 4, 9, {4: 54, 3: 18}),  # two players who never meet in the design left out
         (24, 5, 6, {5: 24, 4: 6}),
+        (31, 4, 10, {4: 70, 3: 10}),  # 15 repeats before
+        (30, 4, 10, {4: 60, 3: 20}),  # group partners (never met) left out: 14 repeats before
     ],
 )
 def test_a_field_just_short_of_a_design_still_meets_no_one_twice(players, table_size, rounds, sizes):
@@ -167,6 +207,12 @@ def test_the_construction_chosen_names_itself():
     shape = TableShape.for_table_size(4)
     name, rounds = exact_construction(32, shape, 9)
     assert name.startswith("planes of GF(2)") and len(rounds) == 9
+    name, rounds = exact_construction(32, shape, 10)
+    assert name == "RGDD(2^16) on GF(2)^5" and len(rounds) == 10
+    name, rounds = exact_construction(32, shape, 12)
+    assert name == "RGDD(2^16) on GF(2)^5" and len(rounds) == 10  # past 10 rounds someone must meet again
+    name, rounds = exact_construction(31, shape, 10)
+    assert name == "RGDD(2^16) on GF(2)^5 less 1" and len(rounds) == 10
     name, rounds = exact_construction(28, shape, 20)
     assert name == "RBIBD(28,4,1)" and len(rounds) == 9  # never more rounds than the design has
 
