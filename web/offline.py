@@ -22,7 +22,7 @@ from engine.common.offline import InvalidResult
 from league.models import EntryStatus, Match, MatchStatus, ResultEntry, Tournament, TournamentRound
 from league.permissions import organises
 from league.selectors.competitions import closed_round_count, round_pages, tournaments_with_club
-from league.selectors.matches import match_seats, matches_with_round
+from league.selectors.matches import match_seats, matches_with_round, played_as
 from league.selectors.offline import (
     awaiting_confirmation,
     disputed_matches,
@@ -180,6 +180,7 @@ def offline_match_page(request, match: Match, *, form_values=None, problems=None
         enter_action=reverse("web:match-result-enter", args=[match.pk]),
         confirm_action=lambda entry_id: reverse("web:match-result-confirm", args=[match.pk, entry_id]),
         form_values=form_values, problems=problems)
+    context["played_as"] = played_as(match, seats)
     open_match = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING)
     context["can_switch"] = organiser and open_match and not match.move_number and not context["versions"]
     return render(request, "web/offline_match.html", context, status=status)
