@@ -48,6 +48,7 @@ from ..models import (
 from ..names import name_key
 from ..selectors.accounts import person_player
 from ..selectors.roster import code_digest
+from ..selectors.standings_cache import player_renamed
 from .names import NameRefused, checked_name, name_written
 
 # At most this many names at once (pasted or in a file): a club's roster, not a phone book.
@@ -169,6 +170,7 @@ def rename_guest(*, guest: Player, name: str) -> Player:
     with name_written(name, except_player=guest):
         guest.name = name
         guest.save(update_fields=["name"])
+    transaction.on_commit(player_renamed)  # the standings show the new name at once
     return guest
 
 

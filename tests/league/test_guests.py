@@ -19,7 +19,15 @@ from league.services import create_club, create_person_player, start_tournament
 from league.services.advancing import advance_tournament
 from league.services.offline_results import OfflineResultError, confirm_result, enter_result, set_offline
 from league.services.registration import register_players
-from league.services.roster import RosterError, add_guests, claim_guest, issue_claim_code, merge_guests
+from league.services.accounts import update_profile
+from league.services.roster import (
+    RosterError,
+    add_guests,
+    claim_guest,
+    issue_claim_code,
+    merge_guests,
+    rename_guest,
+)
 from league.services.tournament_setup import create_tournament
 
 pytestmark = pytest.mark.django_db
@@ -206,3 +214,18 @@ def test_a_guest_merged_in_the_middle_of_an_evening_is_seated_by_their_new_id(cl
     round_two = run_on_commit(advance_tournament, tournament=t)
     seated = [pid for table in round_two.tables for pid in table["seats"]] + list(round_two.byes)
     assert seated.count(gina.pk) == 1 and gina2.pk not in seated
+
+
+def test_the_cached_standings_show_a_renamed_guest_or_person_at_once(club, run_on_commit):
+    """No aggregate of the entries sees a rename: the standings cache counts renames (after their commit)."""
+    gina = add_guests(club=club["club"], names=["Gina"])[0]
+    people = _people(club, 3)
+    match = _table(club, [gina, *people], run_on_commit, rated=False)
+    run_on_commit(enter_result, match=match, user=club["organiser"], figures=FIGURES)
+    tournament = match.tournament_round.tournament
+    assert "Gina" in [row.name for row in cached_tournament_standings(tournament)]
+    run_on_commit(rename_guest, guest=gina, name="Gina Rossi")
+    assert "Gina Rossi" in [row.name for row in cached_tournament_standings(tournament)]
+    run_on_commit(update_profile, user=people[0].user, display_name="Paula")
+    names = [row.name for row in cached_tournament_standings(tournament)]
+    assert "Paula" in names and "P0" not in names
