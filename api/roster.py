@@ -101,9 +101,10 @@ class ClubGuestView(APIView):
         return Response(PlayerSerializer(Player.objects.prefetch_related("clubs").get(pk=guest.pk)).data)
 
 
-class GuestMergeSerializer(serializers.Serializer):
-    source = serializers.IntegerField(help_text="The guest whose history moves: they are no more afterwards.")
-    target = serializers.IntegerField(help_text="The guest who keeps both histories (and their own name).")
+# (A serializer class cannot declare a field called `source`, every field's own attribute: the schema's body only.)
+GUEST_MERGE = inline_serializer("GuestMerge", {
+    "source": serializers.IntegerField(help_text="The guest whose history moves: they are no more afterwards."),
+    "target": serializers.IntegerField(help_text="The guest who keeps both histories (and their own name).")})
 
 
 class ClubGuestsMergeView(APIView):
@@ -113,7 +114,7 @@ class ClubGuestsMergeView(APIView):
     @extend_schema(summary="Merge two guests of the club's roster who are one person (its organisers): the source's "
                            "matches, entries, results and rating go to the target; 409 when they sat at the same "
                            "match, are entered in the same tournament, or both have rated results",
-                   operation_id="clubs_guests_merge", request=GuestMergeSerializer,
+                   operation_id="clubs_guests_merge", request=GUEST_MERGE,
                    responses={200: PlayerSerializer, **WRITE_ERRORS})
     def post(self, request, pk: int):
         club = _roster_of(request, pk)

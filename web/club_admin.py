@@ -1,10 +1,12 @@
-"""Starting a club on the website (any verified person, who then organises it), and running it, for its organisers: its members (since when, taking one out) and the requests to
-join; who organises it (add by username, invite by email, remove; the invitations still open); its details and how
-people join. And the page an invitation's link opens, where the invited person accepts it while signed in.
+"""Starting a club on the website (any verified person, who then organises it), and running it, for its organisers:
+its members (since when, taking one out) and the requests to join; who organises it (add by username, invite by
+email, remove; the invitations still open); its details and how people join. And the page an invitation's link
+opens, where the invited person accepts it while signed in.
 
 Each page is a thin layer over league.services (clubs, membership, organisers) and league.selectors.clubs; who may
-is league.permissions.organises. Every change is a POST from a button or a form (CSRF-protected); a refusal comes
-back as a message on the page, a visitor who does not organise the club gets 403 and changes nothing."""
+is league.permissions (organises, refusal_to_found_club). Every change is a POST from a button or a form
+(CSRF-protected); a refusal comes back as a message on the page, a visitor who does not organise the club gets 403
+and changes nothing."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """A cache for a tournament's standings, which the API and the website read: computing them reads every finished match
 of the tournament, but they change only when a match finishes, a result is corrected, or the field or the rounds
-change. The cache key is a fingerprint of those (one statement of a few aggregates, and a count of players' renames), so a
-cached table is never stale; the timeout only bounds memory.
+change. The cache key is a fingerprint of those (one statement of a few aggregates, and a count of players'
+renames), so a cached table is never stale; the timeout only bounds memory.
 
 A tournament somebody reads the standings of is "watched" for a while, and when one of its matches finishes the
 worker computes the new table at once (`warm_tournament_standings`), so readers do not wait for it; nobody pays for

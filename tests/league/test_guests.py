@@ -16,10 +16,10 @@ from league.models import ClaimCode, ClubAdmin, EntryStatus, Match, MatchSeat, P
 from league.selectors.ranking import tournament_ranking
 from league.selectors.standings_cache import cached_tournament_standings
 from league.services import create_club, create_person_player, start_tournament
+from league.services.accounts import update_profile
 from league.services.advancing import advance_tournament
 from league.services.offline_results import OfflineResultError, confirm_result, enter_result, set_offline
 from league.services.registration import register_players
-from league.services.accounts import update_profile
 from league.services.roster import (
     RosterError,
     add_guests,
