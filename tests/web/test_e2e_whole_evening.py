@@ -249,14 +249,13 @@ def test_an_organiser_runs_a_whole_club_evening_from_a_phone(chromium, site_serv
 
     # ---- a guest signs up and claims her history ------------------------------------------------------------
     # A guest who played the final if one did (the final's seating is kept by player id: it moves with the claim).
-    in_final = [name for name in GUESTS if name in finalists(tournament, quiet)]
-    guest_name = (in_final or GUESTS)[0]
     with quiet():
+        in_final = set(MatchSeat.objects.filter(match=final).values_list("player__name", flat=True))
+        guest_name = ([name for name in GUESTS if name in in_final] or GUESTS)[0]
         guest = Player.objects.get(name=guest_name)
         seats_before = sorted(MatchSeat.objects.filter(player=guest).values_list("match_id", flat=True))
         rating_before = Rating.objects.get(player=guest, ladder=None, game="diamonds")
-    assert len(seats_before) == 3 + (guest_name in finalists(tournament, quiet)) and rating_before.matches == len(
-        seats_before)
+    assert len(seats_before) == 3 + (guest_name in in_final) == rating_before.matches  # every table rated
     boss.goto(evening.url(f"/clubs/{club.pk}/roster/"))
     row = boss.locator(f"li:has(a:text-is('{guest_name}'))")
     row.locator("summary").click()
@@ -282,6 +281,7 @@ def test_an_organiser_runs_a_whole_club_evening_from_a_phone(chromium, site_serv
     # Her page shows them; the evening's pages show her by her account's name now.
     assert gina.url.endswith(f"/players/{person.pk}/")
     assert gina.locator("text=Thursday evening").count() >= 1
+    assert f"{rating.matches} matches)" in gina.text_content("main")  # her rating: the guest's, carried over
     gina.goto(evening.url(f"/tournaments/{tournament.pk}/"))
     main = gina.text_content("main")
     assert person.name in main and guest_name not in main
@@ -289,12 +289,6 @@ def test_an_organiser_runs_a_whole_club_evening_from_a_phone(chromium, site_serv
     gina.goto(evening.url(f"/matches/{seats_before[0]}/"))
     assert gina.locator(f"text=played as “{guest_name}”").count() == 1
     assert not errors, errors
-
-
-def finalists(tournament, quiet) -> set[str]:
-    with quiet():
-        return set(MatchSeat.objects.filter(match__tournament_round__tournament=tournament,
-                                            match__tournament_round__stage=1).values_list("player__name", flat=True))
 
 
 def play_round(evening: Evening, boss, tournament, number: int, *, dispute: bool = False) -> None:
