@@ -55,6 +55,7 @@ class Evening:
         self.pages: dict[str, object] = {}  # by player name: a member's signed-in phone, or a guest's
         self.links: dict[str, str] = {}  # a guest's private link, by name
         self.checked: set[str] = set()  # the pages axe has been run on
+        self.errors: list[str] = []  # scripts that failed on any phone
 
     def url(self, path: str) -> str:
         return self.server.url + path
@@ -63,6 +64,7 @@ class Evening:
         context = self.chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
         page = context.new_page()
         page.set_default_timeout(20000)
+        page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
         return page
 
     def accessible(self, page, name: str) -> None:
@@ -124,11 +126,9 @@ def test_an_organiser_runs_a_whole_club_evening_from_a_phone(chromium, site_serv
     server, quiet = site_server
     cache.clear()  # allauth paces confirmation emails per address in the cache
     evening = Evening(chromium, server, quiet)
-    errors: list[str] = []
 
     # ---- carla signs up and starts the club ------------------------------------------------------------------
     boss = evening.sign_up("carla")
-    boss.on("pageerror", lambda e: errors.append(str(e)))
     boss.click("text=Start a club")
     boss.wait_for_url("**/clubs/new/")
     evening.accessible(boss, "the new club form")
@@ -288,7 +288,7 @@ def test_an_organiser_runs_a_whole_club_evening_from_a_phone(chromium, site_serv
     # Her tables name her as she is now, and say what the record calls her.
     gina.goto(evening.url(f"/matches/{seats_before[0]}/"))
     assert gina.locator(f"text=played as “{guest_name}”").count() == 1
-    assert not errors, errors
+    assert not evening.errors, evening.errors
 
 
 def play_round(evening: Evening, boss, tournament, number: int, *, dispute: bool = False) -> None:
