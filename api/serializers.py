@@ -204,6 +204,10 @@ class MatchSerializer(serializers.ModelSerializer):
                   "turn_deadline_seconds", "deadline_fallback", "deadline_action", "deadline_at",
                   "clock_bank_seconds", "clock_increment_seconds", "created_at", "started_at",
                   "updated_at", "finished_at"]
+        extra_kwargs = {"seats": {"help_text": (
+            "The seat names as the match's record has them, in seat order: what each player was called when the "
+            "match was made (the record is kept as played). `seat_players[].name` is each seat's player's name now: "
+            "after a rename, or a guest's history merged into another player or claimed by an account, it differs.")}}
 
     def to_representation(self, match: Match):
         if not hasattr(match, "result_withheld"):  # one match (a list's are looked at together)

@@ -61,6 +61,8 @@ v1: list[URLPattern | URLResolver] = [
     path("clubs/<int:pk>/requests/<int:request_id>/decline/",
          participation.ClubRequestDecisionView.as_view(accept=False), name="club-request-decline"),
     path("clubs/<int:pk>/guests/", roster.ClubGuestsView.as_view(), name="club-guests"),
+    path("clubs/<int:pk>/guests/merge/", roster.ClubGuestsMergeView.as_view(), name="club-guests-merge"),
+    path("clubs/<int:pk>/guests/<int:guest_id>/", roster.ClubGuestView.as_view(), name="club-guest"),
     path("tournaments/<int:pk>/links/", roster.TournamentLinksView.as_view(), name="tournament-links"),
     path("tournaments/<int:pk>/links/<int:entry_id>/", roster.TournamentLinkView.as_view(), name="tournament-link"),
     # Accepting an invitation to organise a club (api/clubs.py; sent by POST clubs/{id}/invitations/).

@@ -502,6 +502,9 @@ DEFAULT_FROM_EMAIL = (os.environ.get("DEFAULT_FROM_EMAIL") or os.environ.get("DI
                       or "Diamonds League <noreply@localhost>")
 # An invitation to organise a club (league.services.organisers) works this many days after it is sent.
 DIAMONDS_ORGANISER_INVITATION_DAYS = int(os.environ.get("DIAMONDS_ORGANISER_INVITATION_DAYS", "7"))
+# A verified person starts a club on the website and organises it (league.services.clubs.found_club); an account that
+# organises this many clubs already starts no more (site staff: no limit).
+DIAMONDS_CLUBS_ORGANISED_MAX = int(os.environ.get("DIAMONDS_CLUBS_ORGANISED_MAX", "5"))
 # ---- end of accounts ----------------------------------------------------------------------------------------------
 # ---- being told: notifications, email, webhooks (issue 17; docs/players.md, docs/bot-authors.md); email above --
 # The site's address, for the links in emails ("" leaves them as paths).

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .models import ClubAdmin, Player, Season
 from .selectors.accounts import verified
@@ -45,7 +47,25 @@ def organises_any(user) -> bool:
 
 
 def may_create_club(user) -> bool:
+    """The API's club creation: site staff's (a person starts one on the website: refusal_to_found_club)."""
     return signed_in(user) and user.is_staff
+
+
+def refusal_to_found_club(user) -> str | None:
+    """Starting a club on the website, and organising it from then on: any verified person (refusal_to_take_part),
+    unless they organise DIAMONDS_CLUBS_ORGANISED_MAX clubs already (so one account cannot fill the club list);
+    site staff always."""
+    if signed_in(user) and user.is_staff:
+        return None
+    refusal = refusal_to_take_part(user)
+    if refusal:
+        return refusal
+    most = settings.DIAMONDS_CLUBS_ORGANISED_MAX
+    if ClubAdmin.objects.filter(user=user).count() >= most:
+        return ngettext("You organise %(count)d club already: that is as many as one account starts.",
+                        "You organise %(count)d clubs already: that is as many as one account starts.",
+                        most) % {"count": most}
+    return None
 
 
 def owns(user, player: Player) -> bool:

@@ -1,10 +1,12 @@
-"""Running a club on the website, for its organisers: its members (since when, taking one out) and the requests to
-join; who organises it (add by username, invite by email, remove; the invitations still open); its details and how
-people join. And the page an invitation's link opens, where the invited person accepts it while signed in.
+"""Starting a club on the website (any verified person, who then organises it), and running it, for its organisers:
+its members (since when, taking one out) and the requests to join; who organises it (add by username, invite by
+email, remove; the invitations still open); its details and how people join. And the page an invitation's link
+opens, where the invited person accepts it while signed in.
 
 Each page is a thin layer over league.services (clubs, membership, organisers) and league.selectors.clubs; who may
-is league.permissions.organises. Every change is a POST from a button or a form (CSRF-protected); a refusal comes
-back as a message on the page, a visitor who does not organise the club gets 403 and changes nothing."""
+is league.permissions (organises, refusal_to_found_club). Every change is a POST from a button or a form
+(CSRF-protected); a refusal comes back as a message on the page, a visitor who does not organise the club gets 403
+and changes nothing."""
 
 from __future__ import annotations
 
@@ -26,11 +28,11 @@ from league.models.club import (
     CLUB_NAME_MAX_LENGTH,
     CLUB_WEBSITE_MAX_LENGTH,
 )
-from league.permissions import organises
+from league.permissions import organises, refusal_to_found_club
 from league.selectors.accounts import pending_requests
 from league.selectors.clubs import clubs, invitation_for_token, members_of, open_invitations, organisers_of
 from league.selectors.players import player as player_by_id
-from league.services.clubs import ClubDetailsRefused, update_club_details
+from league.services.clubs import ClubDetailsRefused, found_club, update_club_details
 from league.services.membership import MembershipError, remove_member, set_membership_policy
 from league.services.organisers import (
     MAX_OPEN_INVITATIONS,
@@ -44,6 +46,8 @@ from league.services.organisers import (
     revoke_invitation,
 )
 from runtime.throttling import WriteLimit, rate_limited
+
+from .refusals import refused_page
 
 
 def _organisers_only(view):
@@ -232,6 +236,35 @@ def details(request, club: Club):
                 return redirect("web:club", pk=club.pk)
         status = 400
     return render(request, "web/club_details.html", {"club": club, "form": form}, status=status)
+
+
+# ---- starting a club ------------------------------------------------------------------------------------------------
+
+@login_required
+@rate_limited(WriteLimit, what="changes")
+def club_new(request):
+    """A verified person starts a club: its name, a few lines about it, where it meets, how people join. They
+    organise it from then on (league.services.clubs.found_club)."""
+    refusal = refusal_to_found_club(request.user)
+    if refusal:
+        return refused_page(request, refusal)
+    form = ClubDetailsForm(request.POST or None, initial={"membership": Membership.OPEN})
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                club = found_club(user=request.user, name=data["name"], membership=data["membership"],
+                                  details={k: data[k] for k in ("description", "location", "website")})
+            except ClubDetailsRefused as e:
+                for field, message in e.errors.items():
+                    form.add_error(field if field in form.fields else None, message)
+            else:
+                messages.success(request, _("%(club)s is started and you organise it: add its players to the "
+                                            "roster, then create its first tournament.") % {"club": club.name})
+                return redirect("web:club", pk=club.pk)
+        status = 400
+    return render(request, "web/club_new.html", {"form": form}, status=status)
 
 
 # ---- accepting an invitation ----------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from league.models.player import EXTERNAL_BOT
 from league.permissions import organises_any
 from league.selectors import comparisons as selectors
 from league.selectors.live import public_record, record_is_public
+from league.selectors.matches import seat_names
 from league.selectors.players import bots_to_compare, player
 from league.services.cancellation import stop_comparison
 from league.services.comparisons import ComparisonInvalid, ComparisonRefused, create_comparison
@@ -63,6 +64,7 @@ class PairColumn(TypedDict):
     """One side of a pair's page: a bot's game at the shown step."""
     who: Player
     match: Match
+    names: list[str]  # the seats by their players' names now
     total: int
     step: int
     frame: Any  # the replay frame at that step (None if the window holds none)
@@ -131,9 +133,10 @@ def comparison_pair(request, pk: int, index: int):
     presenter = presenter_for(comparison.game)
     columns: list[PairColumn] = []
     for who, match in zip((comparison.candidate, comparison.baseline), matches):
-        window = presenter.replay_window(public_record(match), step)
+        names = seat_names(match)  # the seats by their players' names now (the record keeps those it was made with)
+        window = presenter.replay_window({**public_record(match), "seats": names}, step)
         at = min(step, window.total)
-        columns.append({"who": who, "match": match, "total": window.total, "step": at,
+        columns.append({"who": who, "match": match, "names": names, "total": window.total, "step": at,
                         "frame": window.frames[at - window.start - 1] if window.frames else None})
     total = max(c["total"] for c in columns)
     return render(request, "web/comparison_pair.html", {

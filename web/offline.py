@@ -22,7 +22,7 @@ from engine.common.offline import InvalidResult
 from league.models import EntryStatus, Match, MatchStatus, ResultEntry, Tournament, TournamentRound
 from league.permissions import organises
 from league.selectors.competitions import closed_round_count, round_pages, tournaments_with_club
-from league.selectors.matches import match_seats, matches_with_round
+from league.selectors.matches import match_seats, matches_with_round, played_as
 from league.selectors.offline import (
     awaiting_confirmation,
     disputed_matches,
@@ -180,6 +180,7 @@ def offline_match_page(request, match: Match, *, form_values=None, problems=None
         enter_action=reverse("web:match-result-enter", args=[match.pk]),
         confirm_action=lambda entry_id: reverse("web:match-result-confirm", args=[match.pk, entry_id]),
         form_values=form_values, problems=problems)
+    context["played_as"] = played_as(match, seats)
     open_match = match.status in (MatchStatus.PENDING, MatchStatus.RUNNING)
     context["can_switch"] = organiser and open_match and not match.move_number and not context["versions"]
     return render(request, "web/offline_match.html", context, status=status)
@@ -266,6 +267,14 @@ def _printed_links(request, tournament: Tournament) -> dict[int, dict[str, str]]
     return out
 
 
+def _unlinked(request, tournament: Tournament, tables, links: dict) -> int:
+    """For the club's organisers: how many seated players have no private link yet (their QR codes would be missing
+    from the printed page). 0 for everyone else."""
+    if not organises(request.user, tournament.club_id):
+        return 0
+    return sum(1 for t in tables for s in t.seats if s.player_id not in links)
+
+
 def _printed(response, links: dict):
     """A printed page carrying private links is kept by no cache and sends no Referer to another site."""
     if links:
@@ -277,8 +286,10 @@ def _printed(response, links: dict):
 def round_sheet_page(request, pk: int, number: int):
     rnd = _round(pk, number)
     links = _printed_links(request, rnd.tournament)
-    return _printed(render(request, "web/print_sheet.html", {"round": rnd, "tournament": rnd.tournament,
-                                                             "tables": round_sheet(rnd), "links": links}), links)
+    tables = round_sheet(rnd)
+    return _printed(render(request, "web/print_sheet.html", {
+        "round": rnd, "tournament": rnd.tournament, "tables": tables, "links": links,
+        "unlinked": _unlinked(request, rnd.tournament, tables, links)}), links)
 
 
 def round_slips_page(request, pk: int, number: int):
@@ -286,9 +297,9 @@ def round_slips_page(request, pk: int, number: int):
     tables = round_sheet(rnd)
     labels = [FIGURE_LABELS[name] for name in figure_names(rnd.tournament.game)]
     links = _printed_links(request, rnd.tournament)
-    return _printed(render(request, "web/print_slips.html", {"round": rnd, "tournament": rnd.tournament,
-                                                             "tables": tables, "labels": labels, "links": links}),
-                    links)
+    return _printed(render(request, "web/print_slips.html", {
+        "round": rnd, "tournament": rnd.tournament, "tables": tables, "labels": labels, "links": links,
+        "unlinked": _unlinked(request, rnd.tournament, tables, links)}), links)
 
 
 def standings_print_page(request, pk: int):

@@ -44,7 +44,7 @@ from league.selectors.live import (
     seats_of_user,
 )
 from league.selectors.lobby import lobby_table_of
-from league.selectors.matches import match_pages, match_seats, matches
+from league.selectors.matches import match_pages, match_seats, matches, played_as, seat_names
 from league.services import create_match
 from league.services.accounts import ensure_person
 from league.services.decisions import DecisionRefused, start_live_match, submit_user_decision
@@ -72,7 +72,7 @@ def clock_context(match: Match, clock: dict | None = None) -> dict:
     clock = clock if clock is not None else match_clocks(match)
     if clock is None:
         return {"clock": None}
-    names = list(match.seats)
+    names = seat_names(match)  # the seats by their players' names now
     seats = [{**c, "name": names[c["seat"]] if c["seat"] < len(names) else "", "shown": _shown(c["remaining_ms"])}
              for c in clock["seats"]]
     bank = clock["bank_seconds"]
@@ -99,11 +99,12 @@ def _clocks_html(request, match: Match, clock: dict | None) -> str:
     return render_to_string("web/_clocks.html", clock_context(match, clock), request=request) if clock else ""
 
 
-def _table_context(match: Match, seat: MatchSeat | None) -> dict:
+def _table_context(match: Match, seat: MatchSeat | None, seats: list[MatchSeat] | None = None) -> dict:
     presenter = presenter_for(match.game)
     game = match_game(match)
     state = seat_state(game, seat.seat) if seat is not None else public_state(game)
-    return {"match": match, "presenter": presenter, "table": presenter.build_table(state, list(match.seats)),
+    # Who sits where by their names of today (the record keeps the names it was made with: seat_names).
+    return {"match": match, "presenter": presenter, "table": presenter.build_table(state, seat_names(match, seats)),
             "seat": seat, "move_number": state["move_number"]}
 
 
@@ -115,8 +116,10 @@ def match_page(request, pk: int):
     if seat is None and deal_still_in_play(match):
         return _forbidden(request, _("This duplicate table's deal is still being played at other tables: only its "
                                      "own players see it until the round closes."))
-    context = _table_context(match, seat)
-    context["seats"] = list(match_seats(match))
+    seats = list(match_seats(match))
+    context = _table_context(match, seat, seats)
+    context["seats"] = seats
+    context["played_as"] = played_as(match, seats)
     context["replay"] = record_is_public(match)
     context["revealed_seed"] = revealed_seed(match)
     context["can_cancel"] = match.status in IN_PLAY and organises(request.user, match.club_id)
@@ -208,11 +211,15 @@ def match_replay(request, pk: int):
     except ValueError:
         return render(request, "web/error.html", {"heading": _("No such step"), "message": _(
             "The step to show is a whole number: ?step=1 is the first.")}, status=400)
-    record = public_record(match)
+    seats = list(match_seats(match))
+    names = seat_names(match, seats)
+    # The record as played, with the seats named as their players are called now (a copy: the stored record and
+    # its export keep the names it was made with).
+    record = {**public_record(match), "seats": names}
     presenter = presenter_for(match.game)
     return render(request, "web/replay.html", {
         "match": match, "presenter": presenter, "window": presenter.replay_window(record, step),
-        "names": list(match.seats),
+        "names": names, "played_as": played_as(match, seats),
     })
 
 

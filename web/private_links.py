@@ -175,6 +175,10 @@ def links_issue_all(request, pk: int):
         return refused_page(request, refusal)
     count = issue_links(tournament=tournament)
     messages.success(request, _("Links issued: %(count)d.") % {"count": count})
+    # From a round's printed sheet or slips, back to it with the QR codes; anywhere else, the links page.
+    printed, number = request.POST.get("back_to", ""), request.POST.get("round", "")
+    if printed in ("sheet", "slips") and number.isdigit() and len(number) < 5:
+        return redirect(f"web:round-{printed}", pk=pk, number=int(number))
     return redirect("web:tournament-links", pk=pk)
 
 

@@ -200,6 +200,8 @@ def claim(request, code: str):
         if taking_part:
             refusal, status = taking_part, 403
         else:
+            assert found is not None and found.guest is not None  # refusal_of_code refuses a code without its guest
+            claimed_name = found.guest.name  # the guest's, before the history takes the account's name
             try:
                 done = claim_guest(user=request.user, code=code)
             except RosterError as e:
@@ -207,7 +209,7 @@ def claim(request, code: str):
     elif refusal is not None:
         status = 404 if found is None or found.revoked_at is not None else 410
     if done is not None:
-        messages.success(request, _("The history of %(name)s is yours now.") % {"name": done.name})
+        messages.success(request, _("The history of %(name)s is yours now.") % {"name": claimed_name})
         return redirect("web:player", pk=done.pk)
     response = render(request, "web/claim.html", {
         "claim": found if refusal_of_code(found) is None else None, "refusal": refusal,

@@ -33,6 +33,7 @@ app_name = "web"
 urlpatterns = [
     path("", views.home, name="home"),
     path("language/", language.set_language, name="set-language"),
+    path("clubs/new/", club_admin.club_new, name="club-new"),
     path("clubs/<int:pk>/", views.club, name="club"),
     path("leagues/<int:pk>/", views.league, name="league"),
     path("seasons/<int:pk>/", views.season, name="season"),

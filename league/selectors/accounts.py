@@ -87,6 +87,7 @@ class MyPage:
     requests: list[MembershipRequest] = field(default_factory=list)  # pending ones
     tournaments: list[TournamentEntry] = field(default_factory=list)
     ladders: list[LadderEntry] = field(default_factory=list)
+    organised: list[Club] = field(default_factory=list)  # the clubs the account organises (ClubAdmin)
 
 
 def _with_seats(queryset):
@@ -154,6 +155,7 @@ def my_page(user) -> MyPage:
         tournaments=entries,
         ladders=list(LadderEntry.objects.filter(player=player, active=True).select_related("ladder")
                      .order_by("ladder__name")),
+        organised=list(Club.objects.filter(admins__user=user).order_by("name")),
     )
 
 

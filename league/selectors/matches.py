@@ -3,6 +3,8 @@ the bot matches a worker should pick up again."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db.models import Prefetch, QuerySet
@@ -25,6 +27,29 @@ def get_match(*, match_id: int) -> Match:
 
 def match_seats(match: Match) -> QuerySet[MatchSeat]:
     return MatchSeat.objects.filter(match=match).select_related("player").order_by("seat")
+
+
+@dataclass(frozen=True)
+class PlayedAs:
+    """A seat whose player is called otherwise now than in the match's record (Match.seats): renamed since, or a
+    guest whose history was merged into another player or claimed by an account (league.services.roster)."""
+    seat: int
+    then: str
+    now: str
+
+
+def seat_names(match: Match, seats: Iterable[MatchSeat] | None = None) -> list[str]:
+    """Each seat's player's name as it is now, in seat order, for pages to show. The record keeps the names the
+    match was made with (Match.seats: its exports, replays' input and their caches stay as played); a page shows
+    who sat there by their name of today. `seats`: the match's seats with their players, if the caller has them."""
+    now = {ms.seat: ms.player.name for ms in (seats if seats is not None else match_seats(match))}
+    return [now.get(i, name) for i, name in enumerate(match.seats)]
+
+
+def played_as(match: Match, seats: Iterable[MatchSeat] | None = None) -> list[PlayedAs]:
+    """The seats whose record name differs from their player's name now (seat_names)."""
+    return [PlayedAs(i, then, now) for i, (then, now) in enumerate(zip(match.seats, seat_names(match, seats),
+                                                                       strict=True)) if then != now]
 
 
 def matches() -> QuerySet[Match]:

@@ -1,7 +1,7 @@
 """A cache for a tournament's standings, which the API and the website read: computing them reads every finished match
 of the tournament, but they change only when a match finishes, a result is corrected, or the field or the rounds
-change. The cache key is a fingerprint of those (one statement of a few aggregates), so a cached table is never
-stale; the timeout only bounds memory.
+change. The cache key is a fingerprint of those (one statement of a few aggregates, and a count of players'
+renames), so a cached table is never stale; the timeout only bounds memory.
 
 A tournament somebody reads the standings of is "watched" for a while, and when one of its matches finishes the
 worker computes the new table at once (`warm_tournament_standings`), so readers do not wait for it; nobody pays for
@@ -133,6 +133,22 @@ def _fingerprint_sql() -> str:
           MAX(id) AS last FROM {rnd} WHERE tournament_id = %s) r"""
 
 
+# The standings name each competitor's players: a rename (a guest's on the roster, a person's display name) must
+# show in every table at once, and no aggregate of the entries sees it. So a rename counts one more here
+# (`player_renamed`, after its commit), and every fingerprint includes the count. Renames are rare: each one has
+# the tables that are read computed again.
+_NAMES_GENERATION = "standings:names-generation"
+
+
+def player_renamed() -> None:
+    """A player's name changed: every cached standings table is stale."""
+    try:
+        cache.incr(_NAMES_GENERATION)
+    except ValueError:  # not counted yet (or the cache was cleared): start, or count one more than a racing start
+        if not cache.add(_NAMES_GENERATION, 1, timeout=None):
+            cache.incr(_NAMES_GENERATION)
+
+
 def standings_fingerprint(tournament: Tournament) -> str:
     """What the standings are computed from, in one statement: the finished matches of the open rounds (how many, the
     last to finish), the last result correction, the entries (how many, how many active, the last, whose) and the rounds
@@ -143,7 +159,7 @@ def standings_fingerprint(tournament: Tournament) -> str:
     # created_at as well as the id: SQLite reuses the id of a deleted last row, and a new tournament with the same
     # shape of field must not find the old one's table.
     parts = (tournament.pk, tournament.created_at, tournament.match_points, tournament.tiebreaks, tournament.format,
-             tournament.late_entry_points, inputs)
+             tournament.late_entry_points, inputs, cache.get(_NAMES_GENERATION, 0))
     return hashlib.sha1(repr(parts).encode()).hexdigest()
 
 

@@ -12,6 +12,7 @@ from ..models.player import EXTERNAL_BOT
 from ..models.player import NAME_MAX_LENGTH as PLAYER_NAME_MAX
 from ..names import normalised
 from ..selectors.accounts import person_player
+from ..selectors.standings_cache import player_renamed
 from .names import NameRefused, checked_name, kept_for_the_house, name_is_free, name_written
 
 # How many names a first use tries when other requests keep taking them at the same moment.
@@ -103,12 +104,15 @@ def update_profile(*, user, display_name: str | None = None, language: str | Non
             display_name = checked_name(display_name, except_player=player)
         except NameRefused as e:
             raise AccountError(str(e)) from e
+        renamed = display_name != player.name
         player.name = display_name
         try:
             with name_written(display_name, except_player=player):
                 player.save(update_fields=["name"])
         except NameRefused as e:  # taken (or a look-alike of it) at the same moment by another request
             raise AccountError(str(e)) from e
+        if renamed:
+            transaction.on_commit(player_renamed)  # the standings show the new name at once
     return profile
 
 

@@ -1,4 +1,5 @@
-"""A club's details, changed by its organisers (who may is league.permissions'; the caller checks): its name, a few
+"""A club started by a person on the website (`found_club`: they organise it from then on), and its details, changed by
+its organisers (who may is league.permissions'; the caller checks): its name, a few
 lines about it, where it meets and its own website. Every value is checked here, for the website's form and the
 API alike: stored normalised (league.names), refused with a message per field when it is empty, too long, a name
 another club has or one that looks like it, or a website that is not an http(s) address."""
@@ -10,7 +11,7 @@ from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from ..models import Club
+from ..models import Club, ClubAdmin, Membership
 from ..models.club import (
     CLUB_DESCRIPTION_MAX_LENGTH,
     CLUB_LOCATION_MAX_LENGTH,
@@ -109,4 +110,23 @@ def update_club_details(*, club: Club, changes: dict[str, object]) -> Club:
     except IntegrityError:  # another club took the name at the same moment
         raise ClubDetailsRefused({"name": _("Another club is already called %(name)s.")
                                   % {"name": cleaned.get("name", club.name)}}) from None
+    return club
+
+
+@transaction.atomic
+def found_club(*, user, name: str, membership: str = Membership.OPEN, details: dict[str, object] | None = None) -> Club:
+    """A new club started by `user`, who organises it from now on (who may is league.permissions.
+    refusal_to_found_club; the caller checks). Its name and details (description, location, website) are checked as
+    a change of details is: ClubDetailsRefused, nothing created, naming each refused field; "membership" too when it
+    is neither open nor on request."""
+    if membership not in Membership.values:
+        raise ClubDetailsRefused({"membership": _("A club is joined at once (open) or on request.")})
+    cleaned = checked_club_details(Club(), {"name": name, **(details or {})})
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(membership=membership, **cleaned)
+    except IntegrityError:  # another club took the name at the same moment
+        raise ClubDetailsRefused({"name": _("Another club is already called %(name)s.")
+                                  % {"name": cleaned["name"]}}) from None
+    ClubAdmin.objects.create(club=club, user=user)
     return club

@@ -43,11 +43,14 @@ from ..models import (
     Rating,
     RatingHistory,
     ResultEntry,
+    Tournament,
     TournamentEntry,
+    TournamentRound,
 )
 from ..names import name_key
 from ..selectors.accounts import person_player
 from ..selectors.roster import code_digest
+from ..selectors.standings_cache import player_renamed
 from .names import NameRefused, checked_name, name_written
 
 # At most this many names at once (pasted or in a file): a club's roster, not a phone book.
@@ -169,6 +172,7 @@ def rename_guest(*, guest: Player, name: str) -> Player:
     with name_written(name, except_player=guest):
         guest.name = name
         guest.save(update_fields=["name"])
+    transaction.on_commit(player_renamed)  # the standings show the new name at once
     return guest
 
 
@@ -199,8 +203,32 @@ def _refusal_to_merge(source: Player, target: Player) -> str | None:
     return None
 
 
+def _renumbered(value, source_id: int, target_id: int):
+    return [target_id if v == source_id else v for v in value]
+
+
+def _move_seating(source: Player, target: Player) -> None:
+    """The rounds' stored seating (TournamentRound.tables and byes: player ids, which the Swiss pairing's history,
+    the final's places and the standings' byes read) of the tournaments `source` is entered in, with `target`'s id
+    for `source`'s. With partnerships the units and byes are team numbers: only the seats are player ids."""
+    # The tournaments held first, as round control and seating hold them before their rounds.
+    partnerships = {t.pk: t.partnerships for t in Tournament.objects.select_for_update()
+                    .filter(pk__in=TournamentEntry.objects.filter(player=source).values("tournament_id"))
+                    .order_by("pk").only("pk", "ruleset")}
+    for rnd in TournamentRound.objects.select_for_update().filter(tournament_id__in=list(partnerships)).order_by("pk"):
+        teams = partnerships[rnd.tournament_id]
+        tables = [{**t, "seats": _renumbered(t["seats"], source.pk, target.pk),
+                   "units": t["units"] if teams else _renumbered(t["units"], source.pk, target.pk)}
+                  for t in rnd.tables]
+        byes = rnd.byes if teams else _renumbered(rnd.byes, source.pk, target.pk)
+        if tables != rnd.tables or byes != rnd.byes:
+            rnd.tables, rnd.byes = tables, byes
+            rnd.save(update_fields=["tables", "byes"])
+
+
 def _move_history(source: Player, target: Player) -> None:
     """Everything of `source`'s that a guest can have, moved to `target` (the refusals were checked)."""
+    _move_seating(source, target)  # before the entries move: it finds the rounds by them
     for rating in Rating.objects.filter(player=source):
         context = Q(ladder_id=rating.ladder_id) if rating.ladder_id else Q(ladder__isnull=True, game=rating.game)
         theirs = Rating.objects.filter(context, player=target).first()

@@ -59,3 +59,56 @@ def test_organisers_issue_and_revoke_links(accounts, other_organiser):
     assert org.delete(f"/api/v1/tournaments/{t.pk}/links/{entry.pk}/").status_code == 204
     assert Client().get(path).status_code == 404
     assert PrivateLink.objects.get(entry=entry).revoked_at is not None
+
+
+def test_organisers_rename_a_guest_with_clear_refusals(accounts, other_organiser):
+    club = accounts["club"]
+    gina, gus = add_guests(club=club, names=["Gina", "Gus"])
+    org = accounts["clients"]["organiser"]
+    url = f"/api/v1/clubs/{club.pk}/guests/{gus.pk}/"
+    r = org.patch(url, {"name": "  Gustave\u200b "}, format="json")
+    assert r.status_code == 200 and r.json()["name"] == "Gustave" and r.json()["kind"] == "guest"
+    assert Player.objects.get(pk=gus.pk).name == "Gustave"
+    for body, status in [({"name": "ann"}, 409), ({"name": "gina"}, 409), ({"name": ""}, 400), ({}, 400),
+                         ({"name": "x" * 200}, 400), ({"name": "house-greedy-1"}, 400), ({"name": ["a"]}, 400),
+                         (["Gus"], 400)]:
+        r = org.patch(url, body, format="json")
+        assert r.status_code == status, (body, r.json())
+        assert r.json()["detail"]
+    assert Player.objects.get(pk=gus.pk).name == "Gustave"
+    # Only a guest of this club's roster: a member, another club's guest, none at all are 404.
+    stranger = add_guests(club=create_club(name="Far"), names=["Stranger"])[0]
+    ann = Player.objects.get(name="ann")
+    for other in (ann.pk, stranger.pk, 999999, 99999999999999999999):
+        assert org.patch(f"/api/v1/clubs/{club.pk}/guests/{other}/", {"name": "Z"}, format="json").status_code == 404
+    for client in (other_organiser, accounts["clients"]["ann"]):
+        assert client.patch(url, {"name": "Hacked"}, format="json").status_code == 403
+    assert accounts["clients"]["anon"].patch(url, {"name": "Hacked"}, format="json").status_code in (401, 403)
+    assert sorted(Player.objects.filter(guest_club=club).values_list("name", flat=True)) == ["Gina", "Gustave"]
+
+
+def test_organisers_merge_two_guests_with_clear_refusals(accounts, other_organiser):
+    club = accounts["club"]
+    gina, gina_b, gus = add_guests(club=club, names=["Gina", "Gina B", "Gus"])
+    t = create_tournament(name="Evening", rounds=1, club=club, offline_tables=True)
+    TournamentEntry.objects.create(tournament=t, player=gina_b)
+    TournamentEntry.objects.create(tournament=t, player=gus)
+    org = accounts["clients"]["organiser"]
+    url = f"/api/v1/clubs/{club.pk}/guests/merge/"
+    for client in (other_organiser, accounts["clients"]["ann"]):
+        assert client.post(url, {"source": gina_b.pk, "target": gina.pk}, format="json").status_code == 403
+    stranger = add_guests(club=create_club(name="Far"), names=["Stranger"])[0]
+    ann = Player.objects.get(name="ann")
+    for body in ({}, {"source": gina_b.pk}, {"source": "x", "target": gina.pk}, {"source": True, "target": gina.pk},
+                 {"source": 2**70, "target": gina.pk}, {"source": gina.pk, "target": gina.pk},
+                 {"source": stranger.pk, "target": gina.pk}, {"source": ann.pk, "target": gina.pk}, [1, 2]):
+        r = org.post(url, body, format="json")
+        assert r.status_code == 400, (body, r.json())
+    # Both in the same tournament: one person cannot hold two entries.
+    r = org.post(url, {"source": gina_b.pk, "target": gus.pk}, format="json")
+    assert r.status_code == 409 and "same tournament" in r.json()["detail"]
+    assert Player.objects.filter(guest_club=club).count() == 3
+    r = org.post(url, {"source": gina_b.pk, "target": gina.pk}, format="json")
+    assert r.status_code == 200 and r.json()["id"] == gina.pk and r.json()["name"] == "Gina"
+    assert not Player.objects.filter(pk=gina_b.pk).exists()
+    assert TournamentEntry.objects.filter(tournament=t, player=gina).exists()

@@ -272,3 +272,23 @@ def test_a_guest_cannot_be_entered_in_an_online_tournament_or_a_ladder(evening):
     ladder = create_ladder(name="Ladder", club=evening["club"])
     with pytest.raises(TournamentError, match="ladder"):
         join_ladder(ladder=ladder, players=[guest])
+
+
+def test_slips_printed_before_the_links_say_so_and_issue_them_in_one_tap(evening):
+    """An organiser who prints a round's slips before issuing the links is told who has none (no QR code would be
+    printed for them) and issues them from there, back on the same page with every QR code."""
+    t = evening["tournament"]
+    PrivateLink.objects.filter(entry__tournament=t).delete()
+    for page in ("sheet", "slips"):
+        html = evening["org"].get(f"/tournaments/{t.pk}/rounds/1/{page}/").content.decode()
+        assert "10 players here have no private link yet" in html and "QR code of a private link" not in html
+        member = client_of(evening["members"][0].user).get(f"/tournaments/{t.pk}/rounds/1/{page}/").content.decode()
+        assert "no private link yet" not in member and "/links/issue/" not in member
+    response = evening["org"].post(f"/tournaments/{t.pk}/links/issue/", {"back_to": "slips", "round": "1"})
+    assert response.status_code == 302 and response["Location"] == f"/tournaments/{t.pk}/rounds/1/slips/"
+    html = evening["org"].get(response["Location"]).content.decode()
+    assert "no private link yet" not in html and html.count('aria-label="QR code of a private link"') == 10
+    # Anything else to go back to is ignored: the links page.
+    for back in ({"back_to": "https://evil.example/", "round": "1"}, {"back_to": "slips", "round": "1/../../x"}):
+        response = evening["org"].post(f"/tournaments/{t.pk}/links/issue/", back)
+        assert response["Location"] == f"/tournaments/{t.pk}/links/"

@@ -165,9 +165,12 @@ def test_a_guest_claims_their_history_and_their_rating_carries_over(club, django
     assert page.status_code == 200 and "Yes, I am Gina" in page.content.decode()
     assert Client().post(f"/claim/{code}/").status_code == 403
     assert Player.objects.get(pk=guest.pk).is_guest
-    response = client_of(gina_user).post(f"/claim/{code}/")
-    assert response.status_code == 302
+    gina = client_of(gina_user)
+    response = gina.post(f"/claim/{code}/")
+    assert response.status_code == 302 and response["Location"] == f"/players/{person.pk}/"
     assert not Player.objects.filter(pk=guest.pk).exists()
+    # Told whose history it was (the guest's name, not the account's that now carries it).
+    assert "The history of Gina is yours now." in gina.get(response["Location"]).content.decode()
     mine = Rating.objects.get(player=person, ladder__isnull=True, game="diamonds")
     assert (mine.mu, mine.sigma, mine.ordinal, mine.matches) == (rating.mu, rating.sigma, rating.ordinal,
                                                                  rating.matches)
