@@ -36,6 +36,10 @@ class GamePresenter:
     # the "play against bots" form's cleaned data -> the ruleset of a table of four at this game
     bot_table_ruleset: Callable[[dict[str, Any]], dict[str, Any]]
     blurb: StrOrPromise  # one line on what the game is, for the page where a visitor picks one
+    # Drawn once on the live page and the replay page, outside the table that is redrawn on every move: the game's
+    # drawings (an SVG sprite the table refers to) and its scripts. `live` is true on the live page.
+    page_template: str | None = None
+    stylesheet: str | None = None  # the game's own stylesheet (a static path), in the live and replay pages' head
 
     def replay_window(self, record: dict[str, Any], step: int) -> ReplayWindow:
         return window_of(self.replay_steps, record, step)

@@ -25,9 +25,18 @@
     });
   }
 
+  // A game's own script (table_diamonds.js) hears of each redraw: "table:beforeswap" while the old table is still
+  // there (where its cards were), "table:swapped" once the new one is in (what to animate and read out).
+  function tell(name, detail) {
+    var event;
+    try { event = new CustomEvent(name, { detail: detail }); } catch (e) { return; }
+    root.dispatchEvent(event);
+  }
+
   function swap(html) {
     var keep = chosenCards(); // cards ticked for passing survive a refresh
     var hadFocus = root.contains(document.activeElement);
+    tell("table:beforeswap", { focused: hadFocus });
     root.innerHTML = html;
     // Keyboard players keep their place: focus returns to the first thing they can choose now.
     var first = hadFocus && root.querySelector("form.decision button:enabled, form.decision input:enabled");
@@ -45,6 +54,7 @@
     var badge = document.getElementById("match-status");
     var label = view() && view().getAttribute("data-status-label");
     if (badge && status) { badge.textContent = label || status; badge.className = "status status-" + status; }
+    tell("table:swapped", { focused: hadFocus });
   }
 
   function over() {
@@ -117,7 +127,8 @@
     // Once enough are chosen, the rest cannot be ticked (and say why).
     Array.prototype.forEach.call(root.querySelectorAll('input[name="cards"]'), function (box) {
       box.disabled = !box.checked && have >= want;
-      box.parentNode.title = box.disabled ? "you have chosen " + want + " already" : "";
+      var enough = document.getElementById("table").getAttribute("data-enough") || "";
+      box.parentNode.title = box.disabled ? enough.replace("{want}", want) : "";
     });
   }
 
