@@ -3,6 +3,7 @@ accounts as an administrator makes them."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -75,3 +76,15 @@ def every_replay_page(client, url: str) -> list[str]:
     while (step := replay_link(pages[-1], "next")) is not None:
         pages.append(client.get(f"{url}?step={step}").content.decode())
     return pages
+
+
+def vault_figures(html: str) -> dict[int, str]:
+    """What each seat's vault shows on a drawn Diamonds table: its number, or "?" while it is secret."""
+    return {int(seat): shown for seat, shown in re.findall(
+        r'<span class="holding vault[^"]*" data-vault="(\d+)".*?<b>([^<]*)</b>', html, flags=re.S)}
+
+
+def table_steps(html: str) -> list[dict]:
+    """The steps a drawn Diamonds table carries for its page to animate and read out (#table-steps)."""
+    found = re.search(r'<script id="table-steps" type="application/json">(.*?)</script>', html, flags=re.S)
+    return json.loads(found.group(1)) if found else []

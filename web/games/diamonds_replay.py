@@ -101,7 +101,8 @@ def replay_steps(record: dict[str, Any]) -> Iterator[Callable[[], Frame]]:
             else:
                 title = _("Round %(round)s, trick %(trick)s: %(winner)s wins it") % where
             yield partial(snap, title, upto, r,
-                          trick=[{"name": names[p["seat"]], "card": p["card"], "seat": p["seat"]} for p in trick["plays"]],
+                          trick=[{"name": names[p["seat"]], "card": p["card"], "seat": p["seat"]}
+                                 for p in trick["plays"]],
                           winner=winner, actions=acts, round_over=last and winner is not None)
 
 

@@ -37,7 +37,6 @@ def receiver(seat: int, n: int, partnerships: bool) -> int:
 
 def all_steps(state: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
     """Every step of the game so far, oldest first, each with its `seq` (1-based) and its sentence (`text`)."""
-    n = len(names)
     viewer = state.get("seat")
     partnerships = bool(state.get("ruleset", {}).get("partnerships"))
     pending = state.get("pending") or {}
@@ -97,7 +96,7 @@ def recent_steps(state: dict[str, Any], names: list[str]) -> list[dict[str, Any]
 
 def _pass_step(state: dict[str, Any], names: list[str], count: int, current: bool, viewer: int | None,
                partnerships: bool) -> dict[str, Any]:
-    n = len(names)
+    n = len(state["seats"])
     step: dict[str, Any] = {"kind": "pass", "count": count,
                             "moves": [[s, receiver(s, n, partnerships)] for s in range(n)]}
     if partnerships:

@@ -115,6 +115,13 @@ class Table:
     steps: list[dict] = field(default_factory=list)  # the recent steps (diamonds_steps), oldest first
 
     @property
+    def fan_columns(self) -> int:
+        """The cards in each row of the hand on a phone (at most 8 fit): rows as even as they can be."""
+        n = len(self.hand)
+        rows = max(1, -(-n // 8))
+        return max(1, -(-n // rows))
+
+    @property
     def last_seq(self) -> int:
         return self.steps[-1]["seq"] if self.steps else 0
 

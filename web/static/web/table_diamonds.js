@@ -19,7 +19,9 @@
   var skipBox = document.getElementById("skip-animations");
   var SKIP_KEY = "diamonds.skipAnimations";
   var MOVE_MS = 320; // each movement: at most 400 ms
+  var BURST_MS = 1200; // a burst of steps (a trick and the bots after it) moves in about this long in all
   var MAX_ANIMATED = 8; // of a burst of steps, the last ones move; the earlier ones are just read out
+  var pace = MOVE_MS; // this burst's time per movement
   var SVG = "http://www.w3.org/2000/svg";
   var reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
   var running = []; // the animations under way
@@ -210,7 +212,7 @@
       { transform: "translate(" + (from.left - to.left) + "px," + (from.top - to.top) + "px) scale(" + sx + "," + sy + ")",
         opacity: 1, transformOrigin: "0 0" },
       { transform: "none", opacity: options.fade ? 0.1 : 1, transformOrigin: "0 0" }
-    ], { duration: MOVE_MS, easing: "cubic-bezier(.2,.7,.3,1)", delay: options.delay || 0, fill: "backwards" });
+    ], { duration: pace, easing: "cubic-bezier(.2,.7,.3,1)", delay: options.delay || 0, fill: "backwards" });
     var entry = { animation: animation, ghost: ghost, hidden: hidden };
     running.push(entry);
     function done() {
@@ -254,7 +256,7 @@
       var seat = q('.dseat[data-seat="' + step.seat + '"]');
       if (seat) {
         seat.classList.add("won-flash");
-        setTimeout(function () { seat.classList.remove("won-flash"); }, 2 * MOVE_MS);
+        setTimeout(function () { seat.classList.remove("won-flash"); }, 2 * pace);
       }
       return step.cards.map(function (code, i) {
         var shown = q('.played[data-card="' + code + '"]');
@@ -310,6 +312,7 @@
 
   function animate(steps, old) {
     var chain = Promise.resolve();
+    pace = Math.max(160, Math.min(MOVE_MS, Math.floor(BURST_MS / steps.length)));
     arriving(steps);
     steps.forEach(function (step) {
       var move = MOVES[step.kind];
