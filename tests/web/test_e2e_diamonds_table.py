@@ -174,6 +174,10 @@ def test_a_person_plays_a_whole_game_by_tapping_while_a_spectator_watches(chromi
             with_spectator = f"diamonds-table-{screen}-{kind.replace('_', '-')}"
             snap(player, with_spectator)
             snap(watcher, f"{with_spectator}-spectator")
+            if screen == "phone" and kind == "play":  # turned sideways: the hand beside the table, still no overflow
+                player.set_viewport_size({"width": PHONE["height"], "height": PHONE["width"]})
+                snap(player, "diamonds-table-phone-landscape")
+                player.set_viewport_size(PHONE)
             with quiet():
                 hidden_from_watcher, hidden_from_ann = others_cards(match, -1), others_cards(match, 0)
             assert leaked(watcher.content(), hidden_from_watcher) == []
@@ -254,3 +258,33 @@ def test_a_person_plays_a_whole_game_by_tapping_while_a_spectator_watches(chromi
     assert errors == [], errors
     player_context.close()
     watcher_context.close()
+
+
+def test_without_javascript_the_drawn_table_is_a_form(chromium, site, taking_turns, asgi_server):  # noqa: F811
+    """No script: each drawn card is a submit button (one tap plays it), passing is a set of boxes to tick, and the
+    page comes back with the new table."""
+    base = asgi_server
+    match = table_with_bots(site["ann"], site["bots"], seed="drawn-no-script")
+    context = chromium.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    sign_in(page, base, f"/matches/{match.pk}/")
+    assert page.locator("[data-table-tools]").is_hidden()  # no animations to skip without a script
+    for _ in range(6):
+        kind = page.locator("form.decision").get_attribute("data-kind")
+        shown = move_of(page)
+        if kind == "pass_count":
+            page.locator("button[name=count]").first.click()
+        elif kind == "pass_cards":
+            want = int(page.locator("button[data-pass-count]").get_attribute("data-pass-count"))
+            for i in range(want):
+                page.locator("label.cardpick").nth(i).click()
+            page.click("button[data-pass-count]")
+        elif kind == "play":
+            page.locator("button.handcard:enabled").first.click()  # one tap: the form is sent
+        else:
+            page.locator("fieldset button.choice").first.click()
+        page.wait_for_load_state()
+        assert move_of(page) > shown, kind
+    snap(page, "diamonds-table-phone-no-script")
+    context.close()

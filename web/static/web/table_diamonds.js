@@ -68,7 +68,7 @@
   function prepareHand() {
     var list = cards();
     list.forEach(function (card) {
-      if (card.tagName === "BUTTON" && card.disabled && playing()) {
+      if (card.tagName === "BUTTON" && card.disabled) {
         card.disabled = false;
         card.setAttribute("aria-disabled", "true");
       }
@@ -109,10 +109,11 @@
     var card = e.target.closest && e.target.closest("button.handcard");
     var swiped = swipe && swipe.played;
     swipe = null;
-    if (!card || !playing()) return;
+    if (!card) return;
     finishAll();
     if (swiped) { e.preventDefault(); return; } // the swipe played it already
     if (!usable(card)) { e.preventDefault(); refuse(card); return; }
+    if (!playing()) return;
     // A keyboard's Enter or Space (a click with no pointer) plays at once; a tap lifts, and a tap on the lifted
     // card plays it.
     if (e.detail === 0 || card.classList.contains("lifted")) return; // the form is submitted (match.js)
@@ -150,9 +151,9 @@
       e.preventDefault();
       control(card).click();
       return;
-    } else if (e.key === "Enter" && playing()) {
+    } else if (e.key === "Enter") {
       e.preventDefault();
-      if (usable(card)) playCard(card); else refuse(card);
+      if (usable(card) && playing()) playCard(card); else refuse(card);
       return;
     }
     if (!next) return;
