@@ -11,7 +11,7 @@ from typing import Any
 from django.db import IntegrityError
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
@@ -19,9 +19,11 @@ from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from engine.games import GAMES
+from league.divisions import zone_sizes
 from league.models import Ladder, League, Player, Season, Tournament, TournamentEntry
 from league.permissions import may_act_for, refusal_to_check_in, refusal_to_enter
 from league.selectors.competitions import entries_for_round, ladders_with_pools, leagues, pool_ids, seasons
+from league.selectors.divisions import season_divisions
 from league.selectors.players import player as player_by_id
 from league.selectors.players import players_with_ids
 from league.selectors.ranking import tournament_ranking
@@ -53,20 +55,57 @@ from .tournaments import STANDING_COLUMNS, TournamentViewSet, metric_value
 class LeagueSerializer(serializers.ModelSerializer):
     class Meta:
         model = League
-        fields = ["id", "club", "name", "created_at"]
+        fields = ["id", "club", "name", "division_count", "promoted", "relegated", "created_at"]
+        # What a new season starts with; set on the website's league settings (organisers).
+        read_only_fields = ["division_count", "promoted", "relegated"]
         validators: list[Callable[..., Any]] = []  # a taken name is a 409 from the database's constraint
+
+
+class DivisionPlayerSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    final_rank = serializers.IntegerField(allow_null=True, help_text="Place in the division when the season closed.")
+    movement = serializers.CharField(help_text="Once the season is closed: up, down or stays; empty before.")
+
+
+class DivisionSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="1 is the top division.")
+    name = serializers.CharField()
+    promotion_places = serializers.IntegerField(help_text="How many at the top go up when the season closes (0 in "
+                                                          "Division 1).")
+    relegation_places = serializers.IntegerField(help_text="How many at the bottom go down (0 in the last "
+                                                           "division).")
+    players = DivisionPlayerSerializer(many=True)
 
 
 class SeasonSerializer(serializers.ModelSerializer):
     games = serializers.SerializerMethodField(help_text="The games its tournaments play: its standings are per game.")
+    divisions = serializers.SerializerMethodField(help_text=(
+        "Its divisions, top first, with their players and zones (empty for a season of one table). Their standings: "
+        "standings/?division=N. Set by the club's organisers on the website."))
 
     class Meta:
         model = Season
-        fields = ["id", "league", "name", "starts_on", "ends_on", "games", "created_at"]
+        fields = ["id", "league", "name", "starts_on", "ends_on", "games", "promoted", "relegated", "closed_at",
+                  "divisions", "created_at"]
+        read_only_fields = ["promoted", "relegated", "closed_at"]
         validators: list[Callable[..., Any]] = []  # a taken name is a 409 from the database's constraint
 
     def get_games(self, season: Season) -> list[str]:
         return season_games(season)
+
+    @extend_schema_field(DivisionSerializer(many=True))
+    def get_divisions(self, season: Season) -> list[dict]:
+        divisions = sorted(season.divisions.all(), key=lambda d: d.number)
+        out = []
+        for index, division in enumerate(divisions):
+            up, down = zone_sizes(index, len(divisions), season.promoted, season.relegated)
+            members = sorted(division.members.all(), key=lambda m: (m.final_rank is None, m.final_rank, m.pk))
+            out.append({"number": division.number, "name": division.name, "promotion_places": up,
+                        "relegation_places": down,
+                        "players": [{"player": m.player_id, "name": m.player.name, "final_rank": m.final_rank,
+                                     "movement": m.movement} for m in members]})
+        return out
 
 
 class LadderSerializer(serializers.ModelSerializer):
@@ -178,7 +217,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     viewsets.GenericViewSet):
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
-    queryset = seasons()
+    queryset = seasons().prefetch_related("divisions__members__player")
     serializer_class = SeasonSerializer
     filterset_fields = {"league": ["exact"]}
     permission_classes = [ReadOnlyOrAuthenticated]
@@ -226,7 +265,11 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     @extend_schema(summary="The season's standings over its tournaments of one game (JSON, or CSV with ?format=csv)",
                    parameters=[OpenApiParameter("game", str, enum=list(GAMES), description=(
                        "Which game's standings: a season that mixes games is ranked one game at a time (by "
-                       "default the first of the season's `games`)."))],
+                       "default the first of the season's `games`).")),
+                               OpenApiParameter("division", int, description=(
+                                   "One division's standings (its number: 1 is the top), ranked among its players, "
+                                   "each row with its `zone`: up or down (the zone while the season runs; once it is "
+                                   "closed, the move decided), or empty. 400 for a division the season has not."))],
                    responses={(200, "application/json"): StandingSerializer(many=True),
                               (200, "text/csv"): OpenApiTypes.STR, **READ_ERRORS})
     @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, BrowsableAPIRenderer, CSVRenderer],
@@ -236,14 +279,31 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         game = request.query_params.get("game") or None
         if game is not None and game not in GAMES:
             raise ValidationError({"game": f"unknown game {game!r}; games: {', '.join(GAMES)}"})
+        division = request.query_params.get("division")
         csv = getattr(request.accepted_renderer, "format", "") == "csv"
+        zones: dict[int, str] | None = None
+        if division is None:
+            standings = cached_season_standings(season, game)
+        else:
+            if not (division.isdigit() and len(division) <= 4):
+                raise ValidationError({"division": "a division's number: 1 is the top"})
+            number = int(division)
+            tables = season_divisions(season, game).tables
+            table = next((t for t in tables if t.division.number == number), None)
+            if table is None:
+                raise ValidationError({"division": f"the season has no division {number}"
+                                       if tables else "the season has one table: no divisions"})
+            standings, zones = table.rows, table.zones
         rows = []
-        for r in cached_season_standings(season, game):
+        for r in standings:
             metrics = {k: metric_value(v) for k, v in r.metrics.items()}
-            row = {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
-                   "games": r.games}
+            row: dict[str, Any] = {"rank": r.rank, "shared": r.shared, "name": r.name, "players": list(r.player_ids),
+                                   "games": r.games}
+            if zones is not None:
+                row["zone"] = zones.get(r.player_ids[0], "")
             rows.append({**row, **metrics} if csv else {**row, "metrics": metrics})
-        return TableResponse(rows, csv_columns=STANDING_COLUMNS)
+        columns = STANDING_COLUMNS if zones is None else (*STANDING_COLUMNS, "zone")
+        return TableResponse(rows, csv_columns=columns)
 
 
 @extend_schema_view(

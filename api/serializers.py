@@ -336,6 +336,8 @@ class StandingSerializer(serializers.Serializer):
     games = serializers.IntegerField()
     dropped = serializers.BooleanField(required=False, help_text="Left the tournament: not seated any more, results "
                                        "kept (tournament standings only).")
+    zone = serializers.CharField(required=False, help_text="A division's standings only: up or down (the promotion "
+                                 "or relegation zone; once the season is closed, the move decided), or empty.")
     metrics = serializers.DictField()
 
 

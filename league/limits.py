@@ -183,3 +183,8 @@ MAX_COMPARISON_PAIRS = 5000
 MAX_RUNNING_COMPARISONS_PER_ACCOUNT = 3
 # A comparison stops after this many void pairs in a row (a bot that fails every game would otherwise loop).
 MAX_VOID_PAIRS_IN_A_ROW = 3
+
+# A season's divisions (league.services.divisions): a club's league of a few hundred players at most, in tiers.
+MAX_DIVISIONS = 20
+# How many go up or down between two divisions at a season's end (each also bounded by the divisions' sizes).
+MAX_DIVISION_MOVES = 100

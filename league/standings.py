@@ -410,11 +410,19 @@ def _split(t: Tally, group: list[Competitor], metrics: Sequence[tuple[str, Metri
     return out
 
 
-def rank(t: Tally) -> list[Standing]:
-    """Rank a tally by its config's precedence: competition ranking, still-tied competitors share a place."""
+def rank(t: Tally, among: Iterable[Competitor] | None = None) -> list[Standing]:
+    """Rank a tally by its config's precedence: competition ranking, still-tied competitors share a place.
+
+    `among` ranks only those competitors (a division of a season): their points, scores and tie-breaks still come
+    from every match of the tally, whoever they met, while head-to-head looks only at those of them still tied (as
+    it always looks only at the tied). Each must be in the tally (give them as `competitors` to `tally`)."""
     metrics = [_metric(m) for m in t.config.precedence]
     shown = metrics + [_metric(m) for m in t.config.extra]
-    everyone = sorted(t.competitors(), key=repr)  # a stable order inside shared places
+    pool = t.competitors() if among is None else list(dict.fromkeys(among))
+    missing = [c for c in pool if c not in t.by_competitor]
+    if missing:
+        raise ValueError(f"not in the tally: {missing!r}")
+    everyone = sorted(pool, key=repr)  # a stable order inside shared places
     seen: dict[Competitor, dict[str, Number | None]] = {c: {} for c in everyone}
     blocks = _split(t, everyone, metrics, seen)
     for name, fn in shown:
@@ -441,11 +449,15 @@ def compute_standings(
     team_of: Mapping[Hashable, Competitor] | None = None,
     competitors: Iterable[Competitor] = (),
     byes: Mapping[Competitor, int] | None = None,
+    among: Iterable[Competitor] | None = None,
 ) -> list[Standing]:
     """Standings of an event from its finished matches, best first.
 
     `team_of` maps players to teams when per-player entries are given for partnership matches (partners'
     entries then merge into one team entry); `competitors` adds entrants who have not played yet; `byes`
-    counts byes per competitor, worth `config.bye_points` each.
+    counts byes per competitor, worth `config.bye_points` each; `among` ranks only those (see `rank`), who are
+    added to the competitors.
     """
-    return rank(tally(results, config=config, team_of=team_of, competitors=competitors, byes=byes))
+    among = None if among is None else list(among)
+    competitors = list(competitors) + (among or [])
+    return rank(tally(results, config=config, team_of=team_of, competitors=competitors, byes=byes), among)

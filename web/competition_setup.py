@@ -23,7 +23,7 @@ from league.selectors import clubs as club_reads
 from league.selectors import competitions
 from league.services.competition import TournamentError
 from league.services.ladders import create_ladder
-from league.services.leagues import create_league, create_season
+from league.services.leagues import create_league, create_season, update_league
 from league.services.tournament_setup import (
     CHANGEABLE,
     changeable_settings,
@@ -172,9 +172,11 @@ def league_new(request, pk: int):
     form = LeagueForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            league = create_league(club=club, name=form.cleaned_data["name"])
+            league = create_league(club=club, **form.settings())
         except IntegrityError:
             form.add_error("name", _("The club has a league of that name."))
+        except ValueError as e:
+            form.add_error(None, str(e))
         else:
             messages.success(request, _("%(name)s is created: add its first season.") % {"name": league.name})
             return redirect("web:league", pk=league.pk)
@@ -184,21 +186,62 @@ def league_new(request, pk: int):
 
 
 @_organiser_page
+def league_settings(request, pk: int):
+    """Rename a league, or change the divisions its new seasons start with (seasons made already keep theirs)."""
+    league = get_object_or_404(competitions.league_pages(), pk=pk)
+    if not organises(request.user, league.club_id):
+        return refused_page(request, _("Only the club's organisers may change its leagues."))
+    initial = {"name": league.name, "division_count": league.division_count, "promoted": league.promoted,
+               "relegated": league.relegated}
+    form = LeagueForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        changes = {k: v for k, v in form.settings().items() if v != initial[k]}
+        try:
+            update_league(league=league, **changes)
+        except IntegrityError:
+            form.add_error("name", _("The club has a league of that name."))
+        except ValueError as e:
+            form.add_error(None, str(e))
+        else:
+            messages.success(request, _("The settings are saved: new seasons start with them.") if changes
+                             else _("Nothing changed."))
+            return redirect("web:league", pk=league.pk)
+    return render(request, "web/simple_form.html", {
+        "form": form, "title": _("Settings of %(league)s") % {"league": league.name}, "submit": _("Save"),
+        "back": league.name, "back_view": "web:league", "back_pk": league.pk}, status=_status(form))
+
+
+@_organiser_page
 def season_new(request, pk: int):
+    """A new season of a league: its name and dates, its divisions (the league's settings to start with) and how
+    its players are put in them; the organiser lands on its divisions page to review them before it starts."""
     league = get_object_or_404(competitions.league_pages(), pk=pk)
     if not organises(request.user, league.club_id):
         return refused_page(request, _("Only the club's organisers may add seasons to its leagues."))
-    form = SeasonForm(request.POST or None)
+    previous = competitions.seasons_of(league).order_by("-created_at", "-pk")
+    initial: dict[str, Any] = {"division_count": league.division_count, "promoted": league.promoted,
+                               "relegated": league.relegated}
+    from_id = _id(request.GET.get("from"))
+    chosen = previous.filter(pk=from_id).first() if from_id is not None else None
+    if chosen is not None:
+        initial["from_season"] = chosen
+    form = SeasonForm(request.POST or None, initial=initial, previous=previous if previous.exists() else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             season = create_season(league=league, name=data["name"], starts_on=data["starts_on"],
-                                   ends_on=data["ends_on"])
+                                   ends_on=data["ends_on"], division_count=data["division_count"],
+                                   promoted=data["promoted"], relegated=data["relegated"],
+                                   placing=data["placing"], from_season=data.get("from_season"))
         except IntegrityError:
             form.add_error("name", _("The league has a season of that name."))
         except ValueError as e:
             form.add_error(None, str(e))
         else:
+            if data["division_count"] > 1:
+                messages.success(request, _("%(name)s is created: check who is in which division before it starts.")
+                                 % {"name": season.name})
+                return redirect("web:season-divisions", pk=season.pk)
             messages.success(request, _("%(name)s is created: its tournaments count towards it.")
                              % {"name": season.name})
             return redirect("web:season", pk=season.pk)

@@ -20,6 +20,7 @@ from league.models import Match, Player, TournamentStatus
 from league.permissions import keeps_to_self_entry_window, organises, refusal_to_enter, refusal_to_manage_bot
 from league.selectors import clubs as club_reads
 from league.selectors import competitions, ratings
+from league.selectors import divisions as division_reads
 from league.selectors import matches as match_reads
 from league.selectors.accounts import in_ladder, my_entry, my_membership, open_for_self_entry, pending_requests
 from league.selectors.bots import conduct_of, player_seats
@@ -41,6 +42,7 @@ from league.standings import shown_metrics
 from runtime.throttling import WriteLimit, rate_limited
 
 from .charts import Series, rating_chart
+from .divisions import divisions_context
 from .evening import evening_context
 from .games import presenter_for
 from .offline import tournament_offline_context
@@ -79,22 +81,41 @@ def club(request, pk: int):
 
 
 def league(request, pk: int):
+    """A league's seasons, and its current season's standings: each division's with its promotion and relegation
+    zones, and who went up and down at the end of the last closed season."""
     league = get_object_or_404(competitions.league_pages(), pk=pk)
-    return render(request, "web/league.html", {"league": league, "seasons": competitions.seasons_of(league),
-                                               "organiser": organises(request.user, league.club_id)})
+    current = division_reads.current_season(league)
+    closed = division_reads.last_closed_season(league)
+    context: dict = {}
+    if current is not None:
+        context = divisions_context(current)
+        if not context["divided"]:
+            standings = cached_season_standings(current)
+            context.update(standings=standings, metric_names=shown_metrics(standings))
+    latest = division_reads.latest_season(league)
+    return render(request, "web/league.html", {
+        "league": league, "seasons": competitions.seasons_of(league).order_by("-created_at", "-pk"),
+        "organiser": organises(request.user, league.club_id), "current": current, **context,
+        "last_closed": closed, "closed_moves": division_reads.moves_of(closed) if closed and closed != current else [],
+        "next_from": closed if closed is not None and closed == latest else None,
+    })
 
 
 def season(request, pk: int):
     """A season's tournaments and its standings, one table per game its tournaments play (results of different
-    games are not added up: their scores mean different things)."""
+    games are not added up: their scores mean different things). A season split into divisions shows one table per
+    division (of the game it is decided by), with the zones; its other games' tables follow as one table each."""
     season = get_object_or_404(competitions.season_pages(), pk=pk)
+    context = divisions_context(season)
     tables = []
     for game in season_games(season) or ["diamonds"]:
+        if context["divided"] and game == context["division_game"]:
+            continue
         standings = cached_season_standings(season, game)
         tables.append({"game": game, "standings": standings, "metric_names": shown_metrics(standings)})
     return render(request, "web/season.html", {
         "season": season, "tournaments": competitions.tournaments_of_season(season), "tables": tables,
-        "organiser": organises(request.user, season.league.club_id),
+        "organiser": organises(request.user, season.league.club_id), **context,
     })
 
 

@@ -6,6 +6,8 @@ from .club import Club, Membership
 from .club_admin import ClubAdmin
 from .club_member import ClubMember
 from .comparison import Comparison, ComparisonDecision, ComparisonPair, ComparisonStatus, PairStatus
+from .division import Division
+from .division_member import DivisionMember, Movement
 from .ladder import Ladder, RatingModel
 from .ladder_entry import LadderEntry
 from .league import League
@@ -43,5 +45,6 @@ __all__ = [
     "CheckIn", "FinalRanking", "LateEntryPoints", "ClaimCode", "PrivateLink",
     "DeliveryStatus", "Notification", "NotificationKind", "WebhookDelivery", "WebhookEndpoint",
     "Language", "Membership", "MembershipRequest", "Profile", "RequestStatus",
+    "Division", "DivisionMember", "Movement",
     "Comparison", "ComparisonDecision", "ComparisonPair", "ComparisonStatus", "PairStatus",
 ]

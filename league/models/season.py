@@ -1,4 +1,8 @@
-"""A season of a league: the tournaments played between two dates, whose results add up to the season standings."""
+"""A season of a league: the tournaments played between two dates, whose results add up to the season standings.
+
+A season may be split into divisions (league.models.Division), each ranked on its own; `promoted` and `relegated`
+say how many move between two adjacent divisions when the organiser closes the season (`closed_at`), and the next
+season is put together from those moves (league.services.divisions)."""
 
 from django.db import models
 
@@ -8,6 +12,12 @@ class Season(models.Model):
     name = models.CharField(max_length=100)
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)
+    promoted = models.PositiveSmallIntegerField(
+        default=0, help_text="The top N of each division but the first go up one when the season closes.")
+    relegated = models.PositiveSmallIntegerField(
+        default=0, help_text="The bottom N of each division but the last go down one when the season closes.")
+    closed_at = models.DateTimeField(null=True, blank=True,
+                                     help_text="When the organiser closed it: its moves between divisions are final.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -21,7 +21,7 @@ lists them, for a page that shows each.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Hashable
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import cast
@@ -46,6 +46,8 @@ from ..standings import (
     Standing,
     StandingsConfig,
     compute_standings,
+    rank,
+    tally,
 )
 
 # Duplicate play ranks on the comparison with those who held the same cards first.
@@ -194,13 +196,9 @@ def season_game(season: Season, game: str | None) -> str:
     return game
 
 
-def season_standings(*, season: Season, game: str | None = None,
-                     config: StandingsConfig | None = None) -> list[StandingRow]:
-    """The players of a season ranked over every finished match of its tournaments of `game` (by default the first
-    of `season_games`: see the module docstring), with default points and precedence unless `config` is given;
-    byes count as in each tournament. Partnership tables count each partner with the team's result at a table of
-    players."""
-    game = season_game(season, game)
+def _season_inputs(season: Season, game: str, config: StandingsConfig | None):
+    """What a season's table of `game` is ranked from: its finished matches' results, the config (default points and
+    precedence, the first tournament's bye points, unless `config` is given), its players and their byes."""
     tournaments = list(Tournament.objects.filter(season=season, game=game))
     byes: Counter = Counter()
     players: set[int] = set()
@@ -214,8 +212,33 @@ def season_standings(*, season: Season, game: str | None = None,
         config = StandingsConfig(bye_points=standings_config(tournaments[0]).bye_points)
     results = _results(_finished_seats(match__tournament_round__tournament__season=season,
                                        match__tournament_round__tournament__game=game))
+    return results, config, players, byes
+
+
+def season_standings(*, season: Season, game: str | None = None,
+                     config: StandingsConfig | None = None) -> list[StandingRow]:
+    """The players of a season ranked over every finished match of its tournaments of `game` (by default the first
+    of `season_games`: see the module docstring), with default points and precedence unless `config` is given;
+    byes count as in each tournament. Partnership tables count each partner with the team's result at a table of
+    players."""
+    game = season_game(season, game)
+    results, config, players, byes = _season_inputs(season, game, config)
     standings = compute_standings(results, config=config, competitors=sorted(players), byes=byes)
     return _rows(standings, {pid: (pid,) for pid in players}, game)
+
+
+def season_division_standings(*, season: Season, divisions: Sequence[Sequence[int]], game: str | None = None,
+                              config: StandingsConfig | None = None) -> list[list[StandingRow]]:
+    """One table per division (each a list of player ids): the season's standings of `game` ranked among each
+    division's players only. Points, scores and tie-breaks come from every match of the season's tournaments,
+    whoever the player met there (league.standings.rank's `among`); a player who has not played is ranked with
+    nothing."""
+    game = season_game(season, game)
+    results, config, players, byes = _season_inputs(season, game, config)
+    everyone = sorted(players | {pid for ids in divisions for pid in ids})
+    counted = tally(results, config=config, competitors=everyone, byes=byes)
+    members: dict[Hashable, tuple[int, ...]] = {pid: (pid,) for pid in everyone}
+    return [_rows(rank(counted, among=ids), members, game) for ids in divisions]
 
 
 def _player_ids(competitor: Hashable, members: dict[Hashable, tuple[int, ...]]) -> tuple[int, ...]:

@@ -35,7 +35,13 @@ from ..models import (
     TournamentEntry,
     TournamentRound,
 )
-from .standings import StandingRow, season_game, season_standings, tournament_standings
+from .standings import (
+    StandingRow,
+    season_division_standings,
+    season_game,
+    season_standings,
+    tournament_standings,
+)
 
 STANDINGS_TIMEOUT = 300
 # How long a tournament counts as watched after a reader had its table computed.
@@ -187,6 +193,17 @@ def cached_season_standings(season: Season, game: str | None = None) -> list[Sta
     fingerprint = hashlib.sha1(repr((season.pk, game, prints)).encode()).hexdigest()
     return _cached(f"season-standings:{season.pk}:{game}:{fingerprint}",
                    lambda: season_standings(season=season, game=game))
+
+
+def cached_season_division_standings(season: Season, divisions: list[list[int]],
+                                     game: str | None = None) -> list[list[StandingRow]]:
+    """league.selectors.season_division_standings (default points), from the cache while neither the season's
+    tournaments of the game (as cached_season_standings) nor who is in which division has changed."""
+    game = season_game(season, game)
+    prints = [standings_fingerprint(t) for t in Tournament.objects.filter(season=season, game=game).order_by("pk")]
+    fingerprint = hashlib.sha1(repr((season.pk, game, prints, divisions)).encode()).hexdigest()
+    return _cached(f"division-standings:{season.pk}:{game}:{fingerprint}",
+                   lambda: season_division_standings(season=season, divisions=divisions, game=game))
 
 
 def warm_tournament_standings(*, tournament_id: int) -> bool:

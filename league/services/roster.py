@@ -10,11 +10,12 @@ account's person player (`claim_guest`). Nobody's account is bound by anyone els
 nothing until its holder, signed in, posts the confirmation.
 
 Merging (two guests, or a guest into the person claiming it) moves the history: seats, tournament entries (with their
-private links and check-ins), ratings and rating history, result versions entered through a link, club memberships.
-It is refused when the two sat at the same match or are entered in the same tournament (one person cannot have held
-two seats), and when both have rated results in the same context: ratings are updated match by match (OpenSkill,
-league.services.ratings), so two histories cannot be added up after the fact, and recomputing them would change
-every opponent's rating since; one side's rating simply carries over when the other has none there.
+private links and check-ins), places in a season's divisions, ratings and rating history, result versions entered
+through a link, club memberships. It is refused when the two sat at the same match, are entered in the same
+tournament or are in divisions of the same season (one person cannot have held two seats), and when both have rated
+results in the same context: ratings are updated match by match (OpenSkill, league.services.ratings), so two
+histories cannot be added up after the fact, and recomputing them would change every opponent's rating since; one
+side's rating simply carries over when the other has none there.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from django.utils.translation import gettext as _
 from ..models import (
     ClaimCode,
     Club,
+    DivisionMember,
     LadderEntry,
     LobbySeat,
     MatchSeat,
@@ -182,6 +184,9 @@ def _refusal_to_merge(source: Player, target: Player) -> str | None:
     if both:
         return _("%(a)s and %(b)s are entered in the same tournament: take one of them out first.") % {
             "a": source.name, "b": target.name}
+    if DivisionMember.objects.filter(player=source, season__division_members__player=target).exists():
+        return _("%(a)s and %(b)s are both in a division of the same season: take one of them out first.") % {
+            "a": source.name, "b": target.name}
     if (LadderEntry.objects.filter(player=source).exists() or LobbySeat.objects.filter(player=source).exists()
             or source.hosted_tables.exists() or source.comparisons_as_candidate.exists()
             or source.comparisons_as_baseline.exists()):
@@ -208,6 +213,7 @@ def _move_history(source: Player, target: Player) -> None:
     RatingHistory.objects.filter(player=source).update(player=target)
     MatchSeat.objects.filter(player=source).update(player=target)
     TournamentEntry.objects.filter(player=source).update(player=target)
+    DivisionMember.objects.filter(player=source).update(player=target)
     ResultEntry.objects.filter(entered_by_player=source).update(entered_by_player=target)
     ResultEntry.objects.filter(decided_by_player=source).update(decided_by_player=target)
     for club in source.clubs.all():

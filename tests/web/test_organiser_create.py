@@ -48,7 +48,7 @@ def club_site(db, settings):
 
 class _FormFields(HTMLParser):
     """What a browser would post from a page's form (the one with `marker` in its attributes): every named input,
-    select and textarea that is not disabled, checkboxes only when checked."""
+    select and textarea that is not disabled, checkboxes and radio buttons only when checked."""
 
     def __init__(self, marker: str):
         super().__init__()
@@ -64,6 +64,9 @@ class _FormFields(HTMLParser):
             if a.get("type") == "checkbox":
                 if "checked" in a:
                     self.data[a["name"]] = "on"
+            elif a.get("type") == "radio":
+                if "checked" in a:
+                    self.data[a["name"]] = a.get("value") or ""
             else:
                 self.data[a["name"]] = a.get("value") or ""
         elif tag == "select" and a.get("name"):
@@ -320,22 +323,24 @@ def test_an_organiser_creates_a_ladder_a_league_and_a_season(client, club_site):
     wrong = client.post(f"/clubs/{club.pk}/ladders/new/", {**data, "name": "Big", "table_size": "6"})
     assert wrong.status_code == 400 and Ladder.objects.count() == 1
 
-    response = client.post(f"/clubs/{club.pk}/leagues/new/", {"name": "Thursday League"})
+    one_table = {"division_count": "1", "promoted": "2", "relegated": "2"}  # the forms' defaults, as a browser posts
+    response = client.post(f"/clubs/{club.pk}/leagues/new/", {"name": "Thursday League", **one_table})
     league = League.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/leagues/{league.pk}/"
     assert league.club == club
-    assert client.post(f"/clubs/{club.pk}/leagues/new/", {"name": "Thursday League"}).status_code == 400
+    assert client.post(f"/clubs/{club.pk}/leagues/new/", {"name": "Thursday League", **one_table}).status_code == 400
     league_page = client.get(f"/leagues/{league.pk}/").content.decode()
     assert f'href="/leagues/{league.pk}/seasons/new/"' in league_page  # "New season"
 
     url = f"/leagues/{league.pk}/seasons/new/"
-    backwards = client.post(url, {"name": "Spring", "starts_on": "2026-06-01", "ends_on": "2026-03-01"})
+    one_table["placing"] = "rating"
+    backwards = client.post(url, {"name": "Spring", "starts_on": "2026-06-01", "ends_on": "2026-03-01", **one_table})
     assert backwards.status_code == 400 and "cannot end before it starts" in backwards.content.decode()
-    response = client.post(url, {"name": "Spring", "starts_on": "2026-03-01", "ends_on": "2026-06-01"})
+    response = client.post(url, {"name": "Spring", "starts_on": "2026-03-01", "ends_on": "2026-06-01", **one_table})
     season = Season.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/seasons/{season.pk}/"
     assert (season.league, str(season.starts_on), str(season.ends_on)) == (league, "2026-03-01", "2026-06-01")
-    assert client.post(url, {"name": "Spring"}).status_code == 400 and Season.objects.count() == 1
+    assert client.post(url, {"name": "Spring", **one_table}).status_code == 400 and Season.objects.count() == 1
 
 
 def test_edit_settings_changes_what_may_change_and_shows_the_rest_greyed_out(client, club_site):
