@@ -129,6 +129,30 @@ def play_a_card(page, how: str) -> str:
     return code
 
 
+def take_turn(page, kind: str, how: str = "taps") -> str | None:
+    """Makes ann's decision of `kind` on the drawn table by tapping (a card played: `how`); the card played."""
+    if kind == "pass_count":
+        page.locator("button[name=count]").first.click()
+    elif kind == "pass_cards":
+        want = int(page.locator("button[data-pass-count]").get_attribute("data-pass-count"))
+        assert page.locator("button[data-pass-count]").is_disabled()
+        picks = page.locator("label.cardpick")
+        for i in range(want):
+            picks.nth(i).click()  # a tap chooses the card (it is lifted)
+        assert page.locator("label.cardpick:has(input:checked)").count() == want
+        page.click("button[data-pass-count]")
+    elif kind == "play":
+        return play_a_card(page, how)
+    else:
+        page.locator("fieldset button.choice").first.click()
+    return None
+
+
+def kind_of(page) -> str:
+    form = page.locator("form.decision")
+    return (form.get_attribute("data-kind") if form.count() else "") or ""
+
+
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
 def test_a_person_plays_a_whole_game_by_tapping_while_a_spectator_watches(chromium, site, taking_turns,
                                                                           asgi_server, screen):  # noqa: F811
@@ -162,8 +186,7 @@ def test_a_person_plays_a_whole_game_by_tapping_while_a_spectator_watches(chromi
 
     kinds, plays, shots = [], 0, set()
     for _ in range(80):
-        form = player.locator("form.decision")
-        kind = form.get_attribute("data-kind") if form.count() else ""
+        kind = kind_of(player)
         if not kind:
             break
         shown = move_of(player)
@@ -187,24 +210,10 @@ def test_a_person_plays_a_whole_game_by_tapping_while_a_spectator_watches(chromi
                 assert_accessible(watcher, f"the spectator's drawn table, {screen}")
             shots.add(kind)
         kinds.append(kind)
-        played = None
-        if kind == "pass_count":
-            player.locator("button[name=count]").first.click()
-        elif kind == "pass_cards":
-            want = int(player.locator("button[data-pass-count]").get_attribute("data-pass-count"))
-            assert player.locator("button[data-pass-count]").is_disabled()
-            picks = player.locator("label.cardpick")
-            for i in range(want):
-                picks.nth(i).click()  # a tap chooses the card (it is lifted)
-            assert player.locator("label.cardpick:has(input:checked)").count() == want
-            player.click("button[data-pass-count]")
-        elif kind == "play":
-            how = "swipe" if screen == "phone" and plays == 1 else "keyboard" if screen == "desktop" and plays == 1 \
-                else "taps"
-            played = play_a_card(player, how)
-            plays += 1
-        else:
-            player.locator("fieldset button.choice").first.click()
+        how = "swipe" if screen == "phone" and plays == 1 else "keyboard" if screen == "desktop" and plays == 1 \
+            else "taps"
+        played = take_turn(player, kind, how)
+        plays += kind == "play"
         moved_past(player, shown)
         mine = move_of(player)
         watcher.wait_for_function("m => Number(document.querySelector('#table .table-view').dataset.move) >= m",
@@ -288,3 +297,43 @@ def test_without_javascript_the_drawn_table_is_a_form(chromium, site, taking_tur
         assert move_of(page) > shown, kind
     snap(page, "diamonds-table-phone-no-script")
     context.close()
+
+
+FLIGHTS = """window.flights = 0;
+new MutationObserver(changes => changes.forEach(c => c.addedNodes.forEach(n => {
+  if (n.classList && n.classList.contains('flying')) window.flights++;
+}))).observe(document.body, {childList: true});"""
+
+
+def flights_after_a_turn(page) -> int:
+    """How many things moved across the screen (cards, crystals) after ann's next decision and the bots' replies."""
+    page.evaluate(FLIGHTS)
+    shown = move_of(page)
+    take_turn(page, kind_of(page))
+    moved_past(page, shown)
+    page.wait_for_function("() => !document.querySelector('.flying')")
+    return page.evaluate("window.flights")
+
+
+def test_moves_are_animated_unless_skipped_or_the_reader_wants_less_motion(chromium, site, taking_turns,
+                                                                            asgi_server):  # noqa: F811
+    base = asgi_server
+    match = table_with_bots(site["ann"], site["bots"], seed="drawn-motion")
+    context = chromium.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    sign_in(page, base, f"/matches/{match.pk}/")
+    assert flights_after_a_turn(page) > 0  # the passed cards, the cards played: they move
+    page.check("#skip-animations")  # remembered from now on
+    page.reload()
+    assert page.is_checked("#skip-animations")
+    assert flights_after_a_turn(page) == 0
+    context.close()
+
+    calm = chromium.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    page = calm.new_page()
+    page.set_default_timeout(15000)
+    sign_in(page, base, f"/matches/{match.pk}/")
+    assert not page.is_checked("#skip-animations")
+    assert flights_after_a_turn(page) == 0  # prefers-reduced-motion: nothing moves
+    calm.close()

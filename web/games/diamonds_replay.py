@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 
 from engine import card_str, from_record
 
-from .diamonds_table import Felt, SeatBox, action_line, slot_of
+from .diamonds_table import Felt, SeatBox, action_line, slot_of, trick_cards
 
 
 @dataclass
@@ -47,7 +47,8 @@ class Frame:
                          dealer=s == self.dealer, thief=s == self.thief, awaited=False, viewer=False, team=s,
                          slot=slot_of(s, 0, n), faces=self.hands[s])
                  for s in range(n)]
-        trick = [{**p, "slot": slot_of(p["seat"], 0, n)} for p in self.trick if "seat" in p]
+        trick = trick_cards([p for p in self.trick if "seat" in p], self.names,
+                            {s: slot_of(s, 0, n) for s in range(n)})
         winner_slot = next((b.slot for b in seats if b.name == self.winner), None) if self.winner else None
         return Felt(seats=seats, trick=trick, trick_done=self.winner is not None, trick_winner=self.winner,
                     winner_slot=winner_slot, led=trick[0]["card"][0] if trick else None, supply=self.supply,

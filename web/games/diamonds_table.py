@@ -116,9 +116,9 @@ class Table:
 
     @property
     def fan_columns(self) -> int:
-        """The cards in each row of the hand on a phone (at most 8 fit): rows as even as they can be."""
+        """The cards in each row of the hand on a phone (at most 7 fit in 390 px): rows as even as they can be."""
         n = len(self.hand)
-        rows = max(1, -(-n // 8))
+        rows = max(1, -(-n // 7))
         return max(1, -(-n // rows))
 
     @property
@@ -212,12 +212,23 @@ def _trick(table: Table, state: dict[str, Any], names: list[str]) -> None:
     if shown is None:
         return
     slots = {s.seat: s.slot for s in table.seats}
-    table.trick = [{"name": names[p["seat"]], "seat": p["seat"], "card": p["card"], "slot": slots[p["seat"]]}
-                   for p in shown["plays"]]
+    table.trick = trick_cards(shown["plays"], names, slots)
     table.trick_done = current is None
     table.trick_winner = names[shown["winner"]] if shown["winner"] is not None else None
     if shown["plays"]:
         table.led = shown["plays"][0]["card"][0]
+
+
+def trick_cards(plays: list[dict], names: list[str], slots: dict[int, str]) -> list[dict]:
+    """A trick's cards as the felt lays them, each in front of its player; a seat's second card (two players,
+    R-TWO-1) a little aside, so both show."""
+    seen: set[int] = set()
+    cards = []
+    for p in plays:
+        cards.append({"name": names[p["seat"]], "seat": p["seat"], "card": p["card"], "slot": slots[p["seat"]],
+                      "again": p["seat"] in seen})
+        seen.add(p["seat"])
+    return cards
 
 
 def action_line(a: dict, names: list[str]) -> str:
