@@ -82,8 +82,14 @@
            list.filter(usable)[0] || list[0]);
   }
 
+  // One tab stop in the hand: `current`, or the first card that can take the focus (a box left unticked once
+  // enough are chosen to pass is disabled).
   function roving(current) {
-    cards().forEach(function (card) { control(card).tabIndex = card === current ? 0 : -1; });
+    var list = cards();
+    if (!current || control(current).disabled) {
+      current = list.filter(function (c) { return !control(c).disabled; })[0];
+    }
+    list.forEach(function (card) { control(card).tabIndex = card === current ? 0 : -1; });
   }
 
   function lift(card, speak) {
@@ -140,7 +146,7 @@
   root.addEventListener("keydown", function (e) {
     var card = e.target.closest && e.target.closest(".handcard");
     if (!card || e.altKey || e.ctrlKey || e.metaKey) return;
-    var list = cards();
+    var list = cards().filter(function (c) { return c === card || !control(c).disabled; });
     var i = list.indexOf(card);
     var next = null;
     if (e.key === "ArrowRight" || e.key === "ArrowDown") next = list[Math.min(list.length - 1, i + 1)];
@@ -359,6 +365,10 @@
     if (!skipping() && old.seq && fresh.length) animate(fresh.slice(-MAX_ANIMATED), old);
   });
 
+  root.addEventListener("change", function (e) {
+    var card = e.target.closest && e.target.closest(".cardpick");
+    if (card) roving(card); // match.js may have disabled the boxes left unticked
+  });
   document.addEventListener("keydown", function (e) { if (e.key === "Escape") finishAll(); });
   prepareHand();
 })();
