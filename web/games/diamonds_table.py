@@ -98,7 +98,6 @@ class Felt:
 class Table:
     state: dict[str, Any]
     seats: list[SeatBox]
-    others: list[SeatBox]  # clockwise from the viewer's left (every seat for a spectator)
     me: SeatBox | None
     felt: Felt | None = None
     hand: list[HandCard] = field(default_factory=list)
@@ -151,9 +150,7 @@ def build_table(state: dict[str, Any], names: list[str]) -> Table:
             awaited=s in awaited and not over, viewer=s == viewer, team=t, slot=slot_of(s, bottom, n),
         ))
     me = boxes[viewer] if viewer is not None else None
-    start = viewer + 1 if viewer is not None else 0
-    others = [boxes[(start + i) % n] for i in range(n) if (start + i) % n != viewer]
-    table = Table(state=state, seats=boxes, others=others, me=me)
+    table = Table(state=state, seats=boxes, me=me)
     _trick(table, state, names)
     _actions(table, state, names)
     table.felt = Felt(seats=boxes, trick=table.trick, trick_done=table.trick_done, trick_winner=table.trick_winner,
