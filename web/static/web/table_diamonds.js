@@ -30,7 +30,10 @@
   var swipe = null;
 
   function view() { return root.querySelector(".table-view"); }
-  function viewer() { var v = view(); var s = v && v.getAttribute("data-viewer"); return s === "" || s === null ? null : Number(s); }
+  function viewer() { // the seat whose table this is (null: a spectator's)
+    var v = view(), seat = v && v.getAttribute("data-viewer");
+    return seat === "" || seat === null ? null : Number(seat);
+  }
   function words(name) { return (tools && tools.getAttribute("data-" + name)) || ""; }
   function announce(text) {
     var live = document.getElementById("announce");
@@ -179,10 +182,6 @@
   function rect(el) { return el ? el.getBoundingClientRect() : null; }
   function q(selector) { return root.querySelector(selector); }
   function handOf(seat) { return q('[data-hand="' + seat + '"]') || q('.dseat[data-seat="' + seat + '"]'); }
-  function handCardRect(code) {
-    var card = cards().filter(function (c) { return codeOf(c) === code; })[0];
-    return card ? rect(card) : null;
-  }
 
   function drawing(href, className) {
     var svg = document.createElementNS(SVG, "svg");
