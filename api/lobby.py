@@ -44,6 +44,9 @@ class LobbyTableSerializer(serializers.Serializer):
     public = serializers.BooleanField()
     bot_kind = serializers.CharField(help_text="Empty: people only; else the host may start with these bots.")
     turn_deadline_seconds = serializers.IntegerField(allow_null=True)
+    clock_bank_seconds = serializers.IntegerField(allow_null=True, help_text="The match's chess clock: each seat's "
+                                                  "bank in seconds; null: no clock.")
+    clock_increment_seconds = serializers.IntegerField(help_text="Seconds added to a bank with each decision.")
     host = serializers.CharField(help_text="The host's player name.")
     players = serializers.ListField(child=serializers.CharField(), help_text="Seated, in seat order (0-based).")
     free_seats = serializers.IntegerField()
@@ -67,6 +70,12 @@ class LobbyTableCreateSerializer(serializers.Serializer):
     turn_deadline_seconds = serializers.IntegerField(
         required=False, allow_null=True, default=None,
         help_text="Seconds per decision; null (the default): the league's for a table of people, a few minutes.")
+    clock_bank_seconds = serializers.IntegerField(
+        required=False, allow_null=True, default=None,
+        help_text="A chess clock: each seat's time bank in seconds (a decision is due when its seat's runs out); "
+                  "null (the default): no clock.")
+    clock_increment_seconds = serializers.IntegerField(
+        required=False, default=0, help_text="Seconds added to a seat's bank with each decision of its own.")
 
 
 class TokenSerializer(serializers.Serializer):

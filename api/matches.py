@@ -15,7 +15,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from engine import InvalidRuleset
-from league.models import Match
+from league.models import DeadlineAction, Match
 from league.permissions import refusal_to_seat
 from league.selectors.live import public_record, seats_of_user
 from league.selectors.matches import corrections_of, match_with_players, matches_with_players
@@ -71,7 +71,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         description="Engine bots play at once; a table with people or external bots waits for them, each decision "
                     "for at most its turn deadline (`turn_deadline_seconds`; left out or null: the league's default, "
                     "a few minutes with a person at the table, seconds for external bots), after which the fallback "
-                    "bot decides for the late seat.",
+                    "bot decides for the late seat. With a chess clock (`clock_bank_seconds`, plus "
+                    "`clock_increment_seconds` per decision) each seat of a person or an external bot has that bank "
+                    "instead, and its decisions are due when it runs out: then `deadline_action` applies (fallback: "
+                    "the fallback bot plays the seat to the end; forfeit: the seat forfeits).",
         request=MatchCreateSerializer,
         responses={201: MatchSerializer, **WRITE_ERRORS},
     )
@@ -89,7 +92,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             match = create_match(players=players, ruleset=ruleset, seed=data.get("seed"),
                                  seed_chosen=data.get("seed") is not None, club=club,
                                  game=data["game"], turn_deadline_seconds=data.get("turn_deadline_seconds"),
-                                 deadline_fallback=data.get("deadline_fallback", "random"))
+                                 deadline_fallback=data.get("deadline_fallback", "random"),
+                                 deadline_action=data.get("deadline_action", DeadlineAction.FALLBACK),
+                                 clock_bank_seconds=data.get("clock_bank_seconds"),
+                                 clock_increment_seconds=data.get("clock_increment_seconds", 0))
         except (InvalidRuleset, ValueError, TypeError) as e:
             raise ValidationError({"ruleset": str(e)}) from None
         start_live_match(match=match, deadline_fallback=match.deadline_fallback)

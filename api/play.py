@@ -27,6 +27,7 @@ from league.aio import run_sync
 from league.models import Match, MatchSeat
 from league.models.match import IN_PLAY
 from league.refusals import refusal_text
+from league.selectors.clocks import match_clocks
 from league.selectors.deals import deal_still_in_play, result_withheld
 from league.selectors.live import (
     await_turns,
@@ -57,7 +58,8 @@ SEAT_PARAM = OpenApiParameter("seat", int, description="Which of the caller's se
 E400 = OpenApiResponse(ErrorSerializer, description="Malformed input, or a decision the rules refuse (`rule`).")
 E403 = OpenApiResponse(ErrorSerializer, description="The seat is not the caller's.")
 E404 = OpenApiResponse(ErrorSerializer, description="No such match.")
-E409 = OpenApiResponse(ErrorSerializer, description="Stale or repeated move number, or the match is not in play.")
+E409 = OpenApiResponse(ErrorSerializer, description="Stale or repeated move number, the match is not in play, or "
+                                                    "the seat forfeited or ran out of time on its clock.")
 E429 = OpenApiResponse(ErrorSerializer, description="Too many writes: see Retry-After.")
 
 
@@ -127,7 +129,8 @@ class MatchStateView(APIView):
                     "hidden until the end), the rings, the card shown. Spectators of a duplicate table whose deal "
                     "other tables still play get 403. A comparison's game that has ended while its twin is still "
                     "played answers only that it is over (`over`, `result_withheld`: true), to its own seats too, "
-                    "until the pair has ended.",
+                    "until the pair has ended. `clock` is the match's chess clocks (null without one): each clocked "
+                    "seat's `remaining_ms` at `server_time`, `running` for the seats whose time is going.",
         parameters=[SEAT_PARAM],
         responses={200: OpenApiTypes.OBJECT, 400: E400, 403: E403, 404: E404},
     )
@@ -143,6 +146,7 @@ class MatchStateView(APIView):
         data["match"] = match.pk
         data["status"] = match.status
         data["deadline_at"] = match.deadline_at
+        data["clock"] = match_clocks(match)
         return Response(data)
 
 
@@ -152,7 +156,8 @@ class MatchLegalView(APIView):
     @extend_schema(
         summary="The decisions the caller's seat may make now",
         description="Each as the `decision` JSON that POST decisions/ takes (the game's own); for Diamonds' "
-                    "passing, the cards to choose `count` of.",
+                    "passing, the cards to choose `count` of. `clock`: the match's chess clocks (null without one), "
+                    "so a bot knows the time it has left.",
         parameters=[SEAT_PARAM],
         responses={200: LegalSerializer, 400: E400, 401: E403, 403: E403, 404: E404},
     )
@@ -172,6 +177,7 @@ class MatchLegalView(APIView):
             # Cancelled or failed: the game stopped where it was, and nobody is to decide (a bot asking in a loop
             # would only hear 409s).
             legal.update(my_turn=False, decisions=[], pass_cards=None)
+        legal["clock"] = match_clocks(seat.match)
         return Response(legal)
 
 
@@ -185,7 +191,9 @@ class MatchDecisionView(APIView):
                     "stale or repeated one is refused with 409 and changes nothing. While cards are passed, every "
                     "move since the pass count was chosen is current for a seat that has not passed yet. The answer's "
                     "`legal` is what GET legal/ would answer now for the first of the caller's seats that the match "
-                    "awaits (null if none is): a bot that holds it can decide again without asking.",
+                    "awaits (null if none is): a bot that holds it can decide again without asking. A seat whose chess "
+                    "clock has run out is refused (409, code `out_of_time`) and the table's `deadline_action` "
+                    "applies at once.",
         request=DecisionRequestSerializer,
         responses={201: DecisionResultSerializer, 400: E400, 401: E403, 403: E403, 404: E404, 409: E409,
                    429: E429},
@@ -212,7 +220,8 @@ class MatchDecisionView(APIView):
         except DecisionRefused as e:
             return refused(e)
         return Response({"match": outcome.match_id, "seat": outcome.seat, "move_number": outcome.move_number,
-                         "pending": outcome.pending, "over": outcome.over, "legal": outcome.legal}, status=201)
+                         "pending": outcome.pending, "over": outcome.over, "legal": outcome.legal,
+                         "clock": outcome.clock}, status=201)
 
 
 class WaitForTurns(Response):

@@ -11,7 +11,13 @@ from django.contrib.auth.models import User
 from rest_framework import serializers
 
 from engine.games import GAMES, game_type
-from league.limits import MAX_RESULT_AMOUNT, MAX_ROUND_MINUTES, MAX_TURN_DEADLINE_SECONDS
+from league.limits import (
+    MAX_CLOCK_BANK_SECONDS,
+    MAX_CLOCK_INCREMENT_SECONDS,
+    MAX_RESULT_AMOUNT,
+    MAX_ROUND_MINUTES,
+    MAX_TURN_DEADLINE_SECONDS,
+)
 from league.models import (
     Club,
     DeadlineAction,
@@ -104,6 +110,37 @@ class PlayerCreateSerializer(serializers.Serializer):
     bot_settings = serializers.DictField(required=False)
 
 
+def clock_bank_field() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=MAX_CLOCK_BANK_SECONDS,
+        help_text="A chess clock: each seat's time bank in seconds (a person's or an external bot's; engine bots "
+                  "have none); its decisions are due when it runs out, and the table's `deadline_action` applies "
+                  "then. null (the default): no clock, the turn deadline alone.")
+
+
+def clock_increment_field() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        required=False, min_value=0, max_value=MAX_CLOCK_INCREMENT_SECONDS,
+        help_text="Seconds added to a seat's bank with each decision of its own (0, the default: none); only with "
+                  "`clock_bank_seconds`.")
+
+
+class SeatClockSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    remaining_ms = serializers.IntegerField(help_text="Milliseconds left on the seat's clock at `server_time`.")
+    running = serializers.BooleanField(help_text="The seat is to decide and its time is going.")
+    out_of_time = serializers.BooleanField(help_text="Its time ran out: the table's deadline_action applied.")
+
+
+class ClockSerializer(serializers.Serializer):
+    """A match's chess clocks as they stood at `server_time` (league.selectors.clocks)."""
+
+    bank_seconds = serializers.IntegerField()
+    increment_seconds = serializers.IntegerField()
+    server_time = serializers.DateTimeField(help_text="When the figures were taken, on the server's clock.")
+    seats = SeatClockSerializer(many=True, help_text="Each clocked seat (engine bots' seats have no clock).")
+
+
 class MatchSeatSerializer(serializers.ModelSerializer):
     """A seat and how it finished. `score` and `tiebreak` are the game's own (the match's `score_label` and
     `tiebreak_label` name them); `vault` repeats `tiebreak` for Diamonds, where clients know it by that name, and is
@@ -164,8 +201,8 @@ class MatchSerializer(serializers.ModelSerializer):
         fields = ["id", "game", "club", "status", "move_number", "ruleset", "commitment", "seed", "nonce",
                   "seed_chosen", "seats", "first_dealer", "score_label", "tiebreak_label", "seat_players", "result",
                   "result_withheld", "error", "tournament", "tournament_round", "table_number", "ladder", "offline",
-                  "turn_deadline_seconds", "deadline_fallback", "deadline_action", "deadline_at", "created_at",
-                  "started_at",
+                  "turn_deadline_seconds", "deadline_fallback", "deadline_action", "deadline_at",
+                  "clock_bank_seconds", "clock_increment_seconds", "created_at", "started_at",
                   "updated_at", "finished_at"]
 
     def to_representation(self, match: Match):
@@ -206,6 +243,18 @@ class MatchCreateSerializer(serializers.Serializer):
     turn_deadline_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                                      max_value=MAX_TURN_DEADLINE_SECONDS)
     deadline_fallback = serializers.ChoiceField(choices=["random", "greedy"], required=False)
+    deadline_action = serializers.ChoiceField(
+        choices=DeadlineAction.choices, required=False,
+        help_text="What a missed deadline (or a clock run out) costs: fallback (the default: the bot decides once; "
+                  "a clock run out: the bot plays the seat to the end) or forfeit.")
+    clock_bank_seconds = clock_bank_field()
+    clock_increment_seconds = clock_increment_field()
+
+    def validate(self, attrs):
+        if attrs.get("clock_increment_seconds") and attrs.get("clock_bank_seconds") is None:
+            raise serializers.ValidationError({"clock_increment_seconds": "an increment needs a clock: give "
+                                                                          "clock_bank_seconds too"})
+        return attrs
 
 
 class DeadlineSerializer(serializers.Serializer):
@@ -253,6 +302,8 @@ class LegalSerializer(serializers.Serializer):
     pending = PendingSerializer(allow_null=True)
     decisions = serializers.ListField(child=serializers.DictField())
     pass_cards = serializers.DictField(allow_null=True, help_text='{"count": 2, "from": ["D3", ...]}: choose count.')
+    clock = ClockSerializer(allow_null=True, required=False,
+                            help_text="The match's chess clocks now (null: no clock): the seat's own time left.")
 
 
 class DecisionResultSerializer(serializers.Serializer):
@@ -265,6 +316,8 @@ class DecisionResultSerializer(serializers.Serializer):
         allow_null=True,
         help_text="What GET legal/ would answer now for the first of the caller's seats the match awaits (null if "
                   "none is): the next decision can be made without asking for it.")
+    clock = ClockSerializer(allow_null=True, help_text="The match's chess clocks after the decision (null: no "
+                                                       "clock).")
 
 
 class TurnSerializer(serializers.Serializer):
@@ -273,6 +326,9 @@ class TurnSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id")
     move_number = serializers.IntegerField()
     deadline_at = serializers.DateTimeField(allow_null=True)
+    clock_remaining_ms = serializers.IntegerField(
+        allow_null=True, help_text="Milliseconds left on this seat's chess clock now (its decision is due when it "
+                                   "runs out); null: the match has no clock.")
     legal = LegalSerializer(
         allow_null=True, required=False,
         help_text="With ?legal=1: what GET legal/?seat= would answer now for this seat, so the decision can be "
@@ -296,6 +352,8 @@ class TournamentSerializer(serializers.ModelSerializer):
         required=False, allow_null=True, min_value=1, max_value=MAX_ROUND_MINUTES,
         help_text="Minutes a round lasts on the clock shown at every table and on the projector (counted from the "
                   "round's start); null (the default): no clock. Nothing stops when it runs out.")
+    clock_bank_seconds = clock_bank_field()
+    clock_increment_seconds = clock_increment_field()
     # An object, as the schema says (a JSON model field would take any JSON, and a list here was a 500).
     ruleset = serializers.DictField(required=False, help_text="The game's ruleset fields (without `players`: the "
                                     "table size).")
@@ -308,7 +366,7 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "registration_closes_at", "members_only",
                   # a club evening: check-in, late entries, the final stage (docs/organisers.md)
                   "check_in_required", "self_check_in", "late_entry_points", "final_size", "final_stages",
-                  "final_advance", "final_ranking", "round_minutes"]
+                  "final_advance", "final_ranking", "round_minutes", "clock_bank_seconds", "clock_increment_seconds"]
 
 
 class CancelSerializer(serializers.Serializer):

@@ -84,7 +84,8 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
                                        "deadline_action", "deadline_fallback", "check_in_required", "self_check_in",
                                        "late_entry_points", "final_size", "final_stages", "final_advance",
                                        "final_ranking", "offline_tables", "registration_closes_at",
-                                       "members_only", "round_minutes") if k in data}
+                                       "members_only", "round_minutes", "clock_bank_seconds",
+                                       "clock_increment_seconds") if k in data}
         try:
             tournament = create_tournament(**fields)
         except ValueError as e:

@@ -6,8 +6,8 @@ commits (nothing is announced for a change that rolled back). Listeners connect 
 `name` and `payload`; a listener that fails is logged and never breaks the service that emitted.
 
 Names (payloads are plain JSON-able values: ids and short strings):
-- "match.started"        match_id
-- "match.finished"       match_id
+- "match.started"        match_id, round_id, ladder_id (the tournament round or ladder it belongs to, or None)
+- "match.finished"       match_id, round_id, ladder_id
 - "match.moved"          match_id, move_number (its stored play advanced, or its status changed: the website's
                          open pages of it are told, web.push)
 - "turn.awaited"         match_id, user_ids (the people, not bots, who owe a decision now)
@@ -19,6 +19,11 @@ Names (payloads are plain JSON-able values: ids and short strings):
 - "membership.answered"  club_id, player_id, request_id, accepted (true or false)
 - "lobby.changed"        table_id (a lobby table opened, was joined or left, started, was cancelled or expired;
                          table_id None for the periodic sweep of expired tables)
+- "tournament.changed"   tournament_id (what its page shows changed beyond the events above: an entry, a check-in,
+                         a round started, closed or reseated, a result entered, a table cancelled: web.push tells
+                         its open pages)
+- "ladder.changed"       ladder_id (its ratings moved with a match, a player joined or left, it was paused)
+- "comparison.changed"   comparison_id (a pair of its games ended, or the comparison ended)
 """
 
 from __future__ import annotations
@@ -42,6 +47,9 @@ EVENT_NAMES = (
     "membership.requested",
     "membership.answered",
     "lobby.changed",
+    "tournament.changed",
+    "ladder.changed",
+    "comparison.changed",
 )
 
 # Sent with keyword arguments `name` and `payload` (a dict) after the emitting transaction commits.

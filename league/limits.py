@@ -59,6 +59,35 @@ def check_turn_deadline(seconds: object) -> int | None:
     return seconds
 
 
+# A chess clock (Match.clock_bank_seconds, clock_increment_seconds): a bank of at most a week per seat, as a turn
+# deadline may be; an increment of at most an hour per decision. A seat's bank never grows past MAX_CLOCK_MS, which
+# keeps it inside its column (MatchSeat.clock_ms, PositiveIntegerField) however many increments it earns.
+MAX_CLOCK_BANK_SECONDS = MAX_TURN_DEADLINE_SECONDS
+MAX_CLOCK_INCREMENT_SECONDS = 3600
+MAX_CLOCK_MS = 2**31 - 1
+
+
+def check_clock(bank_seconds: object, increment_seconds: object = 0) -> tuple[int | None, int]:
+    """A chess clock as stored: (None, 0) for none, else a bank of whole seconds from 1 to MAX_CLOCK_BANK_SECONDS and
+    an increment per decision of whole seconds from 0 to MAX_CLOCK_INCREMENT_SECONDS (None: 0). ValueError naming
+    the bound; an increment without a bank is refused (it would be a clock that starts at nothing)."""
+    if increment_seconds is None:
+        increment_seconds = 0
+    if isinstance(increment_seconds, bool) or not isinstance(increment_seconds, int) or not (
+            0 <= increment_seconds <= MAX_CLOCK_INCREMENT_SECONDS):
+        raise ValueError(f"clock_increment_seconds must be a whole number from 0 to {MAX_CLOCK_INCREMENT_SECONDS} "
+                         f"(an hour); not {increment_seconds!r}")
+    if bank_seconds is None:
+        if increment_seconds:
+            raise ValueError("clock_increment_seconds needs a clock: give clock_bank_seconds too")
+        return None, 0
+    if isinstance(bank_seconds, bool) or not isinstance(bank_seconds, int) or not (
+            1 <= bank_seconds <= MAX_CLOCK_BANK_SECONDS):
+        raise ValueError(f"clock_bank_seconds must be a whole number from 1 to {MAX_CLOCK_BANK_SECONDS} (a week), "
+                         f"or null for no clock; not {bank_seconds!r}")
+    return bank_seconds, increment_seconds
+
+
 def check_tables_per_tick(value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TABLES_PER_TICK:
         raise ValueError(f"max_tables_per_tick must be a whole number from 1 to {MAX_TABLES_PER_TICK}, not {value!r}")

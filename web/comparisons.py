@@ -1,5 +1,6 @@
 """Comparison pages: the list, the form that creates one, the live page (LLR chart against its bounds, the results
-table, updated without a reload from `comparison_state`), a pair's two games side by side, and stopping one.
+table, kept live by web.live_pages: pushed over its socket, or polled from `comparison_state`), a pair's two games
+side by side, and stopping one.
 Thin views over league.services.comparisons and league.selectors.comparisons."""
 
 from __future__ import annotations
@@ -9,16 +10,15 @@ from typing import Any, TypedDict, cast
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, JsonResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from engine.games import GAMES
 from league.limits import MAX_COMPARISON_PAIRS
-from league.models import Comparison, Match, Player
+from league.models import Match, Player
 from league.models.player import EXTERNAL_BOT
 from league.permissions import organises_any
 from league.selectors import comparisons as selectors
@@ -28,8 +28,8 @@ from league.services.cancellation import stop_comparison
 from league.services.comparisons import ComparisonInvalid, ComparisonRefused, create_comparison
 from runtime.throttling import WriteLimit, rate_limited
 
-from .charts import llr_chart
 from .games import presenter_for
+from .live_pages import comparison_live_context
 
 
 class ComparisonForm(forms.Form):
@@ -94,30 +94,12 @@ def comparison_new(request):
     return render(request, "web/comparison_new.html", {"form": form}, status=400 if form.errors else 200)
 
 
-def _live(comparison: Comparison) -> dict:
-    pairs = selectors.pair_rows(comparison)
-    llrs = [p["llr"] for p in pairs if p["llr"] is not None]
-    return {"state": selectors.state(comparison), "pairs": pairs,
-            "chart": llr_chart(llrs, lower=comparison.lower_bound, upper=comparison.upper_bound,
-                               title=_("LLR of comparison %(id)s") % {"id": comparison.pk})}
-
-
 def comparison_detail(request, pk: int):
     comparison = get_object_or_404(selectors.comparison_pages(), pk=pk)
     may_stop = request.user.is_authenticated and (request.user.pk == comparison.owner_id
                                                   or organises_any(request.user))
     return render(request, "web/comparison.html", {"comparison": comparison, "may_stop": may_stop,
-                                                   **_live(comparison)})
-
-
-def comparison_state(request, pk: int):
-    """What the live page polls: the test's state, the pairs and the chart (drawn here, as on the page)."""
-    comparison = get_object_or_404(selectors.comparison_pages(), pk=pk)
-    live = _live(comparison)
-    rows = render_to_string("web/_comparison_pairs.html", {"pairs": live["pairs"], "comparison_id": pk})
-    summary = render_to_string("web/_comparison_summary.html", {"comparison": comparison, "state": live["state"]})
-    return JsonResponse({"state": live["state"], "pairs": live["pairs"], "chart": str(live["chart"]),
-                         "rows": rows, "summary": summary})
+                                                   **comparison_live_context(comparison)})
 
 
 @login_required

@@ -1,11 +1,12 @@
-"""The website's WebSockets: a match's page, the lobby's list and a lobby table's waiting room, each told at once
-what its polling would find.
+"""The website's WebSockets: a match's page, the lobby's list, a lobby table's waiting room, and a tournament's,
+a ladder's and a comparison's pages, each told at once what its polling would find.
 
 A socket joins its page's channel group (web.push). A notice there says only that something changed; the socket
 then reads its own reader's answer with the very code the page's polling endpoint runs (web.play.live_update,
-web.lobby.lobby_update and lobby_table_update: the reader's seat view, or a spectator's, and the same refusals) and
-sends it as the endpoint's JSON. Reads run off the event loop (database_sync_to_async). Notices that arrive while a
-read runs are folded into one more read, so a burst of moves costs a socket two reads at most.
+web.lobby.lobby_update and lobby_table_update, web.live_pages.page_update: the reader's seat view, or a
+spectator's, and the same refusals) and sends it as the endpoint's JSON. Reads run off the event loop
+(database_sync_to_async). Notices that arrive while a read runs are folded into one more read, so a burst of moves
+costs a socket two reads at most. A competition's page is sent only the parts of it that changed.
 
 The page opens its socket with the move number and status it shows (`?move=N&status=S`); on connect, and so on a
 reconnect after a drop, the socket sends the current view at once if the match moved since. The client sends
@@ -39,9 +40,18 @@ from league.selectors.live import seats_of_user
 from league.selectors.matches import matches
 from runtime.language import profile_language
 
+from .live_pages import page_update, reader_sees_more
 from .lobby import lobby_table_update, lobby_update
 from .play import live_update
-from .push import LOBBY_GROUP, lobby_table_group, match_group, sockets_run_on
+from .push import (
+    LOBBY_GROUP,
+    comparison_group,
+    ladder_group,
+    lobby_table_group,
+    match_group,
+    sockets_run_on,
+    tournament_group,
+)
 
 log = logging.getLogger(__name__)
 
@@ -305,3 +315,69 @@ class LobbyTableSocket(LiveSocket):
         seen = (answer["status"], answer["free_seats"], tuple(answer["players"]))
         changed, self.last = seen != self.last, seen
         return changed
+
+
+PAGE_GROUPS = {"tournament": tournament_group, "ladder": ladder_group, "comparison": comparison_group}
+
+
+def shared_page_read(kind: str, pk: int, language: str) -> dict | int:
+    """A competition page's live parts as anyone sees them (anyone who sees no more than the public: web.live_pages
+    .reader_sees_more), in `language`."""
+    with translation.override(language):
+        answer = page_update(kind, _SPECTATOR, pk)
+    return NOT_FOUND if answer is None else answer
+
+
+class PageSocket(LiveSocket):
+    """A competition's page (`ws/tournaments/<pk>/`, `ws/ladders/<pk>/`, `ws/comparisons/<pk>/`): the page's live
+    parts (web.live_pages) whenever the league announces a change to it (web.push), those that changed only. The
+    sockets of readers who see no more than anyone share one read per notice in each process (SharedReads); a
+    tournament's organisers' sockets read for them alone (their round dashboard)."""
+
+    kind = ""
+
+    def group_name(self) -> str:
+        self.pk = self.scope["url_route"]["kwargs"]["pk"]
+        self.last: dict | None = None
+        return PAGE_GROUPS[self.kind](self.pk)
+
+    async def page_changed(self, event):
+        await self.changed_notice(event)
+
+    def read(self) -> dict | int:
+        if not hasattr(self, "private"):  # the connect's read
+            self.private = reader_sees_more(self.kind, self.request.user, self.pk)
+        answer = page_update(self.kind, self.request, self.pk)
+        return NOT_FOUND if answer is None else answer
+
+    async def read_after_notice(self):
+        if self.private:
+            return await self.read_in_thread()
+        return await SPECTATOR_READS.get((self.kind, self.pk, self.language), self.noticed,
+                                         lambda: shared_page_read(self.kind, self.pk, self.language))
+
+    async def send_if_changed(self, answer: dict) -> None:
+        # `answer` may be shared with other sockets (SharedReads): it is read here, never changed.
+        fragments = answer.get("fragments") or {}
+        if self.last is None:  # the connect's read, all of it: the page may have changed since it was drawn
+            news = fragments
+        else:
+            news = {k: v for k, v in fragments.items() if self.last.get(k) != v}
+            if not news and not answer.get("done"):
+                self.last = fragments
+                return
+        self.last = fragments
+        # Only what changed travels (the comparison's older keys, for a client that reads them, go whole).
+        await self.send(text_data=_json.encode({**answer, "fragments": news}))
+
+
+class TournamentSocket(PageSocket):
+    kind = "tournament"
+
+
+class LadderSocket(PageSocket):
+    kind = "ladder"
+
+
+class ComparisonSocket(PageSocket):
+    kind = "comparison"

@@ -14,7 +14,6 @@ from league.models import Tournament, TournamentEntry, TournamentStatus
 from league.permissions import organises, owns, refusal_to_check_in
 from league.selectors.competitions import entries_for_round, round_stages, tournaments
 from league.selectors.players import player as player_by_id
-from league.selectors.ranking import tournament_ranking
 from league.services.evening import CheckInError, check_in, check_out, checked_in_ids, next_round_index
 from runtime.throttling import WriteLimit, rate_limited
 
@@ -24,9 +23,10 @@ def _open(tournament: Tournament) -> bool:
 
 
 def evening_context(request, tournament: Tournament) -> dict:
-    """What the tournament page adds: the final ranking (with a final), and the signed-in account's own entries
-    with their check-in for the next round (with self check-in)."""
-    context: dict = {"ranking": tournament_ranking(tournament=tournament) if tournament.final_size else None}
+    """What the tournament page adds: whether its next round is the final, and the signed-in account's own entries
+    with their check-in for the next round (with self check-in). The final's ranking is a live part of the page
+    (web.live_pages)."""
+    context: dict = {}
     if tournament.final_size and _open(tournament):
         rounds = round_stages(tournament)
         # The organiser's next step is the final: its button says so.

@@ -33,6 +33,7 @@ from league.scheduling.sizes import MAX_PLAYERS, MIN_PLAYERS
 from league.services.tournament_setup import MAX_PREVIEW_ENTRANTS, PREVIEWED_SETTINGS
 from league.standings import DEFAULT_PRECEDENCE
 
+from .clock_options import CLOCK_FIELDS, add_clock_fields, clock_initial, clock_settings
 from .game_options import add_option_fields, check_game, option_groups, options_initial, ruleset_of
 from .games import presenter_for
 
@@ -77,7 +78,7 @@ PLAIN_SETTINGS = ("name", "game", "format", "rounds", "table_size", "season", "r
                   "turn_deadline_seconds", "deadline_action", "deadline_fallback", "offline_tables", "auto_advance",
                   "rated", "members_only", "registration_closes_at", "check_in_required", "self_check_in",
                   "late_entry_points", "final_size", "final_stages", "final_advance", "final_ranking")
-SETTINGS = (*PLAIN_SETTINGS, "ruleset", "match_points", "tiebreaks")
+SETTINGS = (*PLAIN_SETTINGS, "ruleset", "match_points", "tiebreaks", "clock_bank_seconds", "clock_increment_seconds")
 
 
 def points_name(competitors: int, place: int | str) -> str:
@@ -197,6 +198,7 @@ class TournamentForm(forms.Form):
         season_field = cast(forms.ModelChoiceField, self.fields["season"])
         season_field.queryset = seasons if seasons is not None else Season.objects.none()
         add_option_fields(self)
+        add_clock_fields(self)  # a chess clock at every table (web.clock_options)
         for n in POINTS_SIZES:
             for place in range(1, n + 1):
                 self.fields[points_name(n, place)] = PointsField(
@@ -218,6 +220,8 @@ class TournamentForm(forms.Form):
             return [name for name in self.fields if name.startswith("points_")]
         if setting == "tiebreaks":
             return [name for name in self.fields if name.startswith("tiebreak_")]
+        if setting in ("clock_bank_seconds", "clock_increment_seconds"):
+            return list(CLOCK_FIELDS)
         return [setting] if setting in self.fields else []
 
     # ---- checks --------------------------------------------------------------------------------------------------
@@ -228,6 +232,7 @@ class TournamentForm(forms.Form):
         check_game(self, data)
         data["match_points"] = self._match_points(data)
         data["tiebreaks"] = self._tiebreaks(data)
+        data["clock_bank_seconds"], data["clock_increment_seconds"] = clock_settings(self, data)
         return data
 
     def _match_points(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -270,6 +275,8 @@ class TournamentForm(forms.Form):
         out["ruleset"] = ruleset_of(data["game"], data)
         out["match_points"] = data["match_points"]
         out["tiebreaks"] = data["tiebreaks"]
+        out["clock_bank_seconds"] = data["clock_bank_seconds"]
+        out["clock_increment_seconds"] = data["clock_increment_seconds"]
         return out
 
     def previewed(self) -> dict[str, Any]:
@@ -313,6 +320,7 @@ def tournament_initial(settings: Mapping[str, Any]) -> dict[str, Any]:
     tiebreaks = list(settings.get("tiebreaks") or [])
     for slot in range(1, TIEBREAK_SLOTS + 1):
         initial[tiebreak_name(slot)] = tiebreaks[slot - 1] if slot <= len(tiebreaks) else ""
+    initial.update(clock_initial(settings.get("clock_bank_seconds"), settings.get("clock_increment_seconds") or 0))
     return initial
 
 

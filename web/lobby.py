@@ -40,6 +40,7 @@ from league.services.lobby import (
 )
 from runtime.throttling import TableLimit, WriteLimit, rate_limited
 
+from .clock_options import add_clock_fields, clock_settings
 from .games import PRESENTERS, presenter_for
 
 # No "no limit": a live table always has a deadline, so that nobody who leaves can keep the others waiting for ever
@@ -78,6 +79,16 @@ class LobbyTableForm(forms.Form):
     turn_deadline = forms.TypedChoiceField(label=gettext_lazy("Time per decision"), coerce=int, initial=120,
                                            choices=DEADLINE_CHOICES,
                                            help_text=gettext_lazy("A late decision is made by a random bot."))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        add_clock_fields(self)  # a chess clock beside the time per decision (web.clock_options)
+
+    def clean(self):
+        super().clean()
+        data = self.cleaned_data
+        data["clock_bank_seconds"], data["clock_increment_seconds"] = clock_settings(self, data)
+        return data
 
     def options(self) -> dict:
         """The ruleset options of the chosen game."""
@@ -119,7 +130,9 @@ def _open_table(request, form):
         try:
             table = create_table(user=request.user, game=data["game"], seats=data["seats"], options=form.options(),
                                  rated=data["rated"], public=data["public"], bot_kind=data["bot_kind"],
-                                 turn_deadline_seconds=data["turn_deadline"])
+                                 turn_deadline_seconds=data["turn_deadline"],
+                                 clock_bank_seconds=data["clock_bank_seconds"],
+                                 clock_increment_seconds=data["clock_increment_seconds"])
         except LobbyRefused as e:
             form.add_error(None, e.message)
         else:

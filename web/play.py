@@ -24,7 +24,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.text import format_lazy
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -33,6 +33,7 @@ from league.models import Match, MatchSeat
 from league.models.match import IN_PLAY
 from league.permissions import organises
 from league.refusals import refusal_text
+from league.selectors.clocks import match_clocks
 from league.selectors.deals import deal_still_in_play, revealed_seed
 from league.selectors.live import (
     match_game,
@@ -65,6 +66,39 @@ def _forbidden(request, message: str):
     return render(request, "web/error.html", {"message": message}, status=403)
 
 
+def clock_context(match: Match, clock: dict | None = None) -> dict:
+    """What _clocks.html shows: the match's chess clocks now (league.selectors.clocks; `clock` if read already),
+    each clocked seat with its name and its time as the page first shows it. Empty for a match without a clock."""
+    clock = clock if clock is not None else match_clocks(match)
+    if clock is None:
+        return {"clock": None}
+    names = list(match.seats)
+    seats = [{**c, "name": names[c["seat"]] if c["seat"] < len(names) else "", "shown": _shown(c["remaining_ms"])}
+             for c in clock["seats"]]
+    bank = clock["bank_seconds"]
+    each = (ngettext("%(n)d minute", "%(n)d minutes", bank // 60) % {"n": bank // 60} if bank % 60 == 0
+            else ngettext("%(n)d second", "%(n)d seconds", bank) % {"n": bank})
+    increment = clock["increment_seconds"]
+    summary = (_("%(each)s each, plus %(n)s seconds a decision.") % {"each": each, "n": increment} if increment
+               else _("%(each)s each, no time added.") % {"each": each})
+    return {"clock": clock, "clock_seats": seats, "clock_summary": summary}
+
+
+def _shown(ms: int) -> str:
+    """A clock's time as chess_clock.js shows it (without script, the page's figures as served)."""
+    if ms <= 0:
+        return "0:00"
+    if ms < 10_000:
+        return f"{ms // 100 / 10:.1f}"
+    seconds = ms // 1000
+    hours, minutes = divmod(seconds // 60, 60)
+    return f"{hours}:{minutes:02d}:{seconds % 60:02d}" if hours else f"{minutes}:{seconds % 60:02d}"
+
+
+def _clocks_html(request, match: Match, clock: dict | None) -> str:
+    return render_to_string("web/_clocks.html", clock_context(match, clock), request=request) if clock else ""
+
+
 def _table_context(match: Match, seat: MatchSeat | None) -> dict:
     presenter = presenter_for(match.game)
     game = match_game(match)
@@ -91,6 +125,7 @@ def match_page(request, pk: int):
                                    and organises(request.user, match.club_id))
     # A lobby table's match leads back to the lobby (and says whether it is rated).
     context["lobby_table"] = lobby_table_of(match)
+    context.update(clock_context(match))  # the chess clocks, if the table has them (_clocks.html)
     return render(request, "web/match.html", context)
 
 
@@ -117,12 +152,18 @@ def live_update(request, match: Match, shown_move: str | None, shown_status: str
     if seat is None and deal_still_in_play(match):
         return None
     data = {"move_number": match.move_number, "status": match.status, "status_label": match.get_status_display()}
+    # The chess clocks as they stand at this read (never shared: their figures are of this moment), as data for a
+    # script and drawn before the table (_clocks.html) for the page that swaps the table in.
+    clock = match_clocks(match)
+    if clock is not None:
+        data["clock"] = clock
     if shown_move != str(match.move_number) or shown_status != match.status:
         if seat is None and shared is not None:
             key = (match.pk, match.move_number, match.status, get_language())
             data["move_number"], data["html"] = shared(key, lambda: _table_html(request, match, None))
         else:
             data["move_number"], data["html"] = _table_html(request, match, seat)
+        data["html"] = _clocks_html(request, match, clock) + str(data["html"])
     return data
 
 

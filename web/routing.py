@@ -9,12 +9,15 @@ from channels.routing import URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 from django.urls import path
 
-from .consumers import LobbySocket, LobbyTableSocket, MatchSocket
+from .consumers import ComparisonSocket, LadderSocket, LobbySocket, LobbyTableSocket, MatchSocket, TournamentSocket
 
 websocket_urlpatterns = [
     path("ws/matches/<int:pk>/", MatchSocket.as_asgi(), name="match-socket"),
     path("ws/lobby/", LobbySocket.as_asgi(), name="lobby-socket"),
     path("ws/lobby/tables/<int:pk>/", LobbyTableSocket.as_asgi(), name="lobby-table-socket"),
+    path("ws/tournaments/<int:pk>/", TournamentSocket.as_asgi(), name="tournament-socket"),
+    path("ws/ladders/<int:pk>/", LadderSocket.as_asgi(), name="ladder-socket"),
+    path("ws/comparisons/<int:pk>/", ComparisonSocket.as_asgi(), name="comparison-socket"),
 ]
 
 

@@ -15,6 +15,7 @@ from . import (
     entering,
     evening,
     language,
+    live_pages,
     lobby,
     notifications,
     offline,
@@ -36,6 +37,7 @@ urlpatterns = [
     path("leagues/<int:pk>/", views.league, name="league"),
     path("seasons/<int:pk>/", views.season, name="season"),
     path("tournaments/<int:pk>/", views.tournament, name="tournament"),
+    path("tournaments/<int:pk>/live/", live_pages.tournament_live, name="tournament-live"),
     path("tournaments/<int:pk>/start-round/", views.tournament_start_round, name="tournament-start-round"),
     path("tournaments/<int:pk>/register/", views.tournament_register, name="tournament-register"),
     path("tournaments/<int:pk>/cancel/", views.tournament_cancel, name="tournament-cancel"),
@@ -46,6 +48,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/reseat/", rounds.reseat, name="tournament-reseat"),
     path("tournaments/<int:pk>/check-in/toggle/", evening.check_in_toggle, name="tournament-check-in-toggle"),
     path("ladders/<int:pk>/", views.ladder, name="ladder"),
+    path("ladders/<int:pk>/live/", live_pages.ladder_live, name="ladder-live"),
     # An organiser creates the club's competitions and changes a tournament's settings (web/competition_setup.py).
     path("clubs/<int:pk>/tournaments/new/", competition_setup.tournament_new, name="tournament-new"),
     path("clubs/<int:pk>/ladders/new/", competition_setup.ladder_new, name="ladder-new"),
@@ -120,7 +123,7 @@ urlpatterns = [
     path("comparisons/", comparisons.comparison_list, name="comparisons"),
     path("comparisons/new/", comparisons.comparison_new, name="comparison-new"),
     path("comparisons/<int:pk>/", comparisons.comparison_detail, name="comparison"),
-    path("comparisons/<int:pk>/state.json", comparisons.comparison_state, name="comparison-state"),
+    path("comparisons/<int:pk>/state.json", live_pages.comparison_state, name="comparison-state"),
     path("comparisons/<int:pk>/stop/", comparisons.comparison_stop, name="comparison-stop"),
     path("comparisons/<int:pk>/pairs/<int:index>/", comparisons.comparison_pair, name="comparison-pair"),
     # The one sign-in (django-allauth's, at its own address): attempts are paced per client address here and locked

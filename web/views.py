@@ -3,7 +3,6 @@ organisers get a button that calls the same service as the API's start-round."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from functools import partial
 from itertools import groupby
@@ -26,13 +25,12 @@ from league.selectors.accounts import in_ladder, my_entry, my_membership, open_f
 from league.selectors.bots import conduct_of, player_seats
 from league.selectors.comparisons import comparisons as comparison_list
 from league.selectors.deals import seats_without_withheld_results, without_withheld_results
-from league.selectors.ladders import ladder_outlook
 from league.selectors.players import player_pages, players_with_ids
 from league.selectors.presence import presence_of
 from league.selectors.roster import enterable
-from league.selectors.round_tables import movable_seats, round_tables
+from league.selectors.round_tables import movable_seats
 from league.selectors.standings import season_games
-from league.selectors.standings_cache import cached_season_standings, cached_tournament_standings
+from league.selectors.standings_cache import cached_season_standings
 from league.services import advance_tournament, start_tournament
 from league.services.bot_pausing import pause_after
 from league.services.cancellation import NotCancellable, cancel_match, cancel_tournament
@@ -45,7 +43,7 @@ from .charts import Series, rating_chart
 from .divisions import divisions_context
 from .evening import evening_context
 from .games import presenter_for
-from .offline import tournament_offline_context
+from .live_pages import ladder_live_context, tournament_live_context
 
 RECENT = 20
 
@@ -119,29 +117,18 @@ def season(request, pk: int):
     })
 
 
-def _round_control(tournament, organiser: bool) -> dict:
-    """The round in play, and for an organiser the seats they may still swap (web/rounds.py)."""
-    rnd = competitions.round_in_play(tournament)
+def _round_control(tournament, rnd, organiser: bool) -> dict:
+    """For an organiser the seats of the round in play they may still swap (web/rounds.py)."""
     seats = movable_seats(rnd) if organiser and rnd is not None and not tournament.partnerships else []
-    dashboard = round_tables(rnd) if organiser and rnd is not None else []
-    counts = Counter(t.state for t in dashboard)
-    return {"round_in_play": rnd, "seated_players": seats, "swappable": len(seats) >= 2, "dashboard": dashboard,
-            "dashboard_counts": counts}
+    return {"seated_players": seats, "swappable": len(seats) >= 2}
 
 
 def tournament(request, pk: int):
+    """A tournament's page. Its rounds, standings, entrants and (for organisers) round dashboard are drawn by
+    web.live_pages, which keeps them live; the organiser's controls and a person's own entry are drawn once."""
     tournament = get_object_or_404(competitions.tournament_pages(), pk=pk)
-    rounds = []
-    for rnd in competitions.rounds_of(tournament):
-        matches = {m.table_number: m for m in match_reads.round_matches(rnd)}
-        tables = []
-        for table in rnd.tables:
-            match = matches.get(table["number"])
-            tables.append({"number": table["number"], "match": match,
-                           "seats": list(match.match_seats.all()) if match else []})
-        rounds.append({"round": rnd, "tables": tables, "byes": rnd.byes})
-    standings = cached_tournament_standings(tournament)
-    organiser = organises(request.user, tournament.club_id)
+    live = tournament_live_context(request.user, tournament)
+    organiser = live["organiser"]
     candidates: Iterable[Player] = []
     to_enter: list[Player] = []
     # Registration stays open while it runs: a late entry joins at the next round (league.services.evening).
@@ -149,14 +136,12 @@ def tournament(request, pk: int):
         candidates = competitions.bots_to_register(tournament)
         to_enter = enterable(tournament)  # the club's guests and members (web/entering.py)
     return render(request, "web/tournament.html", {
-        "candidates": candidates, "to_enter": to_enter,
-        "tournament": tournament, "rounds": rounds, "standings": standings,
-        "metric_names": shown_metrics(standings), "entries": competitions.entries_of(tournament),
-        "organiser": organiser, **tournament_offline_context(tournament, request.user),
-        **_round_control(tournament, organiser),
-        **evening_context(request, tournament),  # check-in and the final (web.evening)
+        **live, "candidates": candidates, "to_enter": to_enter,
+        **_round_control(tournament, live["round_in_play"], organiser),
+        **evening_context(request, tournament),  # check-in and the final's button (web.evening)
         "my_entry": my_entry(request.user, tournament),
         "self_entry_open": open_for_self_entry(tournament, timezone.now()),
+        "live": tournament.status not in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED),
     })
 
 
@@ -262,19 +247,10 @@ def tournament_register(request, pk: int):
 
 
 def ladder(request, pk: int):
+    """A ladder's page; its ratings, chart and matches are drawn by web.live_pages, which keeps them live."""
     ladder = get_object_or_404(competitions.ladder_pages(), pk=pk)
-    ladder_ratings = ratings.ladder_ratings(ladder)
-    top = [r.player for r in ladder_ratings[:6]]
-    history = ratings.ladder_points(ladder, top)
-    chart = rating_chart([Series(p.name, history[p.pk]) for p in top],
-                        title=_("%(ladder)s: ratings of the top 6") % {"ladder": ladder.name})
-    return render(request, "web/ladder.html", {
-        "ladder": ladder, "ratings": ladder_ratings, "chart": chart,
-        "entries": competitions.pool_size(ladder),
-        "recent": match_reads.ladder_matches(ladder)[:RECENT],
-        "outlook": ladder_outlook(ladder=ladder),
-        "in_ladder": in_ladder(request.user, ladder),
-    })
+    return render(request, "web/ladder.html", {**ladder_live_context(ladder),
+                                               "in_ladder": in_ladder(request.user, ladder)})
 
 
 PLAYER_MATCHES_PER_PAGE = 25

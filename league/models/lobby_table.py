@@ -28,6 +28,10 @@ class LobbyTable(models.Model):
                                 help_text="If set, the host may start with engine bots of this kind in empty seats.")
     turn_deadline_seconds = models.PositiveIntegerField(
         null=True, blank=True, help_text="The match's turn deadline; None: the league's default.")
+    clock_bank_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The match's chess clock: each seat's bank in seconds; None: no clock.")
+    clock_increment_seconds = models.PositiveIntegerField(
+        default=0, help_text="Seconds added to a seat's bank with each decision.")
     host = models.ForeignKey("league.Player", on_delete=models.PROTECT, related_name="hosted_tables")
     # The invitation link's secret: never shown to anyone but the people at the table.
     token = models.CharField(max_length=64, unique=True)

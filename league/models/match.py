@@ -93,6 +93,14 @@ class Match(models.Model):
     deadline_action = models.CharField(max_length=10, choices=DeadlineAction.choices,
                                        default=DeadlineAction.FALLBACK)
     deadline_at = models.DateTimeField(null=True, blank=True, help_text="When the pending decision is overdue.")
+    # A chess clock (league.services.clocks), beside the turn deadline: every seat a person or an external bot holds
+    # starts with the bank (MatchSeat.clock_ms) and earns the increment with each decision of its own; the time a
+    # seat takes comes off its bank, and its decision's deadline is its turn's start plus what is left. None: no clock
+    # (the turn deadline alone). A seat whose bank runs out gets `deadline_action` (league.services.decisions).
+    clock_bank_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Each seat's time bank in seconds; none: no chess clock.")
+    clock_increment_seconds = models.PositiveIntegerField(
+        default=0, help_text="Seconds added to a seat's bank with each decision of its own.")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now_add=True, help_text="When stored play last moved on.")

@@ -36,6 +36,15 @@ class MatchSeat(models.Model):
     forfeited = models.BooleanField(default=False, help_text="Missed a turn deadline that forfeits: placed last.")
     forfeited_at_move = models.PositiveIntegerField(null=True, blank=True,
                                                     help_text="The move number whose decision it missed.")
+    # Its chess clock (Match.clock_bank_seconds; league.services.clocks): `clock_ms` is the bank as it stood when
+    # `clock_started_at` was stored (the start of the seat's turn; None while it is not to decide). What is left now
+    # is computed from these two (league.selectors.clocks), never kept in any process's memory, so a restart loses
+    # nothing. None for a seat without a clock (engine bots', or a match without one). `out_of_time`: its bank ran
+    # out; under deadline_action "fallback" the fallback bot plays the seat from then on (without a forfeit).
+    clock_ms = models.PositiveIntegerField(null=True, blank=True, help_text="Milliseconds left on the seat's clock "
+                                           "when its turn began (or now, while it is not to decide).")
+    clock_started_at = models.DateTimeField(null=True, blank=True, help_text="When the seat's running turn began.")
+    out_of_time = models.BooleanField(default=False, help_text="The seat's clock ran out.")
 
     class Meta:
         ordering = ["match", "seat"]

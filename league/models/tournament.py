@@ -5,7 +5,8 @@ size (a field that does not divide into full tables mixes in tables one smaller)
 competitors at a table to {place: points} (JSON keys are strings), plus an optional "bye" value; empty means the
 standings default (competitors minus place). `tiebreaks` is the standings precedence (metric names of
 league.standings); empty means the default for the format. `turn_deadline_seconds`, `deadline_action` and
-`deadline_fallback` are copied onto every table's Match when a round is seated (see Match for what they do).
+`deadline_fallback` are copied onto every table's Match when a round is seated (see Match for what they do), and so
+are `clock_bank_seconds` and `clock_increment_seconds` (a chess clock per seat).
 
 A club evening (docs/organisers.md): with `check_in_required` only the active entries checked in for a
 round (league.models.CheckIn) are seated in it; entries registered once it runs join at the next round and are
@@ -71,6 +72,11 @@ class Tournament(models.Model):
                                        help_text="What a missed deadline costs: one bot decision, or a forfeit.")
     deadline_fallback = models.CharField(max_length=40, default="random",
                                          help_text="The engine bot that plays for a late seat (random or greedy).")
+    # A chess clock for every table (Match.clock_bank_seconds), copied onto each table's match as it is seated.
+    clock_bank_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Each seat's chess clock bank in seconds; none: no clock.")
+    clock_increment_seconds = models.PositiveIntegerField(
+        default=0, help_text="Seconds added to a seat's bank with each decision.")
     # Every table seated from now on is played with real cards (Match.offline); an organiser may switch a table
     # that has not begun either way (league.services.offline_results.set_offline), for a mixed evening.
     offline_tables = models.BooleanField(default=False, help_text="Tables are played with real cards at the club; "

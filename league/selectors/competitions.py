@@ -62,6 +62,11 @@ def tournament(tournament_id: int) -> Tournament | None:
     return Tournament.objects.filter(pk=tournament_id).first()
 
 
+def tournament_id_of_round(round_id: int) -> int | None:
+    """The tournament a round belongs to (None for no such round)."""
+    return TournamentRound.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
+
+
 def round_pages() -> QuerySet[TournamentRound]:
     """Rounds with their tournament and its club."""
     return TournamentRound.objects.select_related("tournament__club")

@@ -30,6 +30,7 @@ from .. import turn_signals
 from ..aio import let_thread_go, run_sync
 from ..models import Match, MatchSeat, MatchStatus
 from ..models.match import IN_PLAY
+from .clocks import seat_remaining_ms
 from .deals import deal_revealed
 from .games import GAME_CACHE, StoredPlayError, load_match_game
 from .prepared import PreparedQuery
@@ -155,6 +156,7 @@ class Turn:
     move_number: int
     deadline_at: Any
     match: Match = field(repr=False, compare=False)  # the row as read with the turn, for the game it names
+    clock_remaining_ms: int | None = None  # the seat's chess clock now (None: the match has none)
 
 
 def turns_of_user(user) -> list[Turn]:
@@ -163,7 +165,9 @@ def turns_of_user(user) -> list[Turn]:
         MatchSeat.objects.filter(player__user=user, awaiting=True, match__status__in=IN_PLAY)
         .select_related("match").order_by("match_id", "seat")
     )
-    return [Turn(ms.match_id, ms.seat, ms.player_id, ms.match.move_number, ms.match.deadline_at, ms.match)
+    now = timezone.now()
+    return [Turn(ms.match_id, ms.seat, ms.player_id, ms.match.move_number, ms.match.deadline_at, ms.match,
+                 seat_remaining_ms(ms.match, ms, now))
             for ms in rows]
 
 

@@ -75,7 +75,9 @@ def table_summary(table: LobbyTable, user) -> dict:
     data = {
         "id": table.pk, "game": table.game, "game_title": game_type(table.game).title, "seats": table.seats,
         "ruleset": table.ruleset, "rated": table.rated, "public": table.public, "bot_kind": table.bot_kind,
-        "turn_deadline_seconds": table.turn_deadline_seconds, "host": table.host.name,
+        "turn_deadline_seconds": table.turn_deadline_seconds,
+        "clock_bank_seconds": table.clock_bank_seconds, "clock_increment_seconds": table.clock_increment_seconds,
+        "host": table.host.name,
         "players": [s.player.name for s in seats], "free_seats": table.seats - len(seats),
         "status": status_of(table), "match": table.match_id, "created_at": table.created_at,
         "expires_at": table.expires_at, "seated": is_seated,

@@ -45,6 +45,7 @@ def _start_round(round_id: int) -> None:
                .values_list("pk", flat=True))
     for match_id in ids:
         outbox.record(kind=OutboxKind.PLAY_MATCH, match_id=match_id)
+    emit("tournament.changed", tournament_id=rnd.tournament_id)  # its pages show the round running
     if not Match.objects.filter(tournament_round=rnd).exclude(status__in=ENDED).exists():
         transaction.on_commit(lambda: close_round_if_over(round_id))
 
@@ -73,6 +74,7 @@ def close_round_if_over(round_id: int) -> None:
             return
         rnd.status, rnd.closed_at = RoundStatus.CLOSED, timezone.now()
         rnd.save(update_fields=["status", "closed_at"])
+        emit("tournament.changed", tournament_id=tournament.pk)
         if _is_last_round(tournament, rnd):
             tournament.status, tournament.finished_at = TournamentStatus.FINISHED, rnd.closed_at
             tournament.save(update_fields=["status", "finished_at"])

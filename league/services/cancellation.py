@@ -74,6 +74,11 @@ def cancel_match(*, match_id: int, by: str = "", reason: str = "") -> Match:
         # Its tournament round or comparison pair may close now (does nothing for any other match).
         transaction.on_commit(lambda: on_match_finished(match_id=match_id))
         emit("match.moved", match_id=match_id, move_number=match.move_number)  # its open pages show it cancelled
+        if match.tournament_round_id is not None:
+            tournament_id = TournamentRound.objects.filter(pk=match.tournament_round_id).values_list(
+                "tournament_id", flat=True).first()
+            if tournament_id is not None:
+                emit("tournament.changed", tournament_id=tournament_id)
     match.refresh_from_db()
     return match
 
@@ -94,6 +99,7 @@ def cancel_tournament(*, tournament_id: int, by: str = "", reason: str = "") -> 
             status=RoundStatus.CLOSED, closed_at=now)
         tournament.status, tournament.finished_at = TournamentStatus.CANCELLED, now
         tournament.save(update_fields=["status", "finished_at"])
+        emit("tournament.changed", tournament_id=tournament.pk)
     return tournament
 
 
@@ -110,6 +116,7 @@ def stop_comparison(*, user, comparison_id: int) -> Comparison:
         comparison.status, comparison.finished_at = ComparisonStatus.STOPPED, timezone.now()
         comparison.stop_reason = f"stopped by {user.get_username()}"
         comparison.save(update_fields=["status", "finished_at", "stop_reason"])
+        emit("comparison.changed", comparison_id=comparison.pk)
         ours = Q(comparison_pair_as_candidate__comparison=comparison) | Q(
             comparison_pair_as_baseline__comparison=comparison)
         in_play = list(Match.objects.filter(ours, status__in=[MatchStatus.PENDING, MatchStatus.RUNNING])

@@ -247,7 +247,7 @@ def close_pair(*, pair_id: int) -> bool:
     # until now, and are announced together (webhooks, notifications), once, under the comparison's lock.
     for match_id in (pair.candidate_match_id, pair.baseline_match_id):
         if statuses[match_id] == MatchStatus.FINISHED:
-            emit("match.finished", match_id=match_id)
+            emit("match.finished", match_id=match_id, round_id=None, ladder_id=None)
     candidate_places, baseline_places = _places(pair.candidate_match_id), _places(pair.baseline_match_id)
     if (all(statuses[m] == MatchStatus.FINISHED for m in statuses) and candidate_places is not None
             and baseline_places is not None):
@@ -263,6 +263,7 @@ def close_pair(*, pair_id: int) -> bool:
     else:
         pair.status = PairStatus.VOID
         pair.save()
+    emit("comparison.changed", comparison_id=comparison.pk)  # its open page shows the pair (web.push)
     if comparison.status != ComparisonStatus.RUNNING:
         return True
     if comparison.decision:

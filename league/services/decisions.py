@@ -30,6 +30,11 @@ transaction, so a second run of the beat task finds nothing overdue; a seat forf
 Every table with a person or an external bot has a deadline (league.services.matches.turn_deadline_for, where each
 match is created); `give_deadlines` is the beat task's sweep for rows from before that rule or edited by hand.
 
+A table may also play on a chess clock (league.services.clocks): each step runs its seats' clocks, a decision's
+deadline is then its seat's clock running out, and a seat whose clock ran out is late for good: under "fallback" the
+fallback bot plays it to the end (it is `out_of_time`, not forfeited), under "forfeit" it forfeits. A decision that
+arrives after its seat's time ran out is refused (OutOfTime) and the policy applied at once (play_overdue).
+
 After each step the seats whose decision is awaited are flagged (`MatchSeat.awaiting`, read by the turns long-poll)
 and the turn deadline is set. Passes stay secret until the exchange: they are stored on the round row, which only
 league.selectors.live and league.selectors.records read, and both hide them.
@@ -55,11 +60,12 @@ from ..events import emit
 from ..limits import check_turn_deadline
 from ..models import DeadlineAction, Match, MatchSeat, MatchStatus, OutboxKind, Player
 from ..models.match import IN_PLAY
+from ..selectors.clocks import clock_json
 from ..selectors.games import StoredPlayError, load_match_game
 from ..selectors.live import legal_decisions, match_game, undated_live_match_ids
 from ..selectors.prepared import PreparedQuery
 from ..turn_signals import announce_turns
-from . import outbox
+from . import clocks, outbox
 from .matches import turn_deadline_for
 from .play import play_bot_match, seeded_for
 from .progress import store_progress
@@ -115,6 +121,19 @@ class SeatForfeited(DecisionRefused):
     status, code = 409, "forfeited"
 
 
+class OutOfTime(DecisionRefused):
+    """The seat's chess clock ran out (league.services.clocks): the match's deadline_action has been applied."""
+
+    status, code = 409, "out_of_time"
+
+
+class _ClockRanOut(Exception):
+    """Inside _submit's transaction: the deciding seat's clock had run out when its decision arrived."""
+
+    def __init__(self, seat: int):
+        self.seat = seat
+
+
 @dataclass
 class DecisionOutcome:
     """The match after a stored decision: where it stands and whose decision is next."""
@@ -128,6 +147,8 @@ class DecisionOutcome:
     # hand (no query): a bot holding that seat need not ask. None when none of the caller's seats is awaited, and
     # always for submit_decision (a player, not an account).
     legal: dict | None = None
+    # The match's chess clocks after the decision (league.selectors.clocks.clock_json); None without a clock.
+    clock: dict | None = None
 
 
 def parse_decision(decision_json: object, game: str = "diamonds"):
@@ -212,6 +233,8 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
     deciding seat or raises NotYourSeat; with `seat_first` it is asked before the decision's form is judged. The form
     is judged by the match's game, so once its row is read (a malformed decision took the lock for nothing: rare,
     and it still changes nothing)."""
+    # The decision's time, for its seat's clock: when it arrived, not when the match's lock was free.
+    now = timezone.now()
     if not isinstance(move_number, int) or isinstance(move_number, bool):
         malformed_move = MalformedDecision(_("move_number must be an integer: the move number of the state the "
                                              "decision answers"))
@@ -219,6 +242,19 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
             raise malformed_move
     else:
         malformed_move = None
+    try:
+        return _submit_locked(match_id, choose_seat, move_number, decision_json, seat_first=seat_first,
+                              caller_seats=caller_seats, malformed_move=malformed_move, now=now)
+    except _ClockRanOut as e:
+        # Nothing was written: the seat's time had run out before its decision came. The table's policy applies now,
+        # as the beat task would apply it moments later (play_overdue finds the clock's deadline passed).
+        play_overdue(match_id=match_id, now=now)
+        raise OutOfTime(_("seat %(seat)s of match %(match)s has run out of time on its clock") % {
+            "seat": e.seat, "match": match_id}) from None
+
+
+def _submit_locked(match_id: int, choose_seat, move_number: object, decision_json: object, *, seat_first: bool,
+                   caller_seats, malformed_move: DecisionRefused | None, now) -> DecisionOutcome:
     with transaction.atomic():
         match = _locked_match(match_id)
         if match is None:
@@ -243,6 +279,9 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
         if rows[seat].forfeited:
             raise SeatForfeited(_("seat %(seat)s forfeited at move %(move)s: the fallback bot plays it to the end") % {
                 "seat": seat, "move": rows[seat].forfeited_at_move})
+        if rows[seat].out_of_time:
+            raise OutOfTime(_("seat %(seat)s ran out of time on its clock: the fallback bot plays it to the end") % {
+                "seat": seat})
         try:
             # The locked row names the stored state, so a cached game at its move number is that state.
             game, marks = load_match_game(match, cached=True)
@@ -254,6 +293,8 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
             raise StaleMove(_("match %(match)s is at move %(move)s, not %(sent)s") % {
                 "match": match.pk, "move": game.move_number, "sent": move_number})
         before = game.pending
+        if clocks.ran_out(rows, {seat}, now):
+            raise _ClockRanOut(seat)
         try:
             game.apply(seat, decision)
         except IllegalDecision as e:
@@ -262,7 +303,7 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
             # Its own decision: the seat is back, and its misses in a row start again from none.
             MatchSeat.objects.filter(pk=rows[seat].pk).update(late_in_row=0)
             rows[seat].late_in_row = 0
-        bots_next = _store_step(match, game, marks, rows, before)
+        bots_next = _store_step(match, game, marks, rows, before, now=now, decided=seat)
         if bots_next or game.over:
             # The worker plays the engine bots now pending, or does what follows a finished match (ratings, the
             # tournament round).
@@ -280,7 +321,7 @@ def _submit(match_id: int, choose_seat, move_number: object, decision_json: obje
         match_id=match.pk, seat=seat, move_number=game.move_number, over=game.over,
         pending=None if pending is None else {"kind": pending.kind, "seats": list(pending.seats),
                                               "count": pending.count},
-        legal=legal,
+        legal=legal, clock=clock_json(match, rows, now),
     )
 
 
@@ -315,11 +356,12 @@ def _fallback_kind(match: Match) -> str:
 
 
 def _bot_seats(match: Match, rows) -> dict[int, tuple[str, dict]]:
-    """The seats the workers play, with their bot kind and settings: engine bots, and seats that forfeited (played
-    by the match's fallback bot)."""
+    """The seats the workers play, with their bot kind and settings: engine bots, and seats that forfeited or whose
+    clock ran out (played by the match's fallback bot)."""
     bots = {ms.seat: (ms.player.bot_kind, dict(ms.player.bot_settings or {})) for ms in rows
             if ms.player.is_engine_bot}
-    bots.update({ms.seat: (_fallback_kind(match), {}) for ms in rows if ms.forfeited and ms.seat not in bots})
+    bots.update({ms.seat: (_fallback_kind(match), {}) for ms in rows
+                 if (ms.forfeited or ms.out_of_time) and ms.seat not in bots})
     return bots
 
 
@@ -392,6 +434,11 @@ def _advance(match_id: int, *, overdue: bool, now=None, plan=None) -> AdvanceOut
     late = set()
     if overdue and before is not None:
         late = {s for s in before.seats if s not in bots}
+        if match.clock_bank_seconds is not None:
+            # A clocked table: only the seats whose own clocks have run out are late (the others' time still runs).
+            # They are out of time for good: the fallback bot plays them from now on (under "forfeit" they forfeit).
+            late = clocks.ran_out(rows, late, now)
+            clocks.mark_out_of_time(rows, late)
     if late:
         # Counted per seat whatever the deadline costs: a bot's page and its pausing read them
         # (league.services.bot_pausing); and in a row, to tell a seat that has left.
@@ -404,8 +451,8 @@ def _advance(match_id: int, *, overdue: bool, now=None, plan=None) -> AdvanceOut
         forfeiting = set(late) if match.deadline_action == DeadlineAction.FORFEIT else gone
         if forfeiting:
             _forfeit(match, rows, forfeiting, game.move_number)
-            bots = _bot_seats(match, rows)
-            late -= forfeiting
+        bots = _bot_seats(match, rows)  # with the seats that forfeited, or ran out of time
+        late -= set(bots)
     decisions = 0
     try:
         if plan is not None and plan[0] == game.move_number and not late:
@@ -426,9 +473,10 @@ def _advance(match_id: int, *, overdue: bool, now=None, plan=None) -> AdvanceOut
     if decisions or _awaiting_stale(rows, game):
         _store_step(match, game, marks, rows, before, now=now, force_deadline=overdue)
     elif overdue:
-        # Nothing left to play for the late seats (none awaited any more): the stale deadline goes, so the beat task
-        # does not come back to this match every time.
-        Match.objects.filter(pk=match.pk).update(deadline_at=None)
+        # Nothing left to play for the late seats (none awaited any more, or a clock whose seat decided meanwhile):
+        # the stale deadline goes, so the beat task does not come back to this match every time; a clocked table's
+        # is its awaited seats' clocks' again.
+        Match.objects.filter(pk=match.pk).update(deadline_at=clocks.deadline([], rows, _awaited(rows, game)))
     status = "finished" if game.over else ("played" if decisions else "waiting")
     return AdvanceOutcome(match_id, status, decisions, game.move_number)
 
@@ -480,27 +528,36 @@ def _awaiting_stale(rows: list[MatchSeat], game: Game) -> bool:
 
 
 def _awaited(rows: list[MatchSeat], game: Game) -> set[int]:
-    """The seats of people and external bots the game is waiting on (a seat that forfeited is the workers' to play)."""
+    """The seats of people and external bots the game is waiting on (a seat that forfeited, or ran out of time, is
+    the workers' to play)."""
     pending = game.pending
     if pending is None:
         return set()
-    return {s for s in pending.seats if not rows[s].player.is_engine_bot and not rows[s].forfeited}
+    return {s for s in pending.seats
+            if not rows[s].player.is_engine_bot and not rows[s].forfeited and not rows[s].out_of_time}
 
 
 def _store_step(match: Match, game: Game, marks, rows: list[MatchSeat], before, *, now=None,
-                force_deadline: bool = False) -> bool:
-    """Store what the game did, flag the awaited seats and set the deadline, in the caller's transaction.
+                force_deadline: bool = False, decided: int | None = None) -> bool:
+    """Store what the game did, flag the awaited seats, run the clocks and set the deadline, in the caller's
+    transaction; `decided` is the seat whose own decision the step holds (it earns its clock's increment).
     Returns whether an engine bot's decision is now pending (someone must play it)."""
     now = now or timezone.now()
     awaited = _awaited(rows, game)
-    extra: dict = {"deadline_at": _deadline(match, game, awaited, before, now, force_deadline)}
+    clock_changes = clocks.plan(match, rows, awaited, decided, now)
+    if match.clock_bank_seconds is not None:
+        deadline_at = clocks.deadline(clock_changes, rows, awaited)
+    else:
+        deadline_at = _deadline(match, game, awaited, before, now, force_deadline)
+    extra: dict = {"deadline_at": deadline_at}
     if match.status == MatchStatus.PENDING:
         extra.update(status=MatchStatus.RUNNING, started_at=now)
     # The awaited-seat flags go in the same write as the step (one statement on PostgreSQL).
     store_progress(match=match, game=game, marks=marks, extra=extra,
                    forfeited=[ms.seat for ms in rows if ms.forfeited], awaiting=awaited)
+    clocks.write(clock_changes)
     if "started_at" in extra:
-        emit("match.started", match_id=match.pk)
+        emit("match.started", match_id=match.pk, round_id=match.tournament_round_id, ladder_id=match.ladder_id)
     newly_awaited = sorted({user_id for s in awaited
                             if not rows[s].awaiting and (user_id := rows[s].player.user_id) is not None})
     announce_turns(newly_awaited)
@@ -547,7 +604,8 @@ def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadli
     """Give a match (a tournament table, say) a turn deadline, and say what missing it costs (`deadline_action`;
     None keeps the match's). None is the league's default for who is seated (league.services.matches.
     turn_deadline_for): a table with a person or an external bot is never left without one, unless it is played
-    with real cards. A decision already awaited gets the full time from now."""
+    with real cards. A decision already awaited gets the full time from now, but at a table with a chess clock,
+    whose decisions are due when their seats' clocks run out (league.services.clocks)."""
     if deadline_action is not None and deadline_action not in DeadlineAction.values:
         raise ValueError(f"deadline_action must be one of {', '.join(DeadlineAction.values)}, not {deadline_action!r}")
     if deadline_fallback not in FALLBACK_BOTS:
@@ -558,12 +616,15 @@ def set_turn_deadline(*, match: Match, turn_deadline_seconds: int | None, deadli
         locked = _locked_match(match.pk)
         if locked is None:
             raise Match.DoesNotExist(f"no match {match.pk}")
-        players = [ms.player for ms in MatchSeat.objects.filter(match=locked).select_related("player")]
-        turn_deadline_seconds = turn_deadline_for(players, turn_deadline_seconds, offline=locked.offline)
-        awaited = MatchSeat.objects.filter(match=locked, awaiting=True).exists()
+        rows = list(MatchSeat.objects.filter(match=locked).select_related("player"))
+        turn_deadline_seconds = turn_deadline_for([ms.player for ms in rows], turn_deadline_seconds,
+                                                  offline=locked.offline)
+        awaited = any(ms.awaiting for ms in rows)
         deadline_at = None
-        if turn_deadline_seconds is not None and awaited and locked.status in (MatchStatus.PENDING,
-                                                                                MatchStatus.RUNNING):
+        if locked.clock_bank_seconds is not None:
+            deadline_at = locked.deadline_at  # a clocked table's decisions are due when their clocks run out
+        elif turn_deadline_seconds is not None and awaited and locked.status in (MatchStatus.PENDING,
+                                                                                  MatchStatus.RUNNING):
             deadline_at = timezone.now() + timedelta(seconds=turn_deadline_seconds)
         Match.objects.filter(pk=locked.pk).update(turn_deadline_seconds=turn_deadline_seconds,
                                                   deadline_fallback=deadline_fallback, deadline_at=deadline_at,
@@ -609,7 +670,9 @@ def give_deadlines(*, match_ids: list[int] | None = None, now=None) -> list[int]
                 continue  # engine bots alone: nobody to wait for
             deadline_at = match.deadline_at
             if deadline_at is None and any(ms.awaiting for ms in rows):
-                deadline_at = now + timedelta(seconds=seconds)
+                # A clocked table's awaited decision is due when its clock runs out (if it runs).
+                deadline_at = (clocks.deadline([], rows, {ms.seat for ms in rows if ms.awaiting})
+                               or now + timedelta(seconds=seconds))
             if (seconds, deadline_at) != (match.turn_deadline_seconds, match.deadline_at):
                 Match.objects.filter(pk=match.pk).update(turn_deadline_seconds=seconds, deadline_at=deadline_at)
                 changed.append(match.pk)

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ..events import emit
 from ..models import Player, Tournament, TournamentEntry
 from ..selectors.accounts import open_for_self_entry
 from .competition import TournamentError
@@ -77,6 +78,7 @@ def leave_tournament(*, tournament: Tournament, player: Player) -> str:
         # A partnership entered by its organisers leaves whole: half a team cannot be seated.
         entries = TournamentEntry.objects.filter(tournament=tournament)
         (entries.filter(team=entry.team) if entry.team is not None else entries.filter(pk=entry.pk)).delete()
+        emit("tournament.changed", tournament_id=tournament.pk)
         return "removed"
     if tournament.status in ("finished", "cancelled"):
         raise TournamentError(_("%(tournament)s is over.") % {"tournament": tournament.name})

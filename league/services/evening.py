@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from ..events import emit
 from ..models import CheckIn, Player, Tournament, TournamentEntry, TournamentRound, TournamentStatus
 
 
@@ -71,6 +72,7 @@ def check_in(*, tournament: Tournament, player: Player, by=None) -> CheckIn:
                                                     defaults={"by": by if getattr(by, "pk", None) else None})
     except IntegrityError:  # a double tap that raced: the other one made it
         made = CheckIn.objects.get(entry=entry, round_index=index)
+    emit("tournament.changed", tournament_id=tournament.pk)  # the organiser's page counts who is here
     return made
 
 
@@ -79,3 +81,4 @@ def check_out(*, tournament: Tournament, player: Player) -> None:
     """Undo the player's check-in for the next round (a mistaken tap, or they left before it was seated)."""
     tournament, entry, index = _open_entry(tournament, player)
     CheckIn.objects.filter(entry=entry, round_index=index).delete()
+    emit("tournament.changed", tournament_id=tournament.pk)

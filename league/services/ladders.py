@@ -25,6 +25,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ..events import emit
 from ..limits import check_tables_per_tick
 from ..models import (
     Club,
@@ -88,6 +89,7 @@ def update_ladder(*, ladder: Ladder, **changes) -> Ladder:
     for name, value in changes.items():
         setattr(ladder, name, value)
     ladder.save(update_fields=list(changes))
+    emit("ladder.changed", ladder_id=ladder.pk)
     return ladder
 
 
@@ -103,12 +105,14 @@ def join_ladder(*, ladder: Ladder, players: Iterable[Player]) -> list[LadderEntr
     for p in players:
         entry, _created = LadderEntry.objects.update_or_create(ladder=ladder, player=p, defaults={"active": True})
         out.append(entry)
+    emit("ladder.changed", ladder_id=ladder.pk)
     return out
 
 
 @transaction.atomic
 def leave_ladder(*, ladder: Ladder, player: Player) -> None:
     LadderEntry.objects.filter(ladder=ladder, player=player).update(active=False)
+    emit("ladder.changed", ladder_id=ladder.pk)
 
 
 def _busy_player_ids(ids: list[int]) -> set[int]:

@@ -22,7 +22,7 @@ from engine import InvalidRuleset
 from engine.games import GAMES, game_type
 
 from ..events import emit
-from ..limits import check_turn_deadline
+from ..limits import check_clock, check_turn_deadline
 from ..models import LobbySeat, LobbyStatus, LobbyTable, Player
 from ..models.player import EXTERNAL_BOT
 from ..permissions import refusal_at_rated_table, refusal_to_take_part
@@ -89,10 +89,12 @@ def _check_room(player: Player) -> None:
 
 @transaction.atomic
 def create_table(*, user, game: str, seats: int, options: dict | None = None, rated: bool = False,
-                 public: bool = True, bot_kind: str = "", turn_deadline_seconds: int | None = None) -> LobbyTable:
+                 public: bool = True, bot_kind: str = "", turn_deadline_seconds: int | None = None,
+                 clock_bank_seconds: int | None = None, clock_increment_seconds: int = 0) -> LobbyTable:
     """An open table of `game` with `seats` seats, the signed-in `user`'s person at the first. `options` are the
     game's ruleset fields (players aside), checked by the game's engine. `bot_kind` lets the host start before the
-    table is full, engine bots of that kind taking the empty seats; a rated table is for verified people only."""
+    table is full, engine bots of that kind taking the empty seats; a rated table is for verified people only.
+    `clock_bank_seconds` and `clock_increment_seconds` give its match a chess clock (league.services.clocks)."""
     if game not in GAMES:
         raise _invalid(_("Unknown game %(game)r; the games are %(games)s.") % {"game": game,
                                                                             "games": ", ".join(sorted(GAMES))})
@@ -115,6 +117,7 @@ def create_table(*, user, game: str, seats: int, options: dict | None = None, ra
             raise _invalid(_("A rated table is for people only: it cannot be filled with bots."))
     try:
         check_turn_deadline(turn_deadline_seconds)
+        clock_bank_seconds, clock_increment_seconds = check_clock(clock_bank_seconds, clock_increment_seconds)
     except ValueError as e:
         raise _invalid(str(e)) from None
     host = _person(user)
@@ -122,7 +125,8 @@ def create_table(*, user, game: str, seats: int, options: dict | None = None, ra
     _check_room(host)
     table = LobbyTable.objects.create(
         game=game, seats=seats, ruleset=ruleset.to_dict(), rated=bool(rated), public=bool(public), bot_kind=bot_kind,
-        turn_deadline_seconds=turn_deadline_seconds, host=host, token=secrets.token_urlsafe(24),
+        turn_deadline_seconds=turn_deadline_seconds, clock_bank_seconds=clock_bank_seconds,
+        clock_increment_seconds=clock_increment_seconds, host=host, token=secrets.token_urlsafe(24),
         expires_at=timezone.now() + timedelta(minutes=settings.DIAMONDS_LOBBY_OPEN_MINUTES),
     )
     LobbySeat.objects.create(table=table, seat=0, player=host)
@@ -232,7 +236,9 @@ def _start(table: LobbyTable) -> None:
     refusal = refusal_at_rated_table(players) if table.rated else None
     if refusal:
         raise LobbyRefused(refusal)
-    match = create_match(players=players, ruleset=table.ruleset, game=table.game)
+    match = create_match(players=players, ruleset=table.ruleset, game=table.game,
+                         clock_bank_seconds=table.clock_bank_seconds,
+                         clock_increment_seconds=table.clock_increment_seconds)
     start_live_match(match=match, turn_deadline_seconds=table.turn_deadline_seconds)
     table.status, table.match, table.closed_at = LobbyStatus.STARTED, match, timezone.now()
     table.save(update_fields=["status", "match", "closed_at"])

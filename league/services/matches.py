@@ -16,8 +16,9 @@ from engine import InvalidRuleset
 from engine.fairness import commitment, new_nonce, new_seed
 from engine.games import GAMES, game_type
 
-from ..limits import check_turn_deadline, checked_bot_settings
+from ..limits import check_clock, check_turn_deadline, checked_bot_settings
 from ..models import Club, DeadlineAction, Match, MatchSeat, MatchStatus, Player
+from .clocks import initial_clock_ms
 from .names import checked_name, name_written
 
 
@@ -95,6 +96,8 @@ def create_match(
     deadline_action: str = DeadlineAction.FALLBACK,
     deadline_fallback: str = "random",
     offline: bool = False,
+    clock_bank_seconds: int | None = None,
+    clock_increment_seconds: int = 0,
 ) -> Match:
     """A pending match of `game` (a name of engine.games) with `players[s]` at seat s.
 
@@ -106,7 +109,11 @@ def create_match(
 
     The turn deadline is `turn_deadline_for`'s: the one asked for, else the league's default for who is seated, and
     never none at a table with a person or an external bot unless it is played with real cards (`offline`). What a
-    missed one costs is `deadline_action`, played by `deadline_fallback` (league.services.decisions checks both)."""
+    missed one costs is `deadline_action`, played by `deadline_fallback` (league.services.decisions checks both).
+
+    A chess clock (`clock_bank_seconds`, with `clock_increment_seconds` earned per decision: league.limits.check_clock
+    bounds both, ValueError) gives each seat of a person or an external bot that bank (league.services.clocks); the
+    decision's deadline is then its clock's. A table of real cards has none."""
     kind = game_type(game)
     ruleset = kind.make_ruleset(ruleset)  # the game's own checks (InvalidRuleset naming its rule)
     if not kind.min_players <= ruleset.players <= kind.max_players:
@@ -120,6 +127,9 @@ def create_match(
         raise ValueError(f"{deadline_fallback!r} is not a fallback bot of {kind.name!r}; its fallbacks: "
                          f"{', '.join(kind.fallback_bots)}")
     turn_deadline_seconds = turn_deadline_for(players, turn_deadline_seconds, offline=offline)
+    clock_bank_seconds, clock_increment_seconds = check_clock(clock_bank_seconds, clock_increment_seconds)
+    if offline:
+        clock_bank_seconds, clock_increment_seconds = None, 0
     if len({p.pk for p in players}) != len(players):
         raise ValueError("a player can take only one seat at a table")
     for p in players:
@@ -139,10 +149,12 @@ def create_match(
         first_dealer=kind.first_seat_of(engine_game), status=MatchStatus.PENDING, club=club,
         turn_deadline_seconds=turn_deadline_seconds, deadline_action=deadline_action,
         deadline_fallback=deadline_fallback, offline=offline,
+        clock_bank_seconds=clock_bank_seconds, clock_increment_seconds=clock_increment_seconds,
     )
     # Only Diamonds has partnerships; in the other games every seat is its own team.
     team_of = getattr(engine_game, "team_of", lambda seat: seat)
     MatchSeat.objects.bulk_create(
-        MatchSeat(match=match, seat=s, player=p, team=team_of(s)) for s, p in enumerate(players)
+        MatchSeat(match=match, seat=s, player=p, team=team_of(s), clock_ms=initial_clock_ms(match, p))
+        for s, p in enumerate(players)
     )
     return match

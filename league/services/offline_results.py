@@ -130,6 +130,7 @@ def enter_result(*, match: Match, user=None, figures: object, player: Player | N
         raise NotAtTable(_("only the players at this table and the club's organisers enter its result"))
     checked = checked_figures(match, figures)
     now = timezone.now()
+    _announce_table(match)  # entered, confirmed or disputed: the round's table shows it
     open_entries = list(ResultEntry.objects.select_for_update().filter(match=match, status__in=OPEN_STATUSES))
     new = ResultEntry(match=match, entered_by=user, entered_by_player=player,
                       entered_at_seat=seats[0] if seats else None,
@@ -208,9 +209,16 @@ def _finish(match: Match, checked: OfflineResult, now) -> None:
     MatchSeat.objects.bulk_update(rows, ["score", "tiebreak", "showroom", "placement", "is_winner", "awaiting"])
     Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED, result=checked.result, finished_at=now,
                                              started_at=match.started_at or now, updated_at=now, deadline_at=None)
-    emit("match.finished", match_id=match.pk)
+    emit("match.finished", match_id=match.pk, round_id=match.tournament_round_id, ladder_id=match.ladder_id)
     match_id = match.pk
     transaction.on_commit(lambda: on_match_finished(match_id=match_id))
+
+
+def _announce_table(match: Match) -> None:
+    """Tell the open pages of the match's tournament that its table changed (after the commit: league.events)."""
+    rnd = match.tournament_round
+    if rnd is not None:
+        emit("tournament.changed", tournament_id=rnd.tournament_id)
 
 
 @transaction.atomic
@@ -233,6 +241,7 @@ def set_offline(*, match: Match, offline: bool) -> Match:
                                 match.turn_deadline_seconds, offline=offline)
     Match.objects.filter(pk=match.pk).update(offline=offline, deadline_at=None, turn_deadline_seconds=seconds)
     match.offline, match.deadline_at, match.turn_deadline_seconds = offline, None, seconds
+    _announce_table(match)
     if offline:  # nobody owes the server a decision at a table of real cards
         MatchSeat.objects.filter(match=match, awaiting=True).update(awaiting=False)
     rnd = match.tournament_round

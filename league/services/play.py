@@ -288,7 +288,8 @@ def _mark_running(match: Match, claim: Claim) -> bool:
         if not cursor.rowcount:
             return False
     if "started_at" in fields:  # the first run only: a resumed match started before
-        emit("match.started", match_id=match.pk)
+        emit("match.started", match_id=match.pk, round_id=match.tournament_round_id,
+             ladder_id=match.ladder_id)
     for name, value in fields.items():
         setattr(match, name, value)
     return True
@@ -327,6 +328,7 @@ def apply_decision(*, match: Match, seat: int, decision, move_number: int | None
         now = timezone.now()
         Match.objects.filter(pk=match.pk).update(status=MatchStatus.RUNNING, started_at=now)
         match.status, match.started_at = MatchStatus.RUNNING, now
-        emit("match.started", match_id=match.pk)
+        emit("match.started", match_id=match.pk, round_id=match.tournament_round_id,
+             ladder_id=match.ladder_id)
     store_progress(match=match, game=game, marks=marks)
     return game

@@ -80,7 +80,8 @@ def store_progress(*, match: Match, game: Any, marks: ChoiceMarks, extra: dict |
         if new or game.result is not None:
             emit("match.moved", match_id=match.pk, move_number=game.move_number)
         if game.result is not None and not is_comparison_match(match.pk):
-            emit("match.finished", match_id=match.pk)
+            emit("match.finished", match_id=match.pk, round_id=match.tournament_round_id,
+                 ladder_id=match.ladder_id)
     marks.choices = len(game.choices)
     # The caller's row now describes what is stored (load_match_game's cache hook reads these).
     for name, value in fields.items():

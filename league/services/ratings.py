@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from openskill import models as openskill_models
 
+from ..events import emit
 from ..models import Ladder, LobbyTable, Match, MatchSeat, MatchStatus, Player, Rating, RatingHistory, RatingModel
 
 DEFAULT_MODEL = RatingModel.PLACKETT_LUCE
@@ -130,4 +131,6 @@ def apply_match_ratings(*, match_id: int) -> bool:
     Rating.objects.bulk_update(list(rows.values()), ["mu", "sigma", "ordinal", "matches", "updated_at"])
     RatingHistory.objects.bulk_create(history)
     Match.objects.filter(pk=match.pk).update(ratings_applied=True)
+    if ladder is not None:
+        emit("ladder.changed", ladder_id=ladder.pk)  # its open pages show the new ratings (web.push)
     return True

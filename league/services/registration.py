@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from ..events import emit
 from ..models import Player, Tournament, TournamentEntry, TournamentRound, TournamentStatus
 from .competition import TournamentError, check_entrants_can_play, check_guests_may_enter, check_not_paused
 
@@ -35,11 +36,15 @@ def _check_not_entered(tournament: Tournament, players: Sequence[Player]) -> Non
 def _create_entries(entries: Iterable[TournamentEntry]) -> list[TournamentEntry]:
     """The entries, or AlreadyEntered when a concurrent registration of one of them won the race (the unique
     constraint is the last word; the savepoint keeps the caller's transaction usable)."""
+    entries = list(entries)
     try:
         with transaction.atomic():
-            return TournamentEntry.objects.bulk_create(list(entries))
+            made = TournamentEntry.objects.bulk_create(entries)
     except IntegrityError:
         raise AlreadyEntered(_("a player was entered at the same moment by another request")) from None
+    for tournament_id in sorted({e.tournament_id for e in made}):
+        emit("tournament.changed", tournament_id=tournament_id)  # its open pages list the entrants (web.push)
+    return made
 
 
 def _open_for_registration(tournament: Tournament) -> tuple[Tournament, int]:
@@ -101,6 +106,7 @@ def withdraw_player(*, tournament: Tournament, player: Player) -> None:
         TournamentEntry.objects.filter(tournament=tournament, team=entry.team).update(active=False)
     else:
         TournamentEntry.objects.filter(pk=entry.pk).update(active=False)
+    emit("tournament.changed", tournament_id=tournament.pk)
 
 
 @transaction.atomic
@@ -115,6 +121,8 @@ def take_out(*, tournament: Tournament, player: Player) -> None:
         withdraw_player(tournament=tournament, player=player)
     elif entry.team is not None:  # a partnership is entered together and leaves together
         TournamentEntry.objects.filter(tournament=tournament, team=entry.team).delete()
+        emit("tournament.changed", tournament_id=tournament.pk)
     else:
         entry.delete()
+        emit("tournament.changed", tournament_id=tournament.pk)
 

@@ -121,14 +121,15 @@ def _table_match(tournament: Tournament, table: Table, players: dict[int, Player
         r = table.rotation % n
         seated = [seated[(q + r) % n] for q in range(n)]
         first_dealer = (Game(ruleset, table.seed).first_dealer - r) % n
-    # The tournament's deadline goes onto each table, where live play and the beat task look for it
+    # The tournament's deadline (and chess clock) goes onto each table, where live play and the beat task look for it
     # (league.services.decisions): the first awaited decision starts the clock. None is the league's default for who
     # sits at the table (create_match). A club evening's tables, its final's too, are played with real cards.
     return create_match(players=seated, ruleset=ruleset, seed=table.seed, first_dealer=first_dealer,
                         club=tournament.club, game=tournament.game,
                         turn_deadline_seconds=tournament.turn_deadline_seconds,
                         deadline_action=tournament.deadline_action, deadline_fallback=tournament.deadline_fallback,
-                        offline=tournament.offline_tables)
+                        offline=tournament.offline_tables, clock_bank_seconds=tournament.clock_bank_seconds,
+                        clock_increment_seconds=tournament.clock_increment_seconds)
 
 
 def seat_tables(tournament: Tournament, rnd: TournamentRound, tables: Iterable[Table], players: dict[int, Player],

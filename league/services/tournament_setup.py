@@ -25,6 +25,7 @@ from league.scheduling.duplicate import group_sizes
 
 from ..limits import (
     MAX_TOURNAMENT_ROUNDS,
+    check_clock,
     check_round_minutes,
     check_turn_deadline,
     checked_match_points,
@@ -76,11 +77,14 @@ def create_tournament(
     registration_closes_at=None,
     members_only: bool = False,
     round_minutes: int | None = None,
+    clock_bank_seconds: int | None = None,
+    clock_increment_seconds: int = 0,
 ) -> Tournament:
     """A tournament of `game` open for registration. Raises ValueError for a game, format, table size, ruleset or
     tie-break the engine or the standings do not know (a table size outside the game's players, the duplicate
     format for a game other than Diamonds), and for a turn deadline under a second, an unknown deadline action or a
-    fallback bot that is not one of the fast ones (league.services.decisions.FALLBACK_BOTS).
+    fallback bot that is not one of the fast ones (league.services.decisions.FALLBACK_BOTS), or a chess clock out of
+    league.limits.check_clock's bounds (every table's match gets the clock: league.services.clocks).
 
     `seed` orders the seating; the deals come from `deal_salt` (secret, from the CSPRNG unless given: give the
     same one, on a server with the same key, to deal a tournament again exactly, as the chaos benchmark does)."""
@@ -90,7 +94,8 @@ def create_tournament(
         deadline_fallback=deadline_fallback, match_points=match_points, check_in_required=check_in_required,
         self_check_in=self_check_in, late_entry_points=late_entry_points, final_size=final_size,
         final_stages=final_stages, final_advance=final_advance, final_ranking=final_ranking,
-        round_minutes=round_minutes)
+        round_minutes=round_minutes, clock_bank_seconds=clock_bank_seconds,
+        clock_increment_seconds=clock_increment_seconds)
     return Tournament.objects.create(
         name=name, club=club, season=season, auto_advance=auto_advance,
         rated=rated, seed=seed if seed is not None else secrets.token_hex(8), offline_tables=bool(offline_tables),
@@ -179,7 +184,8 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
                       deadline_fallback: str, match_points: dict | None, check_in_required: bool = False,
                       self_check_in: bool = False, late_entry_points: str = LateEntryPoints.ZERO,
                       final_size: int = 0, final_stages: int = 1, final_advance: int = 1,
-                      final_ranking: str = FinalRanking.FINAL_DECIDES, round_minutes: int | None = None) -> dict:
+                      final_ranking: str = FinalRanking.FINAL_DECIDES, round_minutes: int | None = None,
+                      clock_bank_seconds: int | None = None, clock_increment_seconds: int | None = 0) -> dict:
     """The settings a tournament is created or changed with, checked (ValueError: see create_tournament), in the
     form they are stored."""
     ruleset = shared_ruleset(ruleset)
@@ -198,6 +204,7 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
     tiebreaks = checked_tiebreaks(tiebreaks)  # ValueError naming the known ones; "vault" stored as "tiebreak"
     check_turn_deadline(turn_deadline_seconds)
     check_round_minutes(round_minutes)
+    clock_bank_seconds, clock_increment_seconds = check_clock(clock_bank_seconds, clock_increment_seconds)
     if deadline_action not in DeadlineAction.values:
         raise ValueError(_("deadline_action must be one of %(actions)s, not %(action)s") % {
             "actions": ", ".join(DeadlineAction.values), "action": repr(deadline_action)})
@@ -221,13 +228,14 @@ def _checked_settings(*, game: str, rounds: int, table_size: int, format: str, r
             "match_points": checked_match_points(match_points), "check_in_required": check_in_required,
             "self_check_in": self_check_in, "late_entry_points": late_entry_points, "final_size": final_size,
             "final_stages": final_stages, "final_advance": final_advance, "final_ranking": final_ranking,
-            "round_minutes": round_minutes}
+            "round_minutes": round_minutes, "clock_bank_seconds": clock_bank_seconds,
+            "clock_increment_seconds": clock_increment_seconds}
 
 
 # What an organiser may still change once the tournament runs: nothing that would reseat or rescore played rounds.
 CHANGEABLE_WHILE_RUNNING = frozenset({"name", "auto_advance", "turn_deadline_seconds", "deadline_action",
                                       "deadline_fallback", "check_in_required", "self_check_in", "offline_tables",
-                                      "round_minutes"})
+                                      "round_minutes", "clock_bank_seconds", "clock_increment_seconds"})
 # The final's settings may change while the evening runs, until its first stage is seated.
 FINAL_SETTINGS = frozenset({"final_size", "final_stages", "final_advance", "final_ranking"})
 CHANGEABLE = CHANGEABLE_WHILE_RUNNING | FINAL_SETTINGS | {
@@ -235,7 +243,8 @@ CHANGEABLE = CHANGEABLE_WHILE_RUNNING | FINAL_SETTINGS | {
     "late_entry_points", "registration_closes_at", "members_only"}
 _CHECKED = ("game", "rounds", "table_size", "format", "ruleset", "tiebreaks", "turn_deadline_seconds",
             "deadline_action", "deadline_fallback", "match_points", "check_in_required", "self_check_in",
-            "late_entry_points", "final_size", "final_stages", "final_advance", "final_ranking", "round_minutes")
+            "late_entry_points", "final_size", "final_stages", "final_advance", "final_ranking", "round_minutes",
+            "clock_bank_seconds", "clock_increment_seconds")
 # What a preview reads of the settings (preview_tournament): the checked ones, checked as create_tournament does.
 PREVIEWED_SETTINGS = _CHECKED
 
@@ -254,7 +263,8 @@ def changeable_settings(tournament: Tournament) -> frozenset[str]:
 def update_tournament(*, tournament: Tournament, **changes) -> Tournament:
     """Change a tournament's settings (the names are Tournament's fields). Before its first round anything
     create_tournament takes may change, checked the same way (registered engine bots included); once it runs, only
-    its name, whether rounds follow on by themselves, and the turn deadlines of tables seated from then on. Raises
+    its name, whether rounds follow on by themselves, and the turn deadlines and clocks of tables seated from then
+    on. Raises
     TournamentError for a setting that can no longer change, ValueError for a bad value; either way nothing
     changes."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)

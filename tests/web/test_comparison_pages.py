@@ -60,7 +60,7 @@ def test_the_live_page_its_json_and_the_pair_side_by_side(site):
     comparison = _played_pair(site)
     c = site["clients"]
     page = c["anon"].get(f"/comparisons/{comparison.pk}/").content.decode()
-    assert "<svg" in page and "H1 " in page and "H0 " in page and "comparison.js" in page
+    assert "<svg" in page and "H1 " in page and "H0 " in page and "live_page.js" in page
     assert f'/comparisons/{comparison.pk}/pairs/1/' in page  # pairs counted from 1
     assert "Stop the comparison" not in page  # not for visitors
     state = c["anon"].get(f"/comparisons/{comparison.pk}/state.json").json()

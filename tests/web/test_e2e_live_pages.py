@@ -1,0 +1,87 @@
+"""End to end in a real headless Chromium (issue 29): a tournament's page follows its entrants and tables without a
+reload and without polling, and a clocked table shows each player's clock counting down; both pages pass axe-core
+and fit a phone.
+
+Served by uvicorn in a thread, as in test_e2e_live_push (pytest-django's live server has no WebSockets); the pages'
+polling endpoints are blocked in the browser, so what changes can only have been pushed.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from league.services import create_bot_player, create_match, create_person_player, create_tournament, register_players
+from league.services.decisions import start_live_match
+from web import push
+
+from .browser import assert_accessible, shoot
+from .test_e2e_live_push import asgi_server  # noqa: F401  (the fixture)
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def blocked_polls(page) -> list[str]:
+    polls: list[str] = []
+
+    def refuse(route):
+        polls.append(route.request.url)
+        route.abort()
+
+    page.route("**/live/**", refuse)
+    return polls
+
+
+def test_a_tournament_page_shows_a_new_entrant_without_reload_or_polling(chromium, asgi_server, site,  # noqa: F811
+                                                                         monkeypatch):
+    monkeypatch.setattr(push, "COALESCE_SECONDS", 0.05)
+    tournament = create_tournament(name="Live evening", rounds=1, ruleset={"rounds": 1}, club=site["club"],
+                                   seed="live-e2e")
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    polls = blocked_polls(page)
+    page.goto(f"{asgi_server}/tournaments/{tournament.pk}/")
+    assert "No one is registered yet" in page.inner_text("#live-entrants")
+    page.evaluate("window.sameDocument = true")
+    time.sleep(0.5)  # the socket opens (a change before that is sent on connect anyway)
+    newcomer = create_bot_player(name="late-arrival", kind="random", clubs=[site["club"]])
+    register_players(tournament=tournament, players=[newcomer])
+    page.wait_for_function("() => document.querySelector('#live-entrants').innerText.includes('late-arrival')")
+    assert page.evaluate("window.sameDocument === true"), "the page reloaded"
+    assert polls == [] and errors == []
+    assert_accessible(page, "live tournament page")
+    shoot(page, "live-tournament")
+    context.close()
+
+
+def test_a_clocked_table_shows_the_clocks_counting_down(chromium, asgi_server, site, django_user_model):  # noqa: F811
+    user = django_user_model.objects.create_user("clara", password="pw-clara-12345")
+    from league.services.accounts import mark_made_by_administrator
+
+    mark_made_by_administrator(user)
+    person = create_person_player(user=user, name="clara")
+    bots = [create_bot_player(name=f"clock-e2e-{i}", kind="greedy") for i in range(3)]
+    match = create_match(players=[person, *bots], ruleset={"players": 4, "rounds": 1}, seed="clock-e2e",
+                         clock_bank_seconds=180, clock_increment_seconds=2)
+    start_live_match(match=match)
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{asgi_server}/matches/{match.pk}/")
+    clock = page.locator(".chess-clock[data-seat='0'] .left")
+    first = clock.inner_text()
+    assert first.startswith(("3:00", "2:5")) and "clara" in page.inner_text(".chess-clocks")
+    # Her turn: her clock runs down on the page, from the server's figure.
+    page.wait_for_function("(first) => document.querySelector(\".chess-clock[data-seat='0'] .left\").innerText "
+                           "!== first", arg=first)
+    assert page.get_attribute(".chess-clock[data-seat='0']", "data-running") == "1"
+    assert errors == []
+    assert_accessible(page, "clocked table")
+    shoot(page, "clocked-table")
+    context.close()
