@@ -111,7 +111,7 @@
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) { if (data && data.html) swap(data.html); })
       .catch(function () { /* a dropped poll is retried at the next tick */ })
-      .then(function () { busy = false; schedule(); });
+      .then(function () { busy = false; if (!sendQueued()) schedule(); });
   }
 
   function updatePassButton() {
@@ -136,14 +136,22 @@
     if (e.target && e.target.name === "cards") updatePassButton();
   });
 
+  // A decision made while a poll is on its way waits for it (then goes, with the move it was made on: the server
+  // refuses it as stale if the table moved meanwhile, and says so) rather than being lost.
+  var queued = null;
+
   root.addEventListener("submit", function (e) {
     var form = e.target;
     if (!form.classList.contains("decision")) return;
     e.preventDefault();
-    if (busy) return;
     var data = new FormData(form);
     if (e.submitter && e.submitter.name) data.append(e.submitter.name, e.submitter.value);
     Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = true; });
+    if (busy) { if (!queued) queued = { form: form, data: data }; return; }
+    send(form, data);
+  });
+
+  function send(form, data) {
     busy = true;
     var error = document.getElementById("decision-error");
     fetch(form.action, { method: "POST", body: data, headers: { "Accept": "application/json" },
@@ -158,7 +166,15 @@
         if (!pushed()) { poll(); return; }
         if (held) { swap(held); held = null; } // the socket brings the table the decision led to
       });
-  });
+  }
+
+  function sendQueued() {
+    if (!queued) return false;
+    var q = queued;
+    queued = null;
+    send(q.form, q.data);
+    return true;
+  }
 
   updatePassButton();
   if (socketPath && "WebSocket" in window && !over()) connect();
