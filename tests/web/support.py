@@ -3,6 +3,7 @@ accounts as an administrator makes them."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -23,17 +24,21 @@ def administrators_account(username: str, password: str | None = None, **fields)
 
 
 def others_cards(match, seat: int) -> list[str]:
-    """The cards the other seats hold now (from the stored game), which the seat's page must never show."""
+    """The cards the other seats hold now (from the stored game), which the seat's page must never show: all but
+    those the seat itself passed them this round, which it knows (its page says what it gave)."""
     game = match_game(type(match).objects.get(pk=match.pk))  # the row as it is now, not as the test last read it
-    return [card_str(c) for s in range(game.n) if s != seat for c in game.hands[s]]
+    gave = set(game.passed_by(seat) or []) if 0 <= seat < game.n and hasattr(game, "passed_by") else set()
+    return [card_str(c) for s in range(game.n) if s != seat for c in game.hands[s] if c not in gave]
 
 
 def leaked(html: str, cards: list[str]) -> list[str]:
-    """The cards of `cards` that appear in the HTML, by code (a whole word) or by their spoken label."""
+    """The cards of `cards` that appear in the HTML, by code (a whole word), by their spoken label, or drawn (a
+    reference to the card's face in the page's sprite, `href="#card-d7"`: the sprite itself holds every face)."""
     found = []
     for code in cards:
         label = f"{int(code[1:])} of {SUIT_NAMES[SUITS.index(code[0])]}"
-        if re.search(rf"\b{code}\b", html) or re.search(rf"(?<!\d){label}", html):
+        drawn = f'#card-{code[0].lower()}{int(code[1:])}"'
+        if re.search(rf"\b{code}\b", html) or re.search(rf"(?<!\d){label}", html) or drawn in html:
             found.append(code)
     return found
 
@@ -71,3 +76,15 @@ def every_replay_page(client, url: str) -> list[str]:
     while (step := replay_link(pages[-1], "next")) is not None:
         pages.append(client.get(f"{url}?step={step}").content.decode())
     return pages
+
+
+def vault_figures(html: str) -> dict[int, str]:
+    """What each seat's vault shows on a drawn Diamonds table: its number, or "?" while it is secret."""
+    return {int(seat): shown for seat, shown in re.findall(
+        r'<span class="holding vault[^"]*" data-vault="(\d+)".*?<b>([^<]*)</b>', html, flags=re.S)}
+
+
+def table_steps(html: str) -> list[dict]:
+    """The steps a drawn Diamonds table carries for its page to animate and read out (#table-steps)."""
+    found = re.search(r'<script id="table-steps" type="application/json">(.*?)</script>', html, flags=re.S)
+    return json.loads(found.group(1)) if found else []

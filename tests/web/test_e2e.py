@@ -116,17 +116,19 @@ def test_a_person_plays_a_game_against_bots_in_a_browser(chromium, site_server, 
             page.click("button[name=count][value='2']")
         elif kind == "pass_cards":
             want = int(page.locator("button[data-pass-count]").get_attribute("data-pass-count"))
-            boxes = page.locator("input[name=cards]")
+            boxes = page.locator("label.cardpick")  # a tap on a drawn card chooses it
             assert page.locator("button[data-pass-count]").is_disabled()  # not until enough are chosen
             for i in range(want):
-                boxes.nth(i).check()
+                boxes.nth(i).click()
             page.click("button[data-pass-count]")
         elif kind == "play":
-            disabled = page.locator("button.cardbutton:disabled")
+            disabled = page.locator("button.cardbutton[aria-disabled=true]")  # reachable by keyboard, not playable
             if disabled.count():
                 assert "You must follow" in page.locator("#prompt").inner_text()
                 assert "must follow" in disabled.first.get_attribute("title")
-            page.locator("button.cardbutton:enabled").first.click()
+            card = page.locator("button.cardbutton:not([aria-disabled=true])").first
+            card.click()  # the first tap lifts the card, the second plays it
+            card.click()
         else:
             page.locator("fieldset button.choice").first.click()
         page.wait_for_function("m => document.querySelector('.table-view').dataset.move !== m", arg=before)

@@ -117,12 +117,14 @@ def test_a_new_person_signs_up_joins_enters_and_plays_their_table(chromium, site
             page.locator("button[name=count]").first.click()
         elif kind == "pass_cards":
             want = int(page.locator("button[data-pass-count]").get_attribute("data-pass-count"))
-            boxes = page.locator("input[name=cards]")
+            boxes = page.locator("label.cardpick")  # a tap on a drawn card chooses it
             for i in range(want):
-                boxes.nth(i).check()
+                boxes.nth(i).click()
             page.click("button[data-pass-count]")
         elif kind == "play":
-            page.locator("button.cardbutton:enabled").first.click()
+            card = page.locator("button.cardbutton:not([aria-disabled=true])").first
+            card.click()  # the first tap lifts the card, the second plays it
+            card.click()
         else:
             page.locator("fieldset button.choice").first.click()
         page.wait_for_function("m => document.querySelector('.table-view').dataset.move !== m", arg=before)

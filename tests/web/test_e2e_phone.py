@@ -68,10 +68,10 @@ def test_a_seats_figures_are_not_cut_mid_word_on_a_phone(chromium, site_server):
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit].primary")
     page.wait_for_url(f"**/matches/{match.pk}/")
-    names = page.locator(".others .stats dt")
+    names = page.locator(".felt .dseat .holding .cap")  # each seat's Showroom, Vault and Tricks, round the table
     assert names.count() >= 12
     # Each figure's name sits on one line inside its box: a word cut in two would take two lines (or stick out).
-    cut = page.evaluate("""Array.from(document.querySelectorAll('.others .stats dt')).filter(dt => {
+    cut = page.evaluate("""Array.from(document.querySelectorAll('.felt .dseat .holding .cap')).filter(dt => {
         const line = parseFloat(getComputedStyle(dt).lineHeight) || dt.getBoundingClientRect().height;
         return dt.getBoundingClientRect().height > line * 1.5 || dt.scrollWidth > dt.clientWidth + 1;
     }).map(dt => dt.textContent)""")

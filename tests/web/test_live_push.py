@@ -42,7 +42,7 @@ from ..api.support import choose
 from ..api.test_secrecy import known_cards
 from .conftest import table_with_bots
 from .sockets import WebsocketCommunicator
-from .support import leaked, others_cards
+from .support import leaked, others_cards, table_steps, vault_figures
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -131,7 +131,9 @@ def test_a_seat_and_a_spectator_each_get_their_own_table_when_the_match_moves(si
 def test_over_a_whole_game_each_seat_and_a_spectator_receive_only_their_own_view(site):
     """The secrecy tests, over the socket: four people play a whole round; after every decision each seat's socket
     and a spectator's receive the new table, and every card named in what they receive is one they may know (their
-    own dealt hand, what was passed to them, the cards played); the seed appears nowhere."""
+    own dealt hand, what was passed to them, the cards played), drawn or in words; the seed appears nowhere. Each
+    seat's table shows its own vault's total and no other (a spectator's, none) until the game is over, and the
+    steps its page animates name only the passed cards that seat gave or got (a spectator's, none)."""
     User = get_user_model()
     users = [User.objects.create_user(f"p{i}") for i in range(4)]
     people = [create_person_player(user=u, name=f"p{i}", clubs=[site["club"]]) for i, u in enumerate(users)]
@@ -170,6 +172,14 @@ def test_over_a_whole_game_each_seat_and_a_spectator_receive_only_their_own_view
                     assert m.seed not in html
                     assert leaked(html, [c for c in ALL_CARDS if c not in allowed]) == [], \
                         f"reader {reader_seat} sees another seat's card at step {steps}"
+                    if message["move_number"] == m.move_number and m.status == "running":
+                        vaults = vault_figures(html)
+                        assert set(vaults) == {0, 1, 2, 3}
+                        assert vaults == {v: str(game.vault[game.team_of(v)]) if v == reader_seat else "?"
+                                          for v in range(4)}, f"reader {reader_seat} sees a vault at step {steps}"
+                    for step in table_steps(html):
+                        if "gave" in step or "got" in step:
+                            assert reader_seat is not None and step["seat"] == reader_seat
             steps += 1
         for s in sockets:
             await s.disconnect()

@@ -35,7 +35,7 @@ def test_the_page_shows_my_hand_and_no_other_seats_cards(client, site):
     for code in state["hand"]:
         assert f'value="{code}"' in html
     assert leaked(html, others_cards(match, 0)) == []
-    assert 'class="badge thief"' in html  # thief mode: the Thief's seat is marked, in words
+    assert re.search(r'class="token token-thief"[^>]*>.*?<span>Thief</span>', html)  # the Thief's seat, in words
     live = client.get(reverse("web:match-live", args=[match.pk])).json()
     assert leaked(live["html"], others_cards(match, 0)) == [] and live["move_number"] == match.move_number
     # A spectator sees the table and no hand at all; the seed (which decides the deals) is never on the page.

@@ -39,6 +39,10 @@ class GamePresenter:
     # static files the game's live and replay pages load besides the site's (its board's stylesheet and scripts)
     stylesheets: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
+    # Drawn once on the live page and the replay page, outside the table that is redrawn on every move: the game's
+    # drawings (an SVG sprite the table refers to) and its scripts. `live` is true on the live page.
+    page_template: str | None = None
+    stylesheet: str | None = None  # the game's own stylesheet (a static path), in the live and replay pages' head
 
     def replay_window(self, record: dict[str, Any], step: int) -> ReplayWindow:
         return window_of(self.replay_steps, record, step)

@@ -42,4 +42,5 @@ DIAMONDS = GamePresenter(
     replay_step=gettext_lazy("trick"), default_bot="greedy", bot_table_ruleset=bot_table_ruleset,
     blurb=gettext_lazy("The trick-taking game where the crystals in your vault count "
                        "double."),
+    page_template="web/games/diamonds_page.html", stylesheet="web/table_diamonds.css",
 )

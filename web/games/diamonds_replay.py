@@ -8,8 +8,8 @@ the page's window holds the step (web.games.replay).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from functools import partial
+from dataclasses import dataclass, field
+from functools import cached_property, partial
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 
 from engine import card_str, from_record
 
-from .diamonds_table import action_line
+from .diamonds_table import Felt, SeatBox, action_line, slot_of, trick_cards
 
 
 @dataclass
@@ -28,10 +28,31 @@ class Frame:
     vaults: list[int]
     supply: int
     thief: int | None
-    trick: list[dict]  # the step's trick: [{"name", "card"}]
+    trick: list[dict]  # the step's trick: [{"name", "card", "seat"}]
     winner: str | None
     passes: list[list[str]] | None
     actions: list[str]
+    names: list[str] = field(default_factory=list)
+    dealer: int | None = None
+    tricks_won: list[int] = field(default_factory=list)
+    round_info: str = ""
+
+    @cached_property
+    def felt(self) -> Felt:
+        """The frame on the live page's table: the first seat at the bottom, every hand face up (a finished
+        game's record is public), the step's trick in the middle, gathered by its winner."""
+        n = len(self.names)
+        seats = [SeatBox(seat=s, name=self.names[s], showroom=self.showrooms[s], vault=self.vaults[s],
+                         hand_size=len(self.hands[s]), tricks_won=self.tricks_won[s] if self.tricks_won else 0,
+                         dealer=s == self.dealer, thief=s == self.thief, awaited=False, viewer=False, team=s,
+                         slot=slot_of(s, 0, n), faces=self.hands[s])
+                 for s in range(n)]
+        trick = trick_cards([p for p in self.trick if "seat" in p], self.names,
+                            {s: slot_of(s, 0, n) for s in range(n)})
+        winner_slot = next((b.slot for b in seats if b.name == self.winner), None) if self.winner else None
+        return Felt(seats=seats, trick=trick, trick_done=self.winner is not None, trick_winner=self.winner,
+                    winner_slot=winner_slot, led=trick[0]["card"][0] if trick else None, supply=self.supply,
+                    round_info=self.round_info)
 
 
 def _cut(record: dict[str, Any], r: int, rnd: dict[str, Any]) -> dict[str, Any]:
@@ -44,6 +65,7 @@ def replay_steps(record: dict[str, Any]) -> Iterator[Callable[[], Frame]]:
     """Every step of the record, each drawn on demand (web.games.replay)."""
     names = list(record["seats"])
     n = len(names)
+    rounds = len(record["rounds"])
 
     def snap(title, rnd_cut, r, *, trick=None, winner=None, passes=None, actions=(), round_over=False) -> Frame:
         game = from_record(_cut(record, r, rnd_cut))
@@ -51,7 +73,9 @@ def replay_steps(record: dict[str, Any]) -> Iterator[Callable[[], Frame]]:
         teams = [game.team_of(s) for s in range(n)]  # showrooms and vaults are per team: shown per seat
         return Frame(title, hands, [game.showroom[t] for t in teams], [game.vault[t] for t in teams],
                      game.supply, game.thief,
-                     trick or [], winner, passes, [action_line(a, names) for a in actions])
+                     trick or [], winner, passes, [action_line(a, names) for a in actions], names=names,
+                     dealer=rnd_cut["dealer"], tricks_won=[game.tricks_won(s) for s in range(n)],
+                     round_info=_("Round %(round)s of %(rounds)s") % {"round": r + 1, "rounds": rounds})
 
     for r, rnd in enumerate(record["rounds"]):
         dealt = {**rnd, "pass_count": None, "passes": None, "clubs_targets": [], "tricks": [], "actions": []}
@@ -78,7 +102,8 @@ def replay_steps(record: dict[str, Any]) -> Iterator[Callable[[], Frame]]:
             else:
                 title = _("Round %(round)s, trick %(trick)s: %(winner)s wins it") % where
             yield partial(snap, title, upto, r,
-                          trick=[{"name": names[p["seat"]], "card": p["card"]} for p in trick["plays"]],
+                          trick=[{"name": names[p["seat"]], "card": p["card"], "seat": p["seat"]}
+                                 for p in trick["plays"]],
                           winner=winner, actions=acts, round_over=last and winner is not None)
 
 

@@ -5,6 +5,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from ..cards import face, suit_name, suit_symbol
+from ..games.diamonds_cards import sprite, use_card, use_symbol
 
 register = template.Library()
 
@@ -18,6 +19,24 @@ def card(code: str, css: str = ""):
         '&nbsp;<small aria-hidden="true">{}</small></span>',
         f.suit, css, f.label, f.label, f.symbol, f.rank, f.suit_name,
     )
+
+
+@register.simple_tag
+def drawn(code, css: str = ""):
+    """A card drawn from the page's sprite: `{% drawn "D7" %}`, or its back: `{% drawn None %}`."""
+    return use_card(code or None, css)
+
+
+@register.simple_tag
+def drawing(name: str, css: str = ""):
+    """Another of the sprite's drawings: `{% drawing "gem" "gem" %}` (gem, chest, token-dealer, token-thief)."""
+    return use_symbol(name, css)
+
+
+@register.simple_tag
+def card_sprite():
+    """Every card and token drawn, once per page, for `drawn` and `drawing` to use."""
+    return sprite()
 
 
 @register.simple_tag

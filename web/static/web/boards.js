@@ -254,11 +254,5 @@
       play(game, frame, moves, before && game && game.context ? game.context(before) : null);
     };
     document.addEventListener("replay:shown", function (e) { showStep(e.detail.step, e.detail.from); });
-    // A page opened by autoplay (replay_controls.js) shows its first step moving too.
-    var opened = framesBox.querySelector(".frame:not([hidden])");
-    if (opened && new URL(window.location.href).searchParams.get("play")) {
-      var n = Number(opened.getAttribute("data-index")) + 1;
-      whenLoaded(function () { showStep(n, n - 1); });
-    }
   }
 })();

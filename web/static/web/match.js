@@ -25,9 +25,18 @@
     });
   }
 
+  // A game's own script (table_diamonds.js) hears of each redraw: "table:beforeswap" while the old table is still
+  // there (where its cards were), "table:swapped" once the new one is in (what to animate and read out).
+  function tell(name, detail) {
+    var event;
+    try { event = new CustomEvent(name, { detail: detail }); } catch (e) { return; }
+    root.dispatchEvent(event);
+  }
+
   function swap(html) {
     var keep = chosenCards(); // cards ticked for passing survive a refresh
     var hadFocus = root.contains(document.activeElement);
+    tell("table:beforeswap", { focused: hadFocus });
     root.innerHTML = html;
     // Keyboard players keep their place: focus returns to the first thing they can choose now.
     var first = hadFocus && root.querySelector("form.decision button:enabled, form.decision input:enabled");
@@ -45,6 +54,7 @@
     var badge = document.getElementById("match-status");
     var label = view() && view().getAttribute("data-status-label");
     if (badge && status) { badge.textContent = label || status; badge.className = "status status-" + status; }
+    tell("table:swapped", { focused: hadFocus });
   }
 
   function over() {
@@ -101,7 +111,7 @@
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) { if (data && data.html) swap(data.html); })
       .catch(function () { /* a dropped poll is retried at the next tick */ })
-      .then(function () { busy = false; schedule(); });
+      .then(function () { busy = false; if (!sendQueued()) schedule(); });
   }
 
   function updatePassButton() {
@@ -117,7 +127,8 @@
     // Once enough are chosen, the rest cannot be ticked (and say why).
     Array.prototype.forEach.call(root.querySelectorAll('input[name="cards"]'), function (box) {
       box.disabled = !box.checked && have >= want;
-      box.parentNode.title = box.disabled ? "you have chosen " + want + " already" : "";
+      var enough = document.getElementById("table").getAttribute("data-enough") || "";
+      box.parentNode.title = box.disabled ? enough.replace("{want}", want) : "";
     });
   }
 
@@ -125,14 +136,22 @@
     if (e.target && e.target.name === "cards") updatePassButton();
   });
 
+  // A decision made while a poll is on its way waits for it (then goes, with the move it was made on: the server
+  // refuses it as stale if the table moved meanwhile, and says so) rather than being lost.
+  var queued = null;
+
   root.addEventListener("submit", function (e) {
     var form = e.target;
     if (!form.classList.contains("decision")) return;
     e.preventDefault();
-    if (busy) return;
     var data = new FormData(form);
     if (e.submitter && e.submitter.name) data.append(e.submitter.name, e.submitter.value);
     Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = true; });
+    if (busy) { if (!queued) queued = { form: form, data: data }; return; }
+    send(form, data);
+  });
+
+  function send(form, data) {
     busy = true;
     var error = document.getElementById("decision-error");
     fetch(form.action, { method: "POST", body: data, headers: { "Accept": "application/json" },
@@ -147,7 +166,15 @@
         if (!pushed()) { poll(); return; }
         if (held) { swap(held); held = null; } // the socket brings the table the decision led to
       });
-  });
+  }
+
+  function sendQueued() {
+    if (!queued) return false;
+    var q = queued;
+    queued = null;
+    send(q.form, q.data);
+    return true;
+  }
 
   updatePassButton();
   if (socketPath && "WebSocket" in window && !over()) connect();
