@@ -95,7 +95,7 @@
     if (timer === null) return;
     clearInterval(timer);
     timer = null;
-    if (play) play.textContent = play.getAttribute("data-play-label");
+    if (play) { play.textContent = play.getAttribute("data-play-label"); play.setAttribute("aria-pressed", "false"); }
   }
 
   function start() {
