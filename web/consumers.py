@@ -30,6 +30,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse
@@ -79,8 +80,12 @@ def _no_response(request: HttpRequest) -> HttpResponse:
 
 
 class SharedTables:
-    """The spectators' tables of recent moves, rendered once per process and shared: every spectator of a move in
-    one language sees the same table (a seat's own table is never kept here)."""
+    """The spectators' tables of recent moves, rendered once and shared: every spectator of a move in one language
+    sees the same table (a seat's own table is never kept here). Kept in this process, and in the site's cache
+    (Redis when deployed) for the other web processes: a move is rendered for spectators once, not once in every
+    process that holds a spectator of it. The cache is fail-soft (runtime.cache): an outage costs a render."""
+
+    CACHE_SECONDS = 120
 
     def __init__(self, size: int = 512):
         self.size, self.lock = size, threading.Lock()
@@ -91,7 +96,13 @@ class SharedTables:
             if key in self.entries:
                 self.entries.move_to_end(key)
                 return self.entries[key]
-        value = render()
+        cache_key = "live-spectator-table:" + ":".join(map(str, key))
+        cached = cache.get(cache_key)
+        if isinstance(cached, (list, tuple)) and len(cached) == 2:
+            value = (int(cached[0]), str(cached[1]))
+        else:
+            value = render()
+            cache.set(cache_key, value, self.CACHE_SECONDS)
         with self.lock:
             self.entries[key] = value
             while len(self.entries) > self.size:

@@ -407,3 +407,20 @@ def test_the_spectators_of_a_match_share_one_read_per_move(site, monkeypatch):
     assert leaked(seen[0]["html"], others_cards(now, -1)) == []
     # At most one read per notice (ann's move, then the bots' after it), never one per socket.
     assert notices and 1 <= len(reads) <= len(notices)
+
+
+def test_a_spectators_table_is_rendered_once_for_every_web_process():
+    """A move's spectator table, rendered by one process, is read from the site's cache by another (here: the same
+    process with its own memory cleared), not rendered again; another move or language is rendered anew."""
+    renders = []
+
+    def render(label):
+        renders.append(label)
+        return 7, f"<table>{label}</table>"
+
+    first, second = consumers.SharedTables(), consumers.SharedTables()  # two processes' memories
+    assert first.get((1, 7, "playing", "en"), lambda: render("a")) == (7, "<table>a</table>")
+    assert second.get((1, 7, "playing", "en"), lambda: render("b")) == (7, "<table>a</table>")
+    assert second.get((1, 7, "playing", "fr"), lambda: render("c")) == (7, "<table>c</table>")
+    assert second.get((1, 8, "playing", "en"), lambda: render("d")) == (7, "<table>d</table>")
+    assert renders == ["a", "c", "d"]
