@@ -219,8 +219,10 @@ class MatchDecisionView(APIView):
             raise Http404("No Match matches the given query.") from None
         except DecisionRefused as e:
             return refused(e)
+        # The answer's `legal` is what GET legal/ would answer now, the clocks included.
+        legal = None if outcome.legal is None else {**outcome.legal, "clock": outcome.clock}
         return Response({"match": outcome.match_id, "seat": outcome.seat, "move_number": outcome.move_number,
-                         "pending": outcome.pending, "over": outcome.over, "legal": outcome.legal,
+                         "pending": outcome.pending, "over": outcome.over, "legal": legal,
                          "clock": outcome.clock}, status=201)
 
 
@@ -280,7 +282,8 @@ class MyTurnsView(APIView):
         for turn, row in zip(turns, answer["turns"]):
             # The match row was read with the turn a moment ago: its move number names the stored game. Only the
             # caller's own seats are turns, so a legal answer never shows another seat's hand.
-            row["legal"] = legal_decisions(match_game(turn.match, just_read=True), turn.seat) if with_legal else None
+            row["legal"] = ({**legal_decisions(match_game(turn.match, just_read=True), turn.seat),
+                             "clock": match_clocks(turn.match)} if with_legal else None)  # as GET legal/ answers
         return Response(answer)
 
     def answer_after_wait(self, request, waited: float) -> Response:

@@ -39,7 +39,7 @@ def test_the_admin_refuses_a_tournament_or_ladder_ruleset_out_of_bounds(admin_cl
             "table_size": 4, "match_points": "{}", "tiebreaks": "[]", "deadline_action": "fallback",
             "deadline_fallback": "random", "status": "registering", "seed": "b", "auto_advance": "on",
             "late_entry_points": "zero", "final_size": 0, "final_stages": 1, "final_advance": 1,
-            "final_ranking": "final_decides",
+            "final_ranking": "final_decides", "clock_increment_seconds": 0,
             "entries-TOTAL_FORMS": 0, "entries-INITIAL_FORMS": 0,
             "tournament_rounds-TOTAL_FORMS": 0, "tournament_rounds-INITIAL_FORMS": 0}
     page = admin_client.post(url, form)
