@@ -6,6 +6,8 @@
 
 cimport cython
 
+from engine.fastrandom cimport seeded_below, seeded_shuffle
+
 
 cdef class Game:
     cdef dict __dict__  # anything set on a game that is not declared below, as on a plain Python object

@@ -9,14 +9,13 @@ round, the next deal) happens inside `apply`, so between two calls the game is a
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
 from ..common.pending import Pending
 from ..errors import IllegalDecision
-from ..fastrandom import shuffle
+from ..fastrandom import seeded_below, seeded_shuffle
 from .cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, card_str, deck, parse_cards
 from .ruleset import STARTING_SHOWROOM, SUPPLY_POINTS, Ruleset
 
@@ -167,7 +166,7 @@ class Result(NamedTuple):
 
 def _shuffled_hands(full_deck: Sequence[Card], seed: str, round_index: int, n: int, size: int) -> list[list[Card]]:
     cards = list(full_deck)
-    shuffle(random.Random(f"{seed}/round-{round_index}"), cards)  # the same order as Random.shuffle
+    seeded_shuffle(f"{seed}/round-{round_index}", cards)  # random.Random(f"{seed}/round-{round_index}").shuffle
     return [cards[s * size:(s + 1) * size] for s in range(n)]
 
 
@@ -291,7 +290,7 @@ class Game:
         self.vault = [0] * teams
         self.showroom = [STARTING_SHOWROOM * len(m) for m in ruleset.teams]
         if first_dealer is None:
-            first_dealer = random.Random(f"{self.seed}/first-dealer").randrange(n)  # R-SETUP-2
+            first_dealer = seeded_below(f"{self.seed}/first-dealer", n)  # R-SETUP-2: Random(...).randrange(n)
         elif not isinstance(first_dealer, int) or not 0 <= first_dealer < n:
             raise ValueError(f"first_dealer must be a seat 0..{n - 1}, not {first_dealer!r}")
         self.first_dealer = first_dealer

@@ -4,8 +4,9 @@
 cimport cython
 
 from engine.common.bot cimport Bot
+from engine.fastrandom cimport below, sample
 
 
 cdef class RandomBot(Bot):
-    @cython.locals(cards=list, n=Py_ssize_t, r=Py_ssize_t)
+    @cython.locals(cards=list)
     cpdef decide(self, view)

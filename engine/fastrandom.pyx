@@ -1,0 +1,314 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The compiled build's `engine.fastrandom` (setup.py compiles this file in place of fastrandom.py).
+
+The same functions as fastrandom.py, which stays the reference and what the pure-Python path runs. Here the draws
+come from the generator's own Mersenne Twister state, read and advanced in C, with no Python call in between; and
+a generator is seeded in C exactly as `random.Random.seed` seeds it (CPython's `init_by_array`, on the key a
+string seed makes through SHA-512). What CPython's `_random` module does is public and small: the MT19937 of
+Matsumoto and Nishimura, `getrandbits(k)` for k <= 32 as the top k bits of one 32-bit output, `_randbelow` as
+rejection sampling on `getrandbits(n.bit_length())`.
+
+Only an exact `random.Random` is read in C: a subclass (the league's `DecisionRandom`, a bot author's own) may
+draw its bits otherwise, so it is asked through its methods, as the reference asks it. At import, the C draws and
+seeding are checked against the running Python's standard library (the generator's layout included, read back
+through `getstate`); if anything differs, every function here asks the standard library instead, as
+fastrandom.py then does.
+"""
+
+import hashlib
+import random
+
+from libc.stdint cimport uint32_t
+from libc.string cimport memcpy
+from cpython.object cimport PyObject
+from cpython.list cimport PyList_GET_SIZE
+
+cdef extern from *:
+    """
+    /* The start of CPython's RandomObject (Modules/_randommodule.c, unchanged from 3.2 to 3.13): checked at
+       import against getstate() before it is ever used. */
+    typedef struct {
+        PyObject_HEAD
+        int index;
+        uint32_t state[624];
+    } engine_mt_object;
+    """
+    ctypedef struct engine_mt_object:
+        int index
+        uint32_t state[624]
+
+cdef enum:
+    N = 624
+    M = 397
+
+cdef object Random = random.Random
+cdef object _new_random_object = random.Random.__new__
+cdef object _sha512 = hashlib.sha512
+cdef uint32_t _init_genrand_19650218[N]  # init_genrand(19650218), where every init_by_array starts
+cdef bint c_draws = False  # set at the end of the module once checked against the standard library
+
+BITS = _BITS = tuple(n.bit_length() for n in range(128))
+
+
+cdef struct MT:
+    int index
+    uint32_t *state
+
+
+cdef inline uint32_t genrand(int *index, uint32_t *mt) noexcept nogil:
+    """CPython's genrand_uint32: the next 32-bit output, generating N words at a time."""
+    cdef uint32_t y
+    cdef int kk
+    if index[0] >= N:
+        for kk in range(N - M):
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU)
+            mt[kk] = mt[kk + M] ^ (y >> 1) ^ (0x9908b0dfU if y & 1U else 0U)
+        for kk in range(N - M, N - 1):
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU)
+            mt[kk] = mt[kk + (M - N)] ^ (y >> 1) ^ (0x9908b0dfU if y & 1U else 0U)
+        y = (mt[N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU)
+        mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ (0x9908b0dfU if y & 1U else 0U)
+        index[0] = 0
+    y = mt[index[0]]
+    index[0] += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9d2c5680U
+    y ^= (y << 15) & 0xefc60000U
+    y ^= y >> 18
+    return y
+
+
+cdef inline int bit_length(unsigned long n) noexcept nogil:
+    cdef int k = 0
+    while n:
+        n >>= 1
+        k += 1
+    return k
+
+
+cdef inline long c_below(int *index, uint32_t *mt, unsigned long n) noexcept nogil:
+    """`_randbelow(n)` for 1 <= n <= 2**32: getrandbits(k) is the top k bits of one output."""
+    cdef int shift = 32 - bit_length(n)
+    cdef unsigned long r = genrand(index, mt) >> shift
+    while r >= n:
+        r = genrand(index, mt) >> shift
+    return <long>r
+
+
+cdef void init_genrand(uint32_t *mt, uint32_t s) noexcept nogil:
+    cdef uint32_t i
+    mt[0] = s
+    for i in range(1, N):
+        mt[i] = 1812433253U * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i
+
+
+cdef void init_by_array(int *index, uint32_t *mt, const uint32_t *key, Py_ssize_t length) noexcept nogil:
+    """CPython's init_by_array, from the cached init_genrand(19650218)."""
+    cdef Py_ssize_t i = 1, j = 0, k
+    memcpy(mt, _init_genrand_19650218, N * sizeof(uint32_t))
+    k = N if N > length else length
+    while k:
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + <uint32_t>j
+        i += 1
+        j += 1
+        if i >= N:
+            mt[0] = mt[N - 1]
+            i = 1
+        if j >= length:
+            j = 0
+        k -= 1
+    k = N - 1
+    while k:
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - <uint32_t>i
+        i += 1
+        if i >= N:
+            mt[0] = mt[N - 1]
+            i = 1
+        k -= 1
+    mt[0] = 0x80000000U
+    index[0] = N
+
+
+cdef int seed_state(int *index, uint32_t *mt, object seed) except -1:
+    """Seed as `random.Random.seed(seed)` (version 2) would, for a str or an int; 0 for any other seed (the
+    caller then asks the standard library), 1 when seeded."""
+    cdef bytes data
+    cdef const unsigned char *b
+    cdef Py_ssize_t length, top, w, t, used
+    cdef uint32_t key[64]  # a string seed of up to 192 bytes; longer ones go to the standard library
+    cdef uint32_t word
+    cdef unsigned long long value
+    if type(seed) is str:
+        data = (<str>seed).encode()
+        data = data + _sha512(data).digest()  # random.Random.seed: int.from_bytes(a + sha512(a).digest())
+        length = len(data)
+        if length > 4 * 64:
+            return 0
+        b = data
+        top = 0
+        while top < length and b[top] == 0:  # leading zero bytes are high zero bits of the big-endian number
+            top += 1
+        used = (length - top + 3) // 4
+        if used == 0:
+            used = 1
+        for w in range(used):  # little-endian 32-bit words of the number, low word first
+            word = 0
+            for t in range(4):
+                if length - 1 - (4 * w + t) >= top:
+                    word |= (<uint32_t>b[length - 1 - (4 * w + t)]) << (8 * t)
+            key[w] = word
+        init_by_array(index, mt, key, used)
+        return 1
+    if type(seed) is int and -(1 << 62) < seed < (1 << 62):
+        value = <unsigned long long>(seed if seed >= 0 else -seed)  # random_seed seeds from abs(n)
+        key[0] = <uint32_t>(value & 0xffffffffU)
+        key[1] = <uint32_t>(value >> 32)
+        init_by_array(index, mt, key, 2 if key[1] else 1)
+        return 1
+    return 0
+
+
+cpdef object new_random(object seed):
+    """`random.Random(seed)`: seeded in C for a str or an int."""
+    cdef object rng
+    cdef engine_mt_object *mt
+    if c_draws:
+        rng = _new_random_object(Random)
+        mt = <engine_mt_object *><PyObject *>rng
+        if seed_state(&mt.index, mt.state, seed):
+            rng.gauss_next = None  # as random.Random.seed leaves it
+            return rng
+    return Random(seed)
+
+
+cpdef long below(object rng, long n) except -1:
+    """`rng.randrange(n)` for n >= 1."""
+    cdef engine_mt_object *mt
+    cdef long r
+    cdef int k
+    if n <= 0:
+        raise ValueError(f"below needs n >= 1, not {n}")
+    if c_draws and type(rng) is Random and n <= 0xffffffffL:
+        mt = <engine_mt_object *><PyObject *>rng
+        return c_below(&mt.index, mt.state, <unsigned long>n)
+    getrandbits = rng.getrandbits
+    k = bit_length(<unsigned long>n)
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+cdef extern from "Python.h":
+    ctypedef struct PyListObject:
+        PyObject **ob_item
+
+
+cdef void c_shuffle(int *index, uint32_t *mt, list x) noexcept:
+    """`shuffle` of a list in C: the items swapped in place (the list keeps one reference to each)."""
+    cdef Py_ssize_t i, j
+    cdef PyObject **items = (<PyListObject *>x).ob_item
+    cdef PyObject *swap
+    for i in range(PyList_GET_SIZE(x) - 1, 0, -1):
+        j = c_below(index, mt, <unsigned long>(i + 1))
+        swap = items[i]
+        items[i] = items[j]
+        items[j] = swap
+
+
+cpdef shuffle(object rng, list x):
+    """`rng.shuffle(x)`."""
+    cdef engine_mt_object *mt
+    if c_draws and type(rng) is Random:
+        mt = <engine_mt_object *><PyObject *>rng
+        c_shuffle(&mt.index, mt.state, x)
+        return
+    for i in range(len(x) - 1, 0, -1):
+        j = below(rng, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
+cpdef list sample(object rng, object population, long k):
+    """`rng.sample(population, k)`: the pool method for a population of at most 21 and at most 5 chosen, as the
+    standard library draws them; anything else is the standard library's."""
+    cdef Py_ssize_t n = len(population), i, j, m
+    cdef list pool, result
+    if n > 21 or not 0 <= k <= 5 or k > n:
+        return rng.sample(population, k)
+    pool = list(population)
+    result = [None] * k
+    for i in range(k):
+        m = n - i
+        j = below(rng, m)
+        result[i] = pool[j]
+        pool[j] = pool[m - 1]  # the standard library moves the last unchosen item into the gap
+    return result
+
+
+cpdef long seeded_below(object seed, long n) except -1:
+    """`random.Random(seed).randrange(n)` for n >= 1, the generator on the C stack."""
+    cdef uint32_t state[N]
+    cdef int index
+    if n <= 0:
+        raise ValueError(f"below needs n >= 1, not {n}")
+    if c_draws and n <= 0xffffffffL and seed_state(&index, state, seed):
+        return c_below(&index, state, <unsigned long>n)
+    return below(Random(seed), n)
+
+
+cpdef seeded_shuffle(object seed, list x):
+    """`random.Random(seed).shuffle(x)`, the generator on the C stack."""
+    cdef uint32_t state[N]
+    cdef int index
+    if c_draws and seed_state(&index, state, seed):
+        c_shuffle(&index, state, x)
+        return
+    shuffle(Random(seed), x)
+
+
+def _agrees():
+    """Whether the C draws and seeding give the standard library's numbers here (and read its generator's
+    layout right): a few seeds of every kind, each draw compared."""
+    global c_draws
+    seeds = ["a", "b/round-0", "", "\u00e9t\u00e9/3", "x" * 150, 0, 7, -7, 1 << 40, (1 << 62) - 1]
+    c_draws = True
+    try:
+        for seed in seeds:
+            fast, slow = new_random(seed), Random(seed)
+            if fast.getstate() != slow.getstate():
+                return False
+            if [below(fast, n) for n in (1, 2, 3, 5, 10, 16, 60, 200, 1 << 31)] != \
+                    [slow.randrange(n) for n in (1, 2, 3, 5, 10, 16, 60, 200, 1 << 31)]:
+                return False
+            for _ in range(700):  # past one generation of N words
+                below(fast, 1000)
+                slow.randrange(1000)
+            if fast.getstate() != slow.getstate() or fast.random() != slow.random():
+                return False
+            xs, ys = list(range(61)), list(range(61))
+            shuffle(fast, xs)
+            slow.shuffle(ys)
+            if xs != ys:
+                return False
+            for n, k in ((1, 1), (3, 2), (10, 3), (13, 5), (21, 4), (22, 3), (10, 0)):
+                population = list(range(100, 100 + n))
+                if sample(fast, population, k) != slow.sample(population, k):
+                    return False
+            if seeded_below(seed, 13) != Random(seed).randrange(13):
+                return False
+            xs, ys = list(range(40)), list(range(40))
+            seeded_shuffle(seed, xs)
+            Random(seed).shuffle(ys)
+            if xs != ys:
+                return False
+    except Exception:
+        return False
+    finally:
+        c_draws = False
+    return True
+
+
+init_genrand(_init_genrand_19650218, 19650218U)
+draws_like_stdlib = True  # the draws below are the standard library's, in C or through its own methods
+c_draws = _agrees()
+drawn_in_c = c_draws  # for tests and benchmarks: whether the C draws passed the check above
