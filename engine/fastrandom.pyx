@@ -103,28 +103,24 @@ cdef void init_genrand(uint32_t *mt, uint32_t s) noexcept nogil:
 
 
 cdef void init_by_array(int *index, uint32_t *mt, const uint32_t *key, Py_ssize_t length) noexcept nogil:
-    """CPython's init_by_array, from the cached init_genrand(19650218)."""
-    cdef Py_ssize_t i = 1, j = 0, k
+    """CPython's init_by_array, from the cached init_genrand(19650218), for a key of at most N words. Its two
+    loops walk i over 1..N-1 and wrap around to 1 (copying mt[N-1] to mt[0]) after N-1 steps: written out here
+    as a loop over 1..N-1 and the one step after the wrap, with the same arithmetic in the same order."""
+    cdef Py_ssize_t i, j = 0
+    cdef uint32_t prev
     memcpy(mt, _init_genrand_19650218, N * sizeof(uint32_t))
-    k = N if N > length else length
-    while k:
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + <uint32_t>j
-        i += 1
+    prev = mt[0]
+    for i in range(1, N):  # the first loop's N steps: i = 1..N-1, then i = 1 after the wrap
+        prev = mt[i] = (mt[i] ^ ((prev ^ (prev >> 30)) * 1664525U)) + key[j] + <uint32_t>j
         j += 1
-        if i >= N:
-            mt[0] = mt[N - 1]
-            i = 1
         if j >= length:
             j = 0
-        k -= 1
-    k = N - 1
-    while k:
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - <uint32_t>i
-        i += 1
-        if i >= N:
-            mt[0] = mt[N - 1]
-            i = 1
-        k -= 1
+    mt[0] = prev
+    prev = mt[1] = (mt[1] ^ ((prev ^ (prev >> 30)) * 1664525U)) + key[j] + <uint32_t>j
+    for i in range(2, N):  # the second loop's N - 1 steps: i = 2..N-1, then i = 1 after the wrap
+        prev = mt[i] = (mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - <uint32_t>i
+    mt[0] = prev
+    mt[1] = (mt[1] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - 1U
     mt[0] = 0x80000000U
     index[0] = N
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
 from ..common.pending import Pending
+from ..common.referee import one_seat_pending
+from ..common.tuples import new_tuple
 from ..errors import IllegalDecision
 from ..fastrandom import seeded_below, seeded_shuffle
 from .cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, card_str, deck, parse_cards
@@ -97,11 +99,13 @@ class Decision:
 
     @staticmethod
     def pass_count(count: int) -> Decision:
+        if type(count) is int and count in PASS_COUNT_DECISIONS:  # one per count serves every game
+            return PASS_COUNT_DECISIONS[count]
         return Decision(PASS_COUNT, count)
 
     @staticmethod
     def pass_cards(cards: Sequence[Card]) -> Decision:
-        return Decision(PASS_CARDS, tuple(cards))
+        return _decision(PASS_CARDS, tuple(cards))
 
     @staticmethod
     def play(c: Card) -> Decision:
@@ -150,8 +154,27 @@ class Decision:
 
 
 # Decisions are immutable, so one per card serves every game: built for the whole deck at import, so that the
-# hot paths (the referee's choices, the random bot) look one up with a plain subscript.
+# hot paths (the referee's choices, the random bot) look one up with a plain subscript. The same for pass counts.
 PLAY_DECISIONS: dict[Card, Decision] = {c: Decision(PLAY, c) for c in deck(15)}
+PASS_COUNT_DECISIONS: dict[int, Decision] = {count: Decision(PASS_COUNT, count) for count in PASS_COUNTS}
+
+_new_object = object.__new__
+_set_field = object.__setattr__
+
+
+def _decision(kind: str, value: Any) -> Decision:
+    """`Decision(kind, value)`, made as the dataclass's own `__init__` makes it (a frozen dataclass sets its fields
+    with `object.__setattr__`) without that method's Python frame: the referee and the random bot make one for
+    every pass of cards."""
+    d = _new_object(Decision)
+    _set_field(d, "kind", kind)
+    _set_field(d, "value", value)
+    return d
+
+
+# A pending pass of cards, by the seats that still owe theirs and the count: frozen, so one object per distinct
+# value serves every game (asked for before each pass, and again by the bot's view).
+_PASS_PENDINGS: dict[tuple[tuple[int, ...], int | None], Pending] = {}
 
 
 class Result(NamedTuple):
@@ -250,6 +273,7 @@ class Game:
     _led: int
     _trick: Trick
     _plays: list[Play]
+    _trick_cards: list[Card]  # the current trick's cards in the order played: the i-th by seat _order[i]
     _log: RoundLog
     # A pending clubs target (_act): where the flow resumes, who acts, why, who chooses, in which trick.
     _after: int | None
@@ -322,13 +346,20 @@ class Game:
         if phase is PLAY:
             return self._pending_play[self._order[self._pos]]
         if phase == PASS_CARDS:
-            return Pending(PASS_CARDS, tuple(s for s in range(self.n) if self._passes[s] is None), self.pass_count)
+            passes = self._passes
+            key = (tuple([s for s in range(self.n) if passes[s] is None]), self.pass_count)
+            pending = _PASS_PENDINGS.get(key)
+            if pending is None:
+                pending = Pending(PASS_CARDS, *key)
+                if len(_PASS_PENDINGS) < 4096:  # bounded: subsets of at most 6 seats, a few counts
+                    _PASS_PENDINGS[key] = pending
+            return pending
         if phase == PASS_COUNT:
             return self._pending_count[self.dealer]
         if phase == CLUBS_TARGET:
             chooser = self._clubs_chooser
             assert chooser is not None  # set with the phase (_act)
-            return Pending(CLUBS_TARGET, (chooser,))
+            return one_seat_pending(CLUBS_TARGET, chooser)  # Pending(CLUBS_TARGET, (chooser,)), made once
         return None
 
     @property
@@ -418,7 +449,7 @@ class Game:
             raise IllegalDecision("R-PASS-1", f"hands of {self.ruleset.hand_size} card(s) cannot pass {count}")
         self.move_number += 1
         if self._logging:
-            self.choices.append((seat, Decision(PASS_COUNT, count)))
+            self.choices.append((seat, Decision.pass_count(count)))
         self.pass_count = count
         self._log.pass_count = count
         self.phase = PASS_CARDS
@@ -441,7 +472,7 @@ class Game:
                 raise IllegalDecision("R-PASS-2", f"{_show(c)} is not in seat {seat}'s hand")
         self.move_number += 1
         if self._logging:
-            self.choices.append((seat, Decision(PASS_CARDS, tuple(cards))))
+            self.choices.append((seat, _decision(PASS_CARDS, tuple(cards))))
         self._passes[seat] = cards
         if all(p is not None for p in self._passes):
             self._exchange()
@@ -455,6 +486,7 @@ class Game:
             first_lead = self._trick_index == 0 and self._pos == 0
             rule = "R-TWO-1" if self.n == 2 else ("R-LEAD-1" if first_lead else "R-TRICK-2")
             raise IllegalDecision(rule, f"it is seat {expected}'s turn to play, not seat {seat}'s")
+        seat = expected  # the seat as the game numbers it (an int), whatever equal value was passed
         hand = self.hands[seat]
         if c not in hand:
             raise IllegalDecision("R-DEAL-1", f"{_show(c)} is not in seat {seat}'s hand")
@@ -467,8 +499,9 @@ class Game:
         self.move_number += 1
         hand.remove(c)
         counts[suit] -= 1
-        play = _new_tuple(Play, (self.round, self._trick_index, seat, c))  # Play(...) without its Python __new__
+        play = new_tuple(Play, (self.round, self._trick_index, seat, c))  # Play(...) without its Python __new__
         self._plays.append(play)  # the current trick's plays
+        self._trick_cards.append(c)
         if self._logging:
             self.events.append(play)
             self.choices.append((seat, PLAY_DECISIONS[c]))  # c is in the hand, so a card of the deck
@@ -533,6 +566,7 @@ class Game:
         self._led = -1
         self._trick = Trick(-1)
         self._plays = self._trick.plays  # always the current trick's list of plays
+        self._trick_cards = []
         self._log = RoundLog(dealer, [list(h) for h in hands])
         if self._logging:
             self.rounds.append(self._log)
@@ -579,6 +613,7 @@ class Game:
         self._led = -1
         self._trick = trick = Trick(leader)
         self._plays = trick.plays
+        self._trick_cards = []
         if self._logging:
             self._log.tricks.append(trick)
         self.phase = PLAY
@@ -591,15 +626,15 @@ class Game:
 
     def _finish_trick(self) -> None:
         led = self._led
-        plays = self._plays
+        cards, order = self._trick_cards, self._order
         best, winner = -1, -1
-        for p in plays:  # R-TRICK-1
-            c = p[3]
-            if c > best and c >> 4 == led:  # same suit: a higher card is a higher rank
-                best, winner = c, p[2]
+        for i in range(len(cards)):  # R-TRICK-1
+            card = cards[i]
+            if card > best and card >> 4 == led:  # same suit: a higher card is a higher rank
+                best, winner = card, order[i]
         won = self._won[winner]
-        for p in plays:  # R-TRICK-2
-            won[p[3] >> 4] += 1
+        for card in cards:  # R-TRICK-2
+            won[card >> 4] += 1
         self._tricks_won[winner] += 1
         self._trick.winner = winner
         self._after = _AFTER_TRICK
@@ -713,7 +748,7 @@ class Game:
             if self._logging:
                 self._log.clubs_targets.append(None)
         if self._logging:
-            action = _new_tuple(Action, (self.round, trick, seat, suit, cause, target, moved))
+            action = new_tuple(Action, (self.round, trick, seat, suit, cause, target, moved))
             self._log.actions.append(action)
             self.events.append(action)
         return True
@@ -731,7 +766,7 @@ class Game:
         self.showroom[team] += 1
         if self._logging:
             self._log.clubs_targets.append(target)
-            action = Action(self.round, self._clubs_trick, seat, CLUBS, cause, target, 1)
+            action = new_tuple(Action, (self.round, self._clubs_trick, seat, CLUBS, cause, target, 1))
             self._log.actions.append(action)
             self.events.append(action)
 
@@ -749,6 +784,7 @@ class Game:
         g._won = [list(w) for w in self._won]
         g._tricks_won = list(self._tricks_won)
         g._passes = [None if p is None else list(p) for p in self._passes]
+        g._trick_cards = list(self._trick_cards)
         if g._logging:
             g.rounds = [_copy_round(r) for r in self.rounds]
             g.events = list(self.events)
@@ -783,6 +819,7 @@ class Game:
         g._suit_count, g._won, g._tricks_won, g._passes = self._suit_count, self._won, self._tricks_won, self._passes
         g._trick_index, g._order, g._pos, g._led = self._trick_index, self._order, self._pos, self._led
         g._trick, g._plays, g._log, g._after = self._trick, self._plays, self._log, self._after
+        g._trick_cards = self._trick_cards
         g._clubs_actor, g._clubs_cause = self._clubs_actor, self._clubs_cause
         g._clubs_chooser, g._clubs_trick = self._clubs_chooser, self._clubs_trick
 
@@ -829,7 +866,6 @@ def _copy_round(r: RoundLog) -> RoundLog:
     return c
 
 
-_new_tuple = tuple.__new__
 _SUIT_WORD = ("diamonds", "hearts", "spades", "clubs")
 
 

@@ -7,7 +7,7 @@ from typing import cast
 from ...common.bot import Bot
 from ...common.pending import Pending
 from ...fastrandom import below, sample
-from ..game import PASS_CARDS, PLAY_DECISIONS, Decision
+from ..game import PASS_CARDS, PASS_COUNT, PLAY_DECISIONS, Decision
 from ..view import SeatView
 
 
@@ -23,5 +23,6 @@ class RandomBot(Bot):
         legal = view.legal
         kind = pending.kind
         if kind == PASS_CARDS:
-            return Decision(PASS_CARDS, tuple(sample(self.rng, legal, cast(int, pending.count))))
-        return Decision(kind, legal[below(self.rng, len(legal))])
+            return Decision.pass_cards(sample(self.rng, legal, cast(int, pending.count)))
+        choice = legal[below(self.rng, len(legal))]
+        return Decision.pass_count(choice) if kind == PASS_COUNT else Decision(kind, choice)
