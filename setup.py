@@ -43,7 +43,7 @@ COMPILED = [
     "engine/diamonds/cards.py",
     "engine/fastrandom.pyx",  # the C draws; fastrandom.py is their reference and the pure-Python path
     "engine/common/pending.py",
-    "engine/common/tuples.pyx",  # the referee's log entries made in C; tuples.py is their reference
+    "engine/common/instances.pyx",  # log entries and decisions made in C; instances.py is their reference
     "engine/diamonds/game.py",
     "engine/diamonds/view.py",
     "engine/diamonds/record.py",

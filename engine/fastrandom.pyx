@@ -15,10 +15,11 @@ through `getstate`); if anything differs, every function here asks the standard 
 fastrandom.py then does.
 """
 
-import hashlib
+import math
 import random
 
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint32_t, uint64_t
+from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 from libc.string cimport memcpy
 from cpython.object cimport PyObject
 from cpython.list cimport PyList_GET_SIZE
@@ -43,7 +44,6 @@ cdef enum:
 
 cdef object Random = random.Random
 cdef object _new_random_object = random.Random.__new__
-cdef object _sha512 = hashlib.sha512
 cdef uint32_t _init_genrand_19650218[N]  # init_genrand(19650218), where every init_by_array starts
 cdef bint c_draws = False  # set at the end of the module once checked against the standard library
 
@@ -125,22 +125,117 @@ cdef void init_by_array(int *index, uint32_t *mt, const uint32_t *key, Py_ssize_
     index[0] = N
 
 
+cdef uint64_t _K[80]  # SHA-512's round constants, set at import (_sha512_constants)
+cdef uint64_t _H0[8]  # and its initial hash value
+
+
+cdef inline uint64_t rotr(uint64_t x, int n) noexcept nogil:
+    return (x >> n) | (x << (64 - n))
+
+
+cdef void sha512(const unsigned char *data, Py_ssize_t length, unsigned char *out) noexcept nogil:
+    """SHA-512 (FIPS 180-4) of `length` bytes at `data`, into the 64 bytes at `out`: the digest a string seed's
+    key ends with, without hashlib's object and call."""
+    cdef uint64_t h[8]
+    cdef uint64_t w[80]
+    cdef uint64_t a, b, c, d, e, f, g, hh, t1, t2
+    cdef unsigned char block[128]
+    cdef Py_ssize_t done = 0, i, take, blocks, k
+    cdef int t
+    cdef bint padded = False, length_written = False
+    for t in range(8):
+        h[t] = _H0[t]
+    while not length_written:
+        # the next block: message bytes, then 0x80 and zeros, then the length in bits (big-endian, 128 bits)
+        take = length - done
+        if take > 128:
+            take = 128
+        if take < 0:
+            take = 0
+        for i in range(take):
+            block[i] = data[done + i]
+        for i in range(take, 128):
+            block[i] = 0
+        done += take
+        if take < 128 and not padded:
+            block[take] = 0x80
+            padded = True
+            take += 1
+        if padded and take <= 112:
+            for k in range(8):  # the bit length fits 64 bits: the high 64 bits of the field stay zero
+                block[127 - k] = <unsigned char>((<uint64_t>length * 8) >> (8 * k))
+            length_written = True
+        for t in range(16):
+            w[t] = 0
+            for k in range(8):
+                w[t] = (w[t] << 8) | block[8 * t + k]
+        for t in range(16, 80):
+            w[t] = ((rotr(w[t - 2], 19) ^ rotr(w[t - 2], 61) ^ (w[t - 2] >> 6)) + w[t - 7]
+                    + (rotr(w[t - 15], 1) ^ rotr(w[t - 15], 8) ^ (w[t - 15] >> 7)) + w[t - 16])
+        a, b, c, d, e, f, g, hh = h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
+        for t in range(80):
+            t1 = hh + (rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)) + ((e & f) ^ (~e & g)) + _K[t] + w[t]
+            t2 = (rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)) + ((a & b) ^ (a & c) ^ (b & c))
+            hh = g
+            g = f
+            f = e
+            e = d + t1
+            d = c
+            c = b
+            b = a
+            a = t1 + t2
+        h[0] += a
+        h[1] += b
+        h[2] += c
+        h[3] += d
+        h[4] += e
+        h[5] += f
+        h[6] += g
+        h[7] += hh
+    for t in range(8):
+        for k in range(8):
+            out[8 * t + k] = <unsigned char>(h[t] >> (56 - 8 * k))
+
+
+def _sha512_constants():
+    """SHA-512's constants as FIPS 180-4 defines them: the first 64 bits of the fractional parts of the cube roots
+    of the first 80 primes (K) and of the square roots of the first 8 (the initial hash value)."""
+    primes = []
+    n = 2
+    while len(primes) < 80:
+        if all(n % p for p in primes if p * p <= n):
+            primes.append(n)
+        n += 1
+    mask = (1 << 64) - 1
+    for t, p in enumerate(primes):
+        n = p << 192
+        x = 1 << ((n.bit_length() + 2) // 3)  # Newton's method for the integer cube root, from above
+        while True:
+            y = (2 * x + n // (x * x)) // 3
+            if y >= x:
+                break
+            x = y
+        _K[t] = x & mask
+    for t, p in enumerate(primes[:8]):
+        _H0[t] = math.isqrt(p << 128) & mask
+
+
 cdef int seed_state(int *index, uint32_t *mt, object seed) except -1:
     """Seed as `random.Random.seed(seed)` (version 2) would, for a str or an int; 0 for any other seed (the
     caller then asks the standard library), 1 when seeded."""
-    cdef bytes data
-    cdef const unsigned char *b
-    cdef Py_ssize_t length, top, w, t, used
-    cdef uint32_t key[64]  # a string seed of up to 192 bytes; longer ones go to the standard library
+    cdef const char *text
+    cdef Py_ssize_t size, length, top, w, t, used
+    cdef unsigned char b[256]  # the key's bytes: the seed's UTF-8 (at most 192 bytes here), then its SHA-512
+    cdef uint32_t key[64]
     cdef uint32_t word
     cdef unsigned long long value
     if type(seed) is str:
-        data = (<str>seed).encode()
-        data = data + _sha512(data).digest()  # random.Random.seed: int.from_bytes(a + sha512(a).digest())
-        length = len(data)
-        if length > 4 * 64:
+        text = PyUnicode_AsUTF8AndSize(seed, &size)  # what seed.encode() gives (or its UnicodeEncodeError)
+        if size > 192:
             return 0
-        b = data
+        memcpy(b, text, size)
+        sha512(b, size, b + size)  # random.Random.seed: int.from_bytes(a + sha512(a).digest())
+        length = size + 64
         top = 0
         while top < length and b[top] == 0:  # leading zero bytes are high zero bits of the big-endian number
             top += 1
@@ -266,7 +361,9 @@ def _agrees():
     """Whether the C draws and seeding give the standard library's numbers here (and read its generator's
     layout right): a few seeds of every kind, each draw compared."""
     global c_draws
-    seeds = ["a", "b/round-0", "", "\u00e9t\u00e9/3", "x" * 150, 0, 7, -7, 1 << 40, (1 << 62) - 1]
+    # strings of every length where SHA-512's padding changes (a second block from 112 bytes on), and ints
+    seeds = ["a", "b/round-0", "", "\u00e9t\u00e9/3", "x" * 111, "x" * 112, "x" * 127, "x" * 128, "x" * 150,
+             "x" * 192, 0, 7, -7, 1 << 40, (1 << 62) - 1]
     c_draws = True
     try:
         for seed in seeds:
@@ -305,6 +402,7 @@ def _agrees():
 
 
 init_genrand(_init_genrand_19650218, 19650218U)
+_sha512_constants()
 draws_like_stdlib = True  # the draws below are the standard library's, in C or through its own methods
 c_draws = _agrees()
 drawn_in_c = c_draws  # for tests and benchmarks: whether the C draws passed the check above

@@ -7,7 +7,7 @@
 
 cimport cython
 
-from engine.common.tuples cimport new_tuple
+from engine.common.instances cimport new_slots, new_tuple
 from engine.fastrandom cimport seeded_below, seeded_shuffle
 
 
@@ -21,6 +21,9 @@ cdef class RoundLog:
     cdef public list clubs_targets, tricks, actions
 
 
+# Final: its methods call one another in C without looking for a Python override on every call; the compiled
+# referee cannot be subclassed (nothing does: a game's variants are ruleset fields, not subclasses).
+@cython.final
 cdef class Game:
     cdef dict __dict__  # anything set on a game that is not declared below, as on a plain Python object
     cdef public object ruleset, seed, auto_clubs, first_dealer, thief, result, phase, pass_count
@@ -36,9 +39,13 @@ cdef class Game:
     cdef public RoundLog _log
     cdef public object _after, _clubs_actor, _clubs_cause, _clubs_chooser, _clubs_trick
 
-    # The card play and what follows it, as C calls between themselves (still ordinary methods from Python),
+    # The decisions and the flow between them as C calls between themselves (still ordinary methods from Python),
     # with the trick's position and suits as C integers.
-    @cython.locals(pos=Py_ssize_t, expected=Py_ssize_t, led=long, suit=long, hand=list, counts=list)
+    cpdef apply(self, seat, decision)
+    @cython.locals(hand=list)
+    cpdef pass_cards(self, seat, cards)
+    cpdef choose_pass_count(self, seat, count)
+    @cython.locals(pos=Py_ssize_t, expected=Py_ssize_t, led=long, suit=long, hand=list, counts=list, at=Py_ssize_t)
     cpdef play(self, seat, c)
     @cython.locals(led=long, best=long, card=long, winner=Py_ssize_t, won=list, cards=list, order=tuple,
                    i=Py_ssize_t)
@@ -50,3 +57,8 @@ cdef class Game:
     cpdef _start_round(self, Py_ssize_t dealer)
     @cython.locals(n=Py_ssize_t, i=Py_ssize_t, seat=Py_ssize_t)
     cpdef _end_round(self)
+    @cython.locals(n=Py_ssize_t, s=Py_ssize_t, to=Py_ssize_t, half=Py_ssize_t, hand_from=list, hand_to=list,
+                   counts_from=list, counts_to=list, passes=list)
+    cpdef _exchange(self)
+    @cython.locals(suit=long, best=long, leader=Py_ssize_t, i=Py_ssize_t, x=long, teams=tuple)
+    cpdef _majority_actions(self)

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, cast
 
 from ..common.pending import Pending
 from ..common.referee import one_seat_pending
-from ..common.tuples import new_tuple
+from ..common.instances import new_slots, new_tuple
 from ..errors import IllegalDecision
 from ..fastrandom import seeded_below, seeded_shuffle
 from .cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, card_str, deck, parse_cards
@@ -157,19 +157,14 @@ class Decision:
 # hot paths (the referee's choices, the random bot) look one up with a plain subscript. The same for pass counts.
 PLAY_DECISIONS: dict[Card, Decision] = {c: Decision(PLAY, c) for c in deck(15)}
 PASS_COUNT_DECISIONS: dict[int, Decision] = {count: Decision(PASS_COUNT, count) for count in PASS_COUNTS}
-
-_new_object = object.__new__
-_set_field = object.__setattr__
+# PLAY_DECISIONS by card as a tuple (a card is suit << 4 | rank, below 64): what the referee records on every card.
+PLAY_DECISION_OF: tuple[Decision | None, ...] = tuple(PLAY_DECISIONS.get(c) for c in range(64))
 
 
 def _decision(kind: str, value: Any) -> Decision:
-    """`Decision(kind, value)`, made as the dataclass's own `__init__` makes it (a frozen dataclass sets its fields
-    with `object.__setattr__`) without that method's Python frame: the referee and the random bot make one for
-    every pass of cards."""
-    d = _new_object(Decision)
-    _set_field(d, "kind", kind)
-    _set_field(d, "value", value)
-    return d
+    """`Decision(kind, value)`, made in C in the compiled build (engine.common.instances): the referee and the
+    random bot make one for every pass of cards."""
+    return new_slots(Decision, (kind, value))
 
 
 # A pending pass of cards, by the seats that still owe theirs and the count: frozen, so one object per distinct
@@ -474,7 +469,7 @@ class Game:
         if self._logging:
             self.choices.append((seat, _decision(PASS_CARDS, tuple(cards))))
         self._passes[seat] = cards
-        if all(p is not None for p in self._passes):
+        if None not in self._passes:  # every seat has chosen
             self._exchange()
 
     def play(self, seat: int, c: Card) -> None:
@@ -488,8 +483,10 @@ class Game:
             raise IllegalDecision(rule, f"it is seat {expected}'s turn to play, not seat {seat}'s")
         seat = expected  # the seat as the game numbers it (an int), whatever equal value was passed
         hand = self.hands[seat]
-        if c not in hand:
-            raise IllegalDecision("R-DEAL-1", f"{_show(c)} is not in seat {seat}'s hand")
+        try:
+            at = hand.index(c)
+        except ValueError:
+            raise IllegalDecision("R-DEAL-1", f"{_show(c)} is not in seat {seat}'s hand") from None
         suit = c >> 4
         led = self._led
         counts = self._suit_count[seat]
@@ -497,14 +494,14 @@ class Game:
             rule = "R-TWO-1" if self.n == 2 and self._pos == 2 else "R-FOLLOW-1"
             raise IllegalDecision(rule, f"seat {seat} holds {_SUIT_WORD[led]} and must follow suit")
         self.move_number += 1
-        hand.remove(c)
+        hand.pop(at)
         counts[suit] -= 1
         play = new_tuple(Play, (self.round, self._trick_index, seat, c))  # Play(...) without its Python __new__
         self._plays.append(play)  # the current trick's plays
         self._trick_cards.append(c)
         if self._logging:
             self.events.append(play)
-            self.choices.append((seat, PLAY_DECISIONS[c]))  # c is in the hand, so a card of the deck
+            self.choices.append((seat, PLAY_DECISION_OF[c]))  # c is in the hand, so a card of the deck
         pos += 1
         self._pos = pos
         if led < 0:
@@ -656,7 +653,7 @@ class Game:
     def _majority_actions(self) -> None:
         teams = self.ruleset.teams
         if self.ruleset.partnerships:  # R-TEAM-3: partners' cards count together
-            totals = [[sum(self._won[s][suit] for s in members) for suit in range(4)] for members in teams]
+            totals = [[sum([self._won[s][suit] for s in members]) for suit in range(4)] for members in teams]
         else:
             totals = self._won
         for suit in (DIAMONDS, HEARTS, SPADES, CLUBS):  # R-END-2

@@ -7,7 +7,7 @@ from typing import cast
 from ...common.bot import Bot
 from ...common.pending import Pending
 from ...fastrandom import below, sample
-from ..game import PASS_CARDS, PASS_COUNT, PLAY_DECISIONS, Decision
+from ..game import PASS_CARDS, PASS_COUNT, PLAY_DECISION_OF, Decision
 from ..view import SeatView
 
 
@@ -17,7 +17,7 @@ class RandomBot(Bot):
     def decide(self, view: SeatView) -> Decision:
         cards = view.cards_to_play()
         if cards is not None:  # the hot path of every benchmark: one draw, one ready-made decision
-            return PLAY_DECISIONS[cards[below(self.rng, len(cards))]]
+            return PLAY_DECISION_OF[cards[below(self.rng, len(cards))]]
         # Cast, not checked: a bot is asked only for a seat that owes a decision, and a pass of cards has its count.
         pending = cast(Pending, view.pending)
         legal = view.legal
