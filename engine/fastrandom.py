@@ -1,8 +1,9 @@
 """The standard library's random draws the engine makes, in faster spellings that draw exactly the same numbers.
 
 Deals, first players and random bots are fixed by their seeds, so a faster draw must give the very same
-numbers: `new_random(seed)` is `random.Random(seed)`, `below(rng, n)` is `rng.randrange(n)`, `shuffle(rng, x)`
-is `rng.shuffle(x)`, `sample(rng, population, k)` is `rng.sample(population, k)`, and `seeded_below(seed, n)`
+numbers: `new_random(seed)` is `random.Random(seed)` (and `reset_random(rng, source)` puts `rng` in `source`'s
+state), `below(rng, n)` is `rng.randrange(n)`, `random_float(rng)`
+is `rng.random()`, `shuffle(rng, x)` is `rng.shuffle(x)`, `sample(rng, population, k)` is `rng.sample(population, k)`, and `seeded_below(seed, n)`
 and `seeded_shuffle(seed, x)` are `random.Random(seed).randrange(n)` and `random.Random(seed).shuffle(x)`.
 
 This file is the reference, and what the pure-Python path runs: the standard library's rejection sampling
@@ -106,6 +107,16 @@ else:  # pragma: no cover - another Python's random draws differently: stay with
 def new_random(seed: Any) -> random.Random:
     """`random.Random(seed)`."""
     return random.Random(seed)
+
+
+def reset_random(rng: random.Random, source: random.Random) -> None:
+    """`rng.setstate(source.getstate())`: `rng` draws what `source` would draw from now on."""
+    rng.setstate(source.getstate())
+
+
+def random_float(rng: random.Random) -> float:
+    """`rng.random()`."""
+    return rng.random()
 
 
 def seeded_below(seed: Any, n: int) -> int:

@@ -250,8 +250,11 @@ cdef int seed_state(int *index, uint32_t *mt, object seed) except -1:
             key[w] = word
         init_by_array(index, mt, key, used)
         return 1
-    if type(seed) is int and -(1 << 62) < seed < (1 << 62):
-        value = <unsigned long long>(seed if seed >= 0 else -seed)  # random_seed seeds from abs(n)
+    if type(seed) is int:
+        magnitude = seed if seed >= 0 else -seed  # random_seed seeds from abs(n)
+        if magnitude >= (1 << 64):
+            return 0
+        value = <unsigned long long>magnitude
         key[0] = <uint32_t>(value & 0xffffffffU)
         key[1] = <uint32_t>(value >> 32)
         init_by_array(index, mt, key, 2 if key[1] else 1)
@@ -270,6 +273,20 @@ cpdef object new_random(object seed):
             rng.gauss_next = None  # as random.Random.seed leaves it
             return rng
     return Random(seed)
+
+
+cpdef reset_random(object rng, object source):
+    """`rng.setstate(source.getstate())`: the words copied in C between two exact `random.Random`."""
+    cdef engine_mt_object *mt
+    cdef engine_mt_object *other
+    if c_draws and type(rng) is Random and type(source) is Random:
+        mt = <engine_mt_object *><PyObject *>rng
+        other = <engine_mt_object *><PyObject *>source
+        memcpy(mt.state, other.state, N * sizeof(uint32_t))
+        mt.index = other.index
+        rng.gauss_next = source.gauss_next
+        return
+    rng.setstate(source.getstate())
 
 
 cpdef long below(object rng, long n) except -1:
@@ -293,6 +310,18 @@ cpdef long below(object rng, long n) except -1:
 cdef extern from "Python.h":
     ctypedef struct PyListObject:
         PyObject **ob_item
+
+
+cpdef double random_float(object rng) except? -1.0:
+    """`rng.random()`: 53 bits from two outputs, as CPython's random_random."""
+    cdef engine_mt_object *mt
+    cdef uint32_t a, b
+    if c_draws and type(rng) is Random:
+        mt = <engine_mt_object *><PyObject *>rng
+        a = genrand(&mt.index, mt.state) >> 5
+        b = genrand(&mt.index, mt.state) >> 6
+        return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+    return rng.random()
 
 
 cdef void c_shuffle(int *index, uint32_t *mt, list x) noexcept:
@@ -363,7 +392,7 @@ def _agrees():
     global c_draws
     # strings of every length where SHA-512's padding changes (a second block from 112 bytes on), and ints
     seeds = ["a", "b/round-0", "", "\u00e9t\u00e9/3", "x" * 111, "x" * 112, "x" * 127, "x" * 128, "x" * 150,
-             "x" * 192, 0, 7, -7, 1 << 40, (1 << 62) - 1]
+             "x" * 192, 0, 7, -7, 1 << 40, (1 << 62) - 1, (1 << 64) - 1, -(1 << 63), 1 << 64, "y" * 300]
     c_draws = True
     try:
         for seed in seeds:
@@ -378,6 +407,14 @@ def _agrees():
                 slow.randrange(1000)
             if fast.getstate() != slow.getstate() or fast.random() != slow.random():
                 return False
+            if [random_float(fast) for _ in range(5)] != [slow.random() for _ in range(5)]:
+                return False
+            twin = new_random(1)
+            reset_random(twin, fast)
+            if twin.getstate() != slow.getstate() or [below(twin, 97) for _ in range(9)] != \
+                    [slow.randrange(97) for _ in range(9)] or fast.getstate() == slow.getstate():
+                return False
+            reset_random(fast, slow)
             xs, ys = list(range(61)), list(range(61))
             shuffle(fast, xs)
             slow.shuffle(ys)

@@ -2,8 +2,9 @@
 # `RoundLog` become extension types whose state lives in C slots rather than an instance dict, the counters and
 # positions as C integers, the hands, counts and logs as typed lists. game.py itself stays plain Python and is what
 # the pure-Python path runs. A field added to Game must be added here too and to Game._copy_state, or the compiled
-# build keeps it in __dict__. A field typed here refuses a value of another type (a TypeError): what game.py and the
-# tests' set-ups store in each is its type (counts and seats are ints, hands and piles are lists).
+# build keeps it in __dict__ (and a clone goes without it). A field typed here refuses a value of another type (a
+# TypeError): what game.py and the tests' set-ups store in each is its type (counts and seats are ints, hands and
+# piles are lists).
 
 cimport cython
 
@@ -45,7 +46,7 @@ cdef class Game:
     @cython.locals(hand=list)
     cpdef pass_cards(self, seat, cards)
     cpdef choose_pass_count(self, seat, count)
-    @cython.locals(pos=Py_ssize_t, expected=Py_ssize_t, led=long, suit=long, hand=list, counts=list, at=Py_ssize_t)
+    @cython.locals(pos=Py_ssize_t, to_play=Py_ssize_t, led=long, suit=long, hand=list, counts=list, at=Py_ssize_t)
     cpdef play(self, seat, c)
     @cython.locals(led=long, best=long, card=long, winner=Py_ssize_t, won=list, cards=list, order=tuple,
                    i=Py_ssize_t)
@@ -62,3 +63,12 @@ cdef class Game:
     cpdef _exchange(self)
     @cython.locals(suit=long, best=long, leader=Py_ssize_t, i=Py_ssize_t, x=long, teams=tuple)
     cpdef _majority_actions(self)
+    @cython.locals(score=list, tied=list, winners=list, best=long, best_vault=long, i=Py_ssize_t)
+    cpdef _finish_game(self)
+    @cython.locals(g=Game)
+    cpdef Game _clone(self, bint logging)
+    cpdef _copy_state(self, Game g)
+
+
+@cython.locals(trick=Trick)
+cdef Trick _new_trick(leader)

@@ -476,39 +476,38 @@ class Game:
         if self.phase is not PLAY:
             self._refuse_phase(PLAY)
         pos = self._pos
-        expected = self._order[pos]
-        if seat != expected:
+        to_play = self._order[pos]  # the seat as the game numbers it (an int), whatever equal value was passed
+        if seat != to_play:
             first_lead = self._trick_index == 0 and self._pos == 0
             rule = "R-TWO-1" if self.n == 2 else ("R-LEAD-1" if first_lead else "R-TRICK-2")
-            raise IllegalDecision(rule, f"it is seat {expected}'s turn to play, not seat {seat}'s")
-        seat = expected  # the seat as the game numbers it (an int), whatever equal value was passed
-        hand = self.hands[seat]
+            raise IllegalDecision(rule, f"it is seat {to_play}'s turn to play, not seat {seat}'s")
+        hand = self.hands[to_play]
         try:
             at = hand.index(c)
         except ValueError:
-            raise IllegalDecision("R-DEAL-1", f"{_show(c)} is not in seat {seat}'s hand") from None
+            raise IllegalDecision("R-DEAL-1", f"{_show(c)} is not in seat {to_play}'s hand") from None
         suit = c >> 4
         led = self._led
-        counts = self._suit_count[seat]
+        counts = self._suit_count[to_play]
         if led >= 0 and suit != led and counts[led]:
             rule = "R-TWO-1" if self.n == 2 and self._pos == 2 else "R-FOLLOW-1"
-            raise IllegalDecision(rule, f"seat {seat} holds {_SUIT_WORD[led]} and must follow suit")
+            raise IllegalDecision(rule, f"seat {to_play} holds {_SUIT_WORD[led]} and must follow suit")
         self.move_number += 1
         hand.pop(at)
         counts[suit] -= 1
-        play = new_tuple(Play, (self.round, self._trick_index, seat, c))  # Play(...) without its Python __new__
-        self._plays.append(play)  # the current trick's plays
         self._trick_cards.append(c)
-        if self._logging:
+        if self._logging:  # a copy for search keeps no record, the current trick's plays included
+            play = new_tuple(Play, (self.round, self._trick_index, to_play, c))  # Play(...) without its __new__
+            self._plays.append(play)  # the current trick's plays
             self.events.append(play)
-            self.choices.append((seat, PLAY_DECISION_OF[c]))  # c is in the hand, so a card of the deck
+            self.choices.append((to_play, PLAY_DECISION_OF[c]))  # c is in the hand, so a card of the deck
         pos += 1
         self._pos = pos
         if led < 0:
             self._led = suit
         elif suit != led:  # R-OFFSUIT-1: the lead never earns it, every later off-suit card does
             self._after = _AFTER_PLAY
-            if not self._act(seat, suit, OFFSUIT, self._trick_index):
+            if not self._act(to_play, suit, OFFSUIT, self._trick_index):
                 return
         if pos == len(self._order):
             self._finish_trick()
@@ -561,7 +560,7 @@ class Game:
         self._order = ()
         self._pos = 0
         self._led = -1
-        self._trick = Trick(-1)
+        self._trick = _new_trick(-1)
         self._plays = self._trick.plays  # always the current trick's list of plays
         self._trick_cards = []
         self._log = RoundLog(dealer, [list(h) for h in hands])
@@ -608,7 +607,7 @@ class Game:
         self._order = self._orders[leader]
         self._pos = 0
         self._led = -1
-        self._trick = trick = Trick(leader)
+        self._trick = trick = _new_trick(leader)
         self._plays = trick.plays
         self._trick_cards = []
         if self._logging:
@@ -692,9 +691,9 @@ class Game:
         score = [2 * v + s for v, s in zip(self.vault, self.showroom)]  # R-SCORE-1
         best = max(score)
         tied = [i for i, x in enumerate(score) if x == best]
-        best_vault = max(self.vault[i] for i in tied)  # R-WIN-1
+        best_vault = max([self.vault[i] for i in tied])  # R-WIN-1
         winners = [i for i in tied if self.vault[i] == best_vault]
-        self.result = Result(score, list(self.vault), list(self.showroom), winners)
+        self.result = new_tuple(Result, (score, list(self.vault), list(self.showroom), winners))
 
     def _resume(self) -> None:
         after = self._after
@@ -771,6 +770,9 @@ class Game:
 
     def clone(self, *, logging: bool = True) -> Game:
         """An independent copy. With `logging=False` the copy keeps no record (fast playouts for search)."""
+        return self._clone(logging)
+
+    def _clone(self, logging: bool) -> Game:
         g = Game.__new__(Game)
         self._copy_state(g)
         g._logging = logging and self._logging
@@ -803,8 +805,7 @@ class Game:
 
     def _copy_state(self, g: Game) -> None:
         """Every field of this game onto `g`, as they are (clone then copies what must not be shared). Named
-        one by one because the compiled build keeps them in slots, not in `__dict__` (game.pxd)."""
-        vars(g).update(vars(self))  # all of them in pure Python; in the compiled build, any undeclared ones
+        one by one, as the compiled build keeps them in slots (game.pxd): a field added to Game is added here."""
         g.ruleset, g.seed, g.seats, g.n, g.auto_clubs = self.ruleset, self.seed, self.seats, self.n, self.auto_clubs
         g.first_dealer, g.thief, g.supply, g.vault = self.first_dealer, self.thief, self.supply, self.vault
         g.showroom, g.rounds, g.events, g.choices = self.showroom, self.rounds, self.events, self.choices
@@ -846,6 +847,13 @@ class Game:
         """The cards `seat` chose to pass this round (known to that seat only)."""
         p = self._passes[seat]
         return list(p) if p is not None else None
+
+
+def _new_trick(leader: int) -> Trick:
+    """`Trick(leader)`, made without a call of its `__init__` (the referee starts one every trick)."""
+    trick = Trick.__new__(Trick)
+    trick.leader, trick.plays, trick.winner = leader, [], None
+    return trick
 
 
 def _copy_round(r: RoundLog) -> RoundLog:
