@@ -782,7 +782,7 @@ class Game:
         g._suit_count = [list(c) for c in self._suit_count]
         g._won = [list(w) for w in self._won]
         g._tricks_won = list(self._tricks_won)
-        g._passes = [None if p is None else list(p) for p in self._passes]
+        g._passes = list(self._passes)  # a seat's chosen cards are never changed, only replaced
         g._trick_cards = list(self._trick_cards)
         if g._logging:
             g.rounds = [_copy_round(r) for r in self.rounds]

@@ -157,6 +157,7 @@ class SearchBot(Bot):
         (with the same rollout dice), so moves are compared on equal deals; the worse half drops out."""
         alive = list(range(len(moves)))
         totals = [0.0] * len(moves)
+        rolled = new_random(0)  # each playout's dice: set to a world's dice before it
         rounds = max(1, math.ceil(math.log2(len(moves))))
         budget = self.playouts
         deadline = time.perf_counter() + self.seconds if self.seconds else None
@@ -167,7 +168,6 @@ class SearchBot(Bot):
                     break
                 base = self._world()
                 dice = new_random(self.rng.getrandbits(64))  # the rollouts' dice, the same for every move
-                rolled = new_random(0)
                 for i in alive:
                     reset_random(rolled, dice)  # rolled.setstate(dice.getstate())
                     totals[i] += self._playout(base.clone(logging=False), moves[i], rolled)
