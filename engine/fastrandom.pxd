@@ -9,3 +9,4 @@ cpdef shuffle(object rng, list x)
 cpdef list sample(object rng, object population, long k)
 cpdef long seeded_below(object seed, long n) except -1
 cpdef seeded_shuffle(object seed, list x)
+cpdef list seeded_sample(object seed, object population, long k)

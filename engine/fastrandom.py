@@ -1,10 +1,13 @@
 """The standard library's random draws the engine makes, in faster spellings that draw exactly the same numbers.
 
-Deals, first players and random bots are fixed by their seeds, so a faster draw must give the very same
-numbers: `new_random(seed)` is `random.Random(seed)` (and `reset_random(rng, source)` puts `rng` in `source`'s
-state), `below(rng, n)` is `rng.randrange(n)`, `random_float(rng)`
-is `rng.random()`, `shuffle(rng, x)` is `rng.shuffle(x)`, `sample(rng, population, k)` is `rng.sample(population, k)`, and `seeded_below(seed, n)`
-and `seeded_shuffle(seed, x)` are `random.Random(seed).randrange(n)` and `random.Random(seed).shuffle(x)`.
+Deals, boards, first players and random bots are fixed by their seeds, so a faster draw must give the very same
+numbers:
+
+- `new_random(seed)` is `random.Random(seed)`, and `reset_random(rng, source)` is `rng.setstate(source.getstate())`;
+- `below(rng, n)` is `rng.randrange(n)`, `random_float(rng)` is `rng.random()`, `shuffle(rng, x)` is
+  `rng.shuffle(x)`, `sample(rng, population, k)` is `rng.sample(population, k)`;
+- `seeded_below(seed, n)`, `seeded_shuffle(seed, x)` and `seeded_sample(seed, population, k)` are the same draws
+  from a `random.Random(seed)` used once.
 
 This file is the reference, and what the pure-Python path runs: the standard library's rejection sampling
 (`getrandbits` of the bit length, retried while too large) written out, saving two Python calls per draw. At
@@ -127,3 +130,8 @@ def seeded_below(seed: Any, n: int) -> int:
 def seeded_shuffle(seed: Any, x: list[Any]) -> None:
     """`random.Random(seed).shuffle(x)`: a shuffle from a generator used once."""
     shuffle(random.Random(seed), x)
+
+
+def seeded_sample(seed: Any, population: Sequence[Any], k: int) -> list[Any]:
+    """`random.Random(seed).sample(population, k)`: a sample from a generator used once."""
+    return random.Random(seed).sample(population, k)

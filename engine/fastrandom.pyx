@@ -376,6 +376,30 @@ cpdef long seeded_below(object seed, long n) except -1:
     return below(Random(seed), n)
 
 
+cpdef list seeded_sample(object seed, object population, long k):
+    """`random.Random(seed).sample(population, k)` where the standard library takes its pool method (a population
+    no larger than its set-size bound), the generator on the C stack; the standard library's otherwise."""
+    cdef uint32_t state[N]
+    cdef int index
+    cdef Py_ssize_t n, i, j
+    cdef list pool, result
+    if not c_draws or not isinstance(population, (list, tuple, range)):
+        return Random(seed).sample(population, k)
+    n = len(population)
+    setsize = 21  # random.Random.sample's own bound, computed as it computes it
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    if not 0 <= k <= n or n > setsize or n > 0xffffffffL or not seed_state(&index, state, seed):
+        return Random(seed).sample(population, k)
+    pool = list(population)
+    result = [None] * k
+    for i in range(k):
+        j = c_below(&index, state, <unsigned long>(n - i))
+        result[i] = pool[j]
+        pool[j] = pool[n - i - 1]  # the standard library moves the last unchosen item into the gap
+    return result
+
+
 cpdef seeded_shuffle(object seed, list x):
     """`random.Random(seed).shuffle(x)`, the generator on the C stack."""
     cdef uint32_t state[N]
@@ -426,6 +450,9 @@ def _agrees():
                     return False
             if seeded_below(seed, 13) != Random(seed).randrange(13):
                 return False
+            for n, k in ((42, 16), (10, 3), (5, 5), (100, 30), (3, 0)):
+                if seeded_sample(seed, range(n), k) != Random(seed).sample(range(n), k):
+                    return False
             xs, ys = list(range(40)), list(range(40))
             seeded_shuffle(seed, xs)
             Random(seed).shuffle(ys)

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
+from ..common.instances import new_slots, new_tuple
 from ..common.pending import Pending
 from ..common.referee import one_seat_pending
-from ..common.instances import new_slots, new_tuple
 from ..errors import IllegalDecision
 from ..fastrandom import seeded_below, seeded_shuffle
 from .cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, card_str, deck, parse_cards
