@@ -2,6 +2,8 @@
 # shared referee becomes an extension type, its fields in C slots (the games' own fields are declared in their
 # game.pxd). referee.py stays plain Python and is what the pure-Python path runs.
 
+cimport cython
+
 from engine.fastrandom cimport seeded_below
 
 
@@ -12,4 +14,8 @@ cdef class ChoicesReferee:
     cdef public Py_ssize_t n, move_number, seat, turn
 
     cpdef _take_choice(self, seat, decision)
+    @cython.locals(entry=dict)
     cpdef _event(self, str event, dict fields=*)
+
+
+cpdef object one_seat_pending(kind, seat, count=*)

@@ -92,7 +92,8 @@ class ChoicesReferee:
         """Log `event` of this turn and seat, with `fields` (in their order) after its name."""
         entry = {"turn": self.turn, "seat": self.seat, "event": event}
         if fields:
-            entry.update(fields)
+            for name, value in fields.items():
+                entry[name] = value
         self.events.append(entry)
 
 

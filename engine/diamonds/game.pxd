@@ -9,6 +9,7 @@
 cimport cython
 
 from engine.common.instances cimport new_slots, new_tuple
+from engine.common.referee cimport one_seat_pending
 from engine.fastrandom cimport seeded_below, seeded_shuffle
 
 

@@ -5,7 +5,7 @@
 
 cimport cython
 
-from engine.common.referee cimport ChoicesReferee
+from engine.common.referee cimport ChoicesReferee, one_seat_pending
 from engine.fastrandom cimport seeded_shuffle
 
 

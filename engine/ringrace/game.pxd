@@ -5,7 +5,7 @@
 
 cimport cython
 
-from engine.common.referee cimport ChoicesReferee
+from engine.common.referee cimport ChoicesReferee, one_seat_pending
 from engine.fastrandom cimport seeded_sample, seeded_shuffle
 
 
@@ -18,6 +18,7 @@ cdef class Game(ChoicesReferee):
 
     @cython.locals(set_rings=list, empty=set, options=list, victim=Py_ssize_t, held=set)
     cpdef list steal_options(self, Py_ssize_t seat)
+    @cython.locals(on_board=list, p=Py_ssize_t)
     cpdef list legal(self, seat)
     cpdef apply(self, seat, decision)
     cpdef _check(self, seat, decision)

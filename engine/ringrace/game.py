@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import compress
 from typing import Any, NamedTuple
 
 from ..common.pending import Pending
@@ -168,7 +167,8 @@ class Game(ChoicesReferee):
         if self.phase == OVER or seat != self.seat:
             return []
         if self.phase == TRY:
-            return list(compress(TRY_DECISIONS, self.on_board))  # in position order
+            on_board = self.on_board
+            return [TRY_DECISIONS[p] for p in range(POSITIONS) if on_board[p]]  # in position order
         return [Decision(STEAL, option) for option in self.steal_options(seat)]
 
     def diamonds_on_board(self) -> int:
