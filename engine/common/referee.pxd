@@ -18,4 +18,8 @@ cdef class ChoicesReferee:
     cpdef _event(self, str event, dict fields=*)
 
 
+cdef dict _PENDINGS
+
+
+@cython.locals(key=tuple)
 cpdef object one_seat_pending(kind, seat, count=*)

@@ -18,7 +18,7 @@ cdef class Game(ChoicesReferee):
 
     @cython.locals(set_rings=list, empty=set, options=list, victim=Py_ssize_t, held=set)
     cpdef list steal_options(self, Py_ssize_t seat)
-    @cython.locals(on_board=list, p=Py_ssize_t)
+    @cython.locals(on_board=list, tries=tuple, p=Py_ssize_t)
     cpdef list legal(self, seat)
     cpdef apply(self, seat, decision)
     cpdef _check(self, seat, decision)

@@ -167,8 +167,8 @@ class Game(ChoicesReferee):
         if self.phase == OVER or seat != self.seat:
             return []
         if self.phase == TRY:
-            on_board = self.on_board
-            return [TRY_DECISIONS[p] for p in range(POSITIONS) if on_board[p]]  # in position order
+            on_board, tries = self.on_board, TRY_DECISIONS
+            return [tries[p] for p in range(POSITIONS) if on_board[p]]  # in position order
         return [Decision(STEAL, option) for option in self.steal_options(seat)]
 
     def diamonds_on_board(self) -> int:
