@@ -5,6 +5,7 @@
 
 cimport cython
 
+from engine.common.instances cimport new_slots
 from engine.common.referee cimport ChoicesReferee, one_seat_pending
 from engine.fastrandom cimport seeded_sample, seeded_shuffle
 
@@ -16,7 +17,8 @@ cdef class Game(ChoicesReferee):
     cdef public set revealed
     cdef public Py_ssize_t loose_left
 
-    @cython.locals(set_rings=list, empty=set, options=list, victim=Py_ssize_t, held=set)
+    @cython.locals(set_rings=list, ring_values=tuple, mine=set, empty=set, options=list, victim=Py_ssize_t, held=set,
+                   c=Py_ssize_t)
     cpdef list steal_options(self, Py_ssize_t seat)
     @cython.locals(on_board=list, tries=tuple, p=Py_ssize_t)
     cpdef list legal(self, seat)

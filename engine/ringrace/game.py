@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ..common.instances import new_slots
 from ..common.pending import Pending
 from ..common.referee import OVER, ChoicesReferee, card_places, cards_on_top, one_seat_pending, ranked_places
 from ..errors import IllegalDecision
@@ -152,14 +153,15 @@ class Game(ChoicesReferee):
 
     def steal_options(self, seat: int) -> list[tuple[int, int]]:
         """(victim, value) pairs: the victim has a set ring of that value, `seat` an empty one (G-STEAL-1)."""
-        set_rings = self.set_rings
-        empty = {RING_VALUES[c] for c in self.rings[seat] if c not in set_rings[seat]}
+        set_rings, ring_values = self.set_rings, RING_VALUES
+        mine = set_rings[seat]
+        empty = {ring_values[c] for c in self.rings[seat] if c not in mine}
         if not empty:  # nothing to steal onto (most steal cards early in a game): no victim to look at
             return []
         options = []
         for victim in range(self.n):
             if victim != seat:
-                held = {RING_VALUES[c] for c in set_rings[victim]}
+                held = {ring_values[c] for c in set_rings[victim]}
                 options += [(victim, value) for value in VALUES if value in empty and value in held]
         return options
 
@@ -169,7 +171,7 @@ class Game(ChoicesReferee):
         if self.phase == TRY:
             on_board, tries = self.on_board, TRY_DECISIONS
             return [tries[p] for p in range(POSITIONS) if on_board[p]]  # in position order
-        return [Decision(STEAL, option) for option in self.steal_options(seat)]
+        return [new_slots(Decision, (STEAL, option)) for option in self.steal_options(seat)]  # Decision(STEAL, option)
 
     def diamonds_on_board(self) -> int:
         return sum(self.on_board)
