@@ -46,7 +46,9 @@ def stale_modules() -> list[str]:
     recorded = recorded_sources() or {}
     stale = []
     for name in recorded:
-        source = PACKAGE_DIR.joinpath(*name.split(".")[1:]).with_suffix(".py")
+        source = PACKAGE_DIR.joinpath(*name.split(".")[1:]).with_suffix(".pyx")
+        if not source.is_file():  # compiled from the .py itself (the usual case), not from a .pyx of its own
+            source = source.with_suffix(".py")
         try:
             if hashlib.sha256(source.read_bytes()).hexdigest() != recorded[name]:
                 stale.append(name)
