@@ -1,7 +1,11 @@
 """The optional compiled build of the engine's hot modules (Cython); everything else is in pyproject.toml.
 
 `pip install -e .` (or a wheel build) compiles the modules of `COMPILED` with Cython, untouched Python source
-in Cython's pure-Python mode, into extension modules next to their .py files. Compiling is an optimisation,
+in Cython's pure-Python mode (typed by the .pxd beside each), into extension modules next to their .py files. Two
+small modules are written twice instead: `engine/fastrandom.pyx` (the standard library's Mersenne Twister draws
+and seeding in C) and `engine/common/instances.pyx` (log entries and decisions allocated in C) are compiled in
+place of their .py, which stay the reference and the pure-Python path (tests/engine/test_fastrandom.py and
+test_compiled.py check that they agree). Compiling is an optimisation,
 never a requirement: when Cython or a C compiler is missing, or a module fails to compile, the build warns and
 the install goes on, and the engine runs the .py modules. `engine/__init__.py` chooses at import time which
 path runs (`DIAMONDS_PURE_PYTHON=1` forces the .py modules; a compiled module whose source changed since it

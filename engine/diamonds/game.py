@@ -157,8 +157,9 @@ class Decision:
 # hot paths (the referee's choices, the random bot) look one up with a plain subscript. The same for pass counts.
 PLAY_DECISIONS: dict[Card, Decision] = {c: Decision(PLAY, c) for c in deck(15)}
 PASS_COUNT_DECISIONS: dict[int, Decision] = {count: Decision(PASS_COUNT, count) for count in PASS_COUNTS}
-# PLAY_DECISIONS by card as a tuple (a card is suit << 4 | rank, below 64): what the referee records on every card.
-PLAY_DECISION_OF: tuple[Decision | None, ...] = tuple(PLAY_DECISIONS.get(c) for c in range(64))
+# PLAY_DECISIONS by card as a tuple (a card is suit << 4 | rank, below 64; the ints that are no card have a decision
+# of their own, never looked up): what the referee records on every card.
+PLAY_DECISION_OF: tuple[Decision, ...] = tuple(PLAY_DECISIONS.get(c) or Decision(PLAY, c) for c in range(64))
 
 
 def _decision(kind: str, value: Any) -> Decision:
