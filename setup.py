@@ -1,7 +1,11 @@
 """The optional compiled build of the engine's hot modules (Cython); everything else is in pyproject.toml.
 
 `pip install -e .` (or a wheel build) compiles the modules of `COMPILED` with Cython, untouched Python source
-in Cython's pure-Python mode, into extension modules next to their .py files. Compiling is an optimisation,
+in Cython's pure-Python mode (typed by the .pxd beside each), into extension modules next to their .py files. Two
+small modules are written twice instead: `engine/fastrandom.pyx` (the standard library's Mersenne Twister draws
+and seeding in C) and `engine/common/instances.pyx` (log entries and decisions allocated in C) are compiled in
+place of their .py, which stay the reference and the pure-Python path (tests/engine/test_fastrandom.py and
+test_compiled.py check that they agree). Compiling is an optimisation,
 never a requirement: when Cython or a C compiler is missing, or a module fails to compile, the build warns and
 the install goes on, and the engine runs the .py modules. `engine/__init__.py` chooses at import time which
 path runs (`DIAMONDS_PURE_PYTHON=1` forces the .py modules; a compiled module whose source changed since it
@@ -41,8 +45,9 @@ CACHE: Path | None = None  # set by _extensions once Cython is found
 # engine can be added: Cython compiles ordinary Python, and the pure-Python path stays the same source.
 COMPILED = [
     "engine/diamonds/cards.py",
-    "engine/fastrandom.py",
+    "engine/fastrandom.pyx",  # the C draws; fastrandom.py is their reference and the pure-Python path
     "engine/common/pending.py",
+    "engine/common/instances.pyx",  # log entries and decisions made in C; instances.py is their reference
     "engine/diamonds/game.py",
     "engine/diamonds/view.py",
     "engine/diamonds/record.py",
@@ -91,7 +96,7 @@ def source_hash(path: Path) -> str:
 
 
 def module_name(source: str) -> str:
-    return source.removesuffix(".py").replace("/", ".")
+    return source.removesuffix(".pyx").removesuffix(".py").replace("/", ".")
 
 
 def build_cache() -> Path | None:
@@ -183,10 +188,11 @@ class OptionalBuildExt(build_ext):
     def _write_manifest(self) -> None:
         built = {}
         root = None
+        sources = {module_name(source): source for source in COMPILED}
         for ext in self.extensions:
             out = Path(self.get_ext_fullpath(ext.name))
             if out.is_file():
-                built[ext.name] = source_hash(HERE / ext.sources[0].replace(".c", ".py"))
+                built[ext.name] = source_hash(HERE / sources[ext.name])  # the .py, or the .pyx compiled in its place
                 root = out.parents[len(ext.name.split(".")) - 1]
         if root is not None:
             (root / MANIFEST).write_text(json.dumps(built, indent=1, sort_keys=True) + "\n")
@@ -206,7 +212,7 @@ def _extensions() -> list:
     CACHE = build_cache()
     if cached_modules(CACHE):
         # Translating to C is half the work: with the modules cached, the extensions are named and never built.
-        return [Extension(module_name(source), [source.replace(".py", ".c")]) for source in COMPILED]
+        return [Extension(module_name(source), [source.rsplit(".", 1)[0] + ".c"]) for source in COMPILED]
     try:
         extensions = cythonize([str(p) for p in COMPILED], compiler_directives=DIRECTIVES, quiet=True)
     except Exception as error:

@@ -6,11 +6,13 @@ edited. Here a compiled module is used only when
 
 - `DIAMONDS_PURE_PYTHON` is unset, empty or "0" (any other value runs every engine module from its .py), and
 - the build completed (it wrote `_compiled_sources.json`), and
-- every compiled module's .py file still has the SHA-256 the build recorded in `_compiled_sources.json`. When
-  one was edited since, the whole engine runs as Python (the compiled modules share their types: game.pxd),
-  with one warning naming the edited modules; `pip install -e .` again recompiles them.
+- every compiled module's source (its .py, or the .pyx compiled in its place: fastrandom, common/instances) still
+  has the SHA-256 the build recorded in `_compiled_sources.json`. When one was edited since, the whole engine runs
+  as Python (the compiled modules share their types: game.pxd), with one warning naming the edited modules;
+  `pip install -e .` again recompiles them.
 
-Both paths run the same source, so they decide and record exactly alike (tests/engine/test_compiled.py).
+Both paths run the same source (but for the two .pyx modules, whose .py is their reference), so they decide and
+record exactly alike (tests/engine/test_compiled.py).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ REASON = "DIAMONDS_PURE_PYTHON set" if PURE_PYTHON else "no compiled modules"  #
 
 
 def recorded_sources() -> dict[str, str] | None:
-    """What the last compiled build recorded (module: SHA-256 of its .py), None if nothing was compiled."""
+    """What the last compiled build recorded (module: SHA-256 of its source), None if nothing was compiled."""
     try:
         recorded: dict[str, str] = json.loads((PACKAGE_DIR / "_compiled_sources.json").read_text())
     except (OSError, ValueError):
@@ -46,7 +48,9 @@ def stale_modules() -> list[str]:
     recorded = recorded_sources() or {}
     stale = []
     for name in recorded:
-        source = PACKAGE_DIR.joinpath(*name.split(".")[1:]).with_suffix(".py")
+        source = PACKAGE_DIR.joinpath(*name.split(".")[1:]).with_suffix(".pyx")
+        if not source.is_file():  # compiled from the .py itself (the usual case), not from a .pyx of its own
+            source = source.with_suffix(".py")
         try:
             if hashlib.sha256(source.read_bytes()).hexdigest() != recorded[name]:
                 stale.append(name)

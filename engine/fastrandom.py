@@ -1,9 +1,23 @@
-"""Faster spellings of `random.Random.shuffle`, `randrange(n)` and `sample` that draw exactly the same numbers.
+"""The standard library's random draws the engine makes, in faster spellings that draw exactly the same numbers.
 
-Deals and random bots are fixed by their seeds, so a faster shuffle must give the very same order. These
-functions inline the standard library's rejection sampling (`getrandbits` of the bit length, retried while
-too large), saving two Python calls per draw. At import they are checked against the standard library of
-the running Python; if it draws differently (another version), the standard methods are used instead.
+Deals, boards, first players and random bots are fixed by their seeds, so a faster draw must give the very same
+numbers:
+
+- `new_random(seed)` is `random.Random(seed)`, and `reset_random(rng, source)` is `rng.setstate(source.getstate())`;
+- `below(rng, n)` is `rng.randrange(n)`, `random_float(rng)` is `rng.random()`, `shuffle(rng, x)` is
+  `rng.shuffle(x)`, `sample(rng, population, k)` is `rng.sample(population, k)`;
+- `seeded_below(seed, n)`, `seeded_shuffle(seed, x)` and `seeded_sample(seed, population, k)` are the same draws
+  from a `random.Random(seed)` used once.
+
+This file is the reference, and what the pure-Python path runs: the standard library's rejection sampling
+(`getrandbits` of the bit length, retried while too large) written out, saving two Python calls per draw. At
+import it is checked against the standard library of the running Python; if that draws differently (another
+version), the standard methods are used instead.
+
+The compiled build (setup.py) compiles `fastrandom.pyx` in its place: the same functions drawing from the
+generator's own Mersenne Twister state in C, and seeding it in C exactly as `random.Random.seed` does
+(SHA-512 of a string seed included), with no Python call in between. tests/engine/test_fastrandom.py checks
+both against the standard library.
 """
 
 from __future__ import annotations
@@ -91,3 +105,33 @@ if draws_like_stdlib:
     below, shuffle, sample = _below, _shuffle, _sample
 else:  # pragma: no cover - another Python's random draws differently: stay with the standard library
     below, shuffle, sample = random.Random.randrange, random.Random.shuffle, random.Random.sample
+
+
+def new_random(seed: Any) -> random.Random:
+    """`random.Random(seed)`."""
+    return random.Random(seed)
+
+
+def reset_random(rng: random.Random, source: random.Random) -> None:
+    """`rng.setstate(source.getstate())`: `rng` draws what `source` would draw from now on."""
+    rng.setstate(source.getstate())
+
+
+def random_float(rng: random.Random) -> float:
+    """`rng.random()`."""
+    return rng.random()
+
+
+def seeded_below(seed: Any, n: int) -> int:
+    """`random.Random(seed).randrange(n)`, for n >= 1: one draw from a generator used once."""
+    return below(random.Random(seed), n)
+
+
+def seeded_shuffle(seed: Any, x: list[Any]) -> None:
+    """`random.Random(seed).shuffle(x)`: a shuffle from a generator used once."""
+    shuffle(random.Random(seed), x)
+
+
+def seeded_sample(seed: Any, population: Sequence[Any], k: int) -> list[Any]:
+    """`random.Random(seed).sample(population, k)`: a sample from a generator used once."""
+    return random.Random(seed).sample(population, k)

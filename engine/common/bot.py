@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
+
+from ..fastrandom import new_random
 
 
 class Bot:
@@ -14,7 +15,7 @@ class Bot:
     def __init__(self, seed: str | int = 0, **settings: Any):
         if settings:
             raise ValueError(f"{type(self).__name__} takes no settings {sorted(settings)}")
-        self.rng = random.Random(seed)
+        self.rng = new_random(seed)  # random.Random(seed), seeded in C in the compiled build
 
     def decide(self, view: Any) -> Any:
         raise NotImplementedError

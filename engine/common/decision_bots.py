@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
+from ..fastrandom import below
 from .bot import Bot
 from .pending import Pending
 
@@ -31,7 +32,7 @@ class RandomBot(Bot):
 
     def decide(self, view: Any) -> Any:
         legal = view.legal
-        return legal[self.rng.randrange(len(legal))]
+        return legal[below(self.rng, len(legal))]  # self.rng.randrange(len(legal))
 
 
 def make_named_bot(bots: Mapping[str, type[Bot]], game_title: str, name: str, seed: str | int = 0,
@@ -47,7 +48,8 @@ def make_named_bot(bots: Mapping[str, type[Bot]], game_title: str, name: str, se
 def play_until_over(game: PlayedGame, bots: Sequence[Bot], seat_view: Callable[[PlayedGame, int], Any]) -> PlayedGame:
     """Let `bots[seat]` make every pending decision, seeing `seat_view(game, seat)`, until the game is over."""
     views = [seat_view(game, s) for s in range(game.n)]
+    deciders = [bot.decide for bot in bots]
     while (pending := game.pending) is not None:
         seat = pending.seats[0]
-        game.apply(seat, bots[seat].decide(views[seat]))
+        game.apply(seat, deciders[seat](views[seat]))
     return game

@@ -9,10 +9,10 @@ turn a result into JSON.
 from __future__ import annotations
 
 import copy
-import random
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+from ..fastrandom import seeded_below
 from .pending import Pending
 
 OVER = "over"  # the phase of a finished game
@@ -53,7 +53,7 @@ class ChoicesReferee:
             raise ValueError(f"{n} players need {n} seat names, got {len(self.seats)}")
         # K-SETUP-1, G-SETUP-1 (Decisions): the seed draws the first player; a game may be given another (the
         # league seats one, tests set up tables), and a record says so (engine.common.choices_record).
-        self.drawn_first_player = random.Random(f"{self.seed}/first-player").randrange(n)
+        self.drawn_first_player = seeded_below(f"{self.seed}/first-player", n)  # Random(...).randrange(n)
         if first_player is None:
             first_player = self.drawn_first_player
         elif type(first_player) is not int or not 0 <= first_player < n:
@@ -88,8 +88,13 @@ class ChoicesReferee:
         self.move_number += 1
         self.choices.append((seat, decision))
 
-    def _event(self, event: str, **fields: Any) -> None:
-        self.events.append({"turn": self.turn, "seat": self.seat, "event": event, **fields})
+    def _event(self, event: str, fields: dict[str, Any] | None = None) -> None:
+        """Log `event` of this turn and seat, with `fields` (in their order) after its name."""
+        entry = {"turn": self.turn, "seat": self.seat, "event": event}
+        if fields:
+            for name, value in fields.items():
+                entry[name] = value
+        self.events.append(entry)
 
 
 def cards_on_top(pile: list[int], deck_top: Sequence[int | str] | None, parse_card: Callable[[str], int],

@@ -9,14 +9,15 @@ round, the next deal) happens inside `apply`, so between two calls the game is a
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
+from ..common.instances import new_slots, new_tuple
 from ..common.pending import Pending
+from ..common.referee import one_seat_pending
 from ..errors import IllegalDecision
-from ..fastrandom import shuffle
+from ..fastrandom import seeded_below, seeded_shuffle
 from .cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, card_str, deck, parse_cards
 from .ruleset import STARTING_SHOWROOM, SUPPLY_POINTS, Ruleset
 
@@ -98,11 +99,13 @@ class Decision:
 
     @staticmethod
     def pass_count(count: int) -> Decision:
+        if type(count) is int and count in PASS_COUNT_DECISIONS:  # one per count serves every game
+            return PASS_COUNT_DECISIONS[count]
         return Decision(PASS_COUNT, count)
 
     @staticmethod
     def pass_cards(cards: Sequence[Card]) -> Decision:
-        return Decision(PASS_CARDS, tuple(cards))
+        return _decision(PASS_CARDS, tuple(cards))
 
     @staticmethod
     def play(c: Card) -> Decision:
@@ -151,8 +154,23 @@ class Decision:
 
 
 # Decisions are immutable, so one per card serves every game: built for the whole deck at import, so that the
-# hot paths (the referee's choices, the random bot) look one up with a plain subscript.
+# hot paths (the referee's choices, the random bot) look one up with a plain subscript. The same for pass counts.
 PLAY_DECISIONS: dict[Card, Decision] = {c: Decision(PLAY, c) for c in deck(15)}
+PASS_COUNT_DECISIONS: dict[int, Decision] = {count: Decision(PASS_COUNT, count) for count in PASS_COUNTS}
+# PLAY_DECISIONS by card as a tuple (a card is suit << 4 | rank, below 64; the ints that are no card have a decision
+# of their own, never looked up): what the referee records on every card.
+PLAY_DECISION_OF: tuple[Decision, ...] = tuple(PLAY_DECISIONS.get(c) or Decision(PLAY, c) for c in range(64))
+
+
+def _decision(kind: str, value: Any) -> Decision:
+    """`Decision(kind, value)`, made in C in the compiled build (engine.common.instances): the referee and the
+    random bot make one for every pass of cards."""
+    return new_slots(Decision, (kind, value))
+
+
+# A pending pass of cards, by the seats that still owe theirs and the count: frozen, so one object per distinct
+# value serves every game (asked for before each pass, and again by the bot's view).
+_PASS_PENDINGS: dict[tuple[tuple[int, ...], int | None], Pending] = {}
 
 
 class Result(NamedTuple):
@@ -167,7 +185,7 @@ class Result(NamedTuple):
 
 def _shuffled_hands(full_deck: Sequence[Card], seed: str, round_index: int, n: int, size: int) -> list[list[Card]]:
     cards = list(full_deck)
-    shuffle(random.Random(f"{seed}/round-{round_index}"), cards)  # the same order as Random.shuffle
+    seeded_shuffle(f"{seed}/round-{round_index}", cards)  # random.Random(f"{seed}/round-{round_index}").shuffle
     return [cards[s * size:(s + 1) * size] for s in range(n)]
 
 
@@ -251,6 +269,7 @@ class Game:
     _led: int
     _trick: Trick
     _plays: list[Play]
+    _trick_cards: list[Card]  # the current trick's cards in the order played: the i-th by seat _order[i]
     _log: RoundLog
     # A pending clubs target (_act): where the flow resumes, who acts, why, who chooses, in which trick.
     _after: int | None
@@ -291,7 +310,7 @@ class Game:
         self.vault = [0] * teams
         self.showroom = [STARTING_SHOWROOM * len(m) for m in ruleset.teams]
         if first_dealer is None:
-            first_dealer = random.Random(f"{self.seed}/first-dealer").randrange(n)  # R-SETUP-2
+            first_dealer = seeded_below(f"{self.seed}/first-dealer", n)  # R-SETUP-2: Random(...).randrange(n)
         elif not isinstance(first_dealer, int) or not 0 <= first_dealer < n:
             raise ValueError(f"first_dealer must be a seat 0..{n - 1}, not {first_dealer!r}")
         self.first_dealer = first_dealer
@@ -323,13 +342,20 @@ class Game:
         if phase is PLAY:
             return self._pending_play[self._order[self._pos]]
         if phase == PASS_CARDS:
-            return Pending(PASS_CARDS, tuple(s for s in range(self.n) if self._passes[s] is None), self.pass_count)
+            passes = self._passes
+            key = (tuple([s for s in range(self.n) if passes[s] is None]), self.pass_count)
+            pending = _PASS_PENDINGS.get(key)
+            if pending is None:
+                pending = Pending(PASS_CARDS, *key)
+                if len(_PASS_PENDINGS) < 4096:  # bounded: subsets of at most 6 seats, a few counts
+                    _PASS_PENDINGS[key] = pending
+            return pending
         if phase == PASS_COUNT:
             return self._pending_count[self.dealer]
         if phase == CLUBS_TARGET:
             chooser = self._clubs_chooser
             assert chooser is not None  # set with the phase (_act)
-            return Pending(CLUBS_TARGET, (chooser,))
+            return one_seat_pending(CLUBS_TARGET, chooser)  # Pending(CLUBS_TARGET, (chooser,)), made once
         return None
 
     @property
@@ -419,7 +445,7 @@ class Game:
             raise IllegalDecision("R-PASS-1", f"hands of {self.ruleset.hand_size} card(s) cannot pass {count}")
         self.move_number += 1
         if self._logging:
-            self.choices.append((seat, Decision(PASS_COUNT, count)))
+            self.choices.append((seat, Decision.pass_count(count)))
         self.pass_count = count
         self._log.pass_count = count
         self.phase = PASS_CARDS
@@ -442,44 +468,47 @@ class Game:
                 raise IllegalDecision("R-PASS-2", f"{_show(c)} is not in seat {seat}'s hand")
         self.move_number += 1
         if self._logging:
-            self.choices.append((seat, Decision(PASS_CARDS, tuple(cards))))
+            self.choices.append((seat, _decision(PASS_CARDS, tuple(cards))))
         self._passes[seat] = cards
-        if all(p is not None for p in self._passes):
+        if None not in self._passes:  # every seat has chosen
             self._exchange()
 
     def play(self, seat: int, c: Card) -> None:
         if self.phase is not PLAY:
             self._refuse_phase(PLAY)
         pos = self._pos
-        expected = self._order[pos]
-        if seat != expected:
+        to_play = self._order[pos]  # the seat as the game numbers it (an int), whatever equal value was passed
+        if seat != to_play:
             first_lead = self._trick_index == 0 and self._pos == 0
             rule = "R-TWO-1" if self.n == 2 else ("R-LEAD-1" if first_lead else "R-TRICK-2")
-            raise IllegalDecision(rule, f"it is seat {expected}'s turn to play, not seat {seat}'s")
-        hand = self.hands[seat]
-        if c not in hand:
-            raise IllegalDecision("R-DEAL-1", f"{_show(c)} is not in seat {seat}'s hand")
+            raise IllegalDecision(rule, f"it is seat {to_play}'s turn to play, not seat {seat}'s")
+        hand = self.hands[to_play]
+        try:
+            at = hand.index(c)
+        except ValueError:
+            raise IllegalDecision("R-DEAL-1", f"{_show(c)} is not in seat {to_play}'s hand") from None
         suit = c >> 4
         led = self._led
-        counts = self._suit_count[seat]
+        counts = self._suit_count[to_play]
         if led >= 0 and suit != led and counts[led]:
             rule = "R-TWO-1" if self.n == 2 and self._pos == 2 else "R-FOLLOW-1"
-            raise IllegalDecision(rule, f"seat {seat} holds {_SUIT_WORD[led]} and must follow suit")
+            raise IllegalDecision(rule, f"seat {to_play} holds {_SUIT_WORD[led]} and must follow suit")
         self.move_number += 1
-        hand.remove(c)
+        hand.pop(at)
         counts[suit] -= 1
-        play = _new_tuple(Play, (self.round, self._trick_index, seat, c))  # Play(...) without its Python __new__
-        self._plays.append(play)  # the current trick's plays
-        if self._logging:
+        self._trick_cards.append(c)
+        if self._logging:  # a copy for search keeps no record, the current trick's plays included
+            play = new_tuple(Play, (self.round, self._trick_index, to_play, c))  # Play(...) without its __new__
+            self._plays.append(play)  # the current trick's plays
             self.events.append(play)
-            self.choices.append((seat, PLAY_DECISIONS[c]))  # c is in the hand, so a card of the deck
+            self.choices.append((to_play, PLAY_DECISION_OF[c]))  # c is in the hand, so a card of the deck
         pos += 1
         self._pos = pos
         if led < 0:
             self._led = suit
         elif suit != led:  # R-OFFSUIT-1: the lead never earns it, every later off-suit card does
             self._after = _AFTER_PLAY
-            if not self._act(seat, suit, OFFSUIT, self._trick_index):
+            if not self._act(to_play, suit, OFFSUIT, self._trick_index):
                 return
         if pos == len(self._order):
             self._finish_trick()
@@ -532,8 +561,9 @@ class Game:
         self._order = ()
         self._pos = 0
         self._led = -1
-        self._trick = Trick(-1)
+        self._trick = _new_trick(-1)
         self._plays = self._trick.plays  # always the current trick's list of plays
+        self._trick_cards = []
         self._log = RoundLog(dealer, [list(h) for h in hands])
         if self._logging:
             self.rounds.append(self._log)
@@ -578,8 +608,9 @@ class Game:
         self._order = self._orders[leader]
         self._pos = 0
         self._led = -1
-        self._trick = trick = Trick(leader)
+        self._trick = trick = _new_trick(leader)
         self._plays = trick.plays
+        self._trick_cards = []
         if self._logging:
             self._log.tricks.append(trick)
         self.phase = PLAY
@@ -592,15 +623,15 @@ class Game:
 
     def _finish_trick(self) -> None:
         led = self._led
-        plays = self._plays
+        cards, order = self._trick_cards, self._order
         best, winner = -1, -1
-        for p in plays:  # R-TRICK-1
-            c = p[3]
-            if c > best and c >> 4 == led:  # same suit: a higher card is a higher rank
-                best, winner = c, p[2]
+        for i in range(len(cards)):  # R-TRICK-1
+            card = cards[i]
+            if card > best and card >> 4 == led:  # same suit: a higher card is a higher rank
+                best, winner = card, order[i]
         won = self._won[winner]
-        for p in plays:  # R-TRICK-2
-            won[p[3] >> 4] += 1
+        for card in cards:  # R-TRICK-2
+            won[card >> 4] += 1
         self._tricks_won[winner] += 1
         self._trick.winner = winner
         self._after = _AFTER_TRICK
@@ -622,7 +653,7 @@ class Game:
     def _majority_actions(self) -> None:
         teams = self.ruleset.teams
         if self.ruleset.partnerships:  # R-TEAM-3: partners' cards count together
-            totals = [[sum(self._won[s][suit] for s in members) for suit in range(4)] for members in teams]
+            totals = [[sum([self._won[s][suit] for s in members]) for suit in range(4)] for members in teams]
         else:
             totals = self._won
         for suit in (DIAMONDS, HEARTS, SPADES, CLUBS):  # R-END-2
@@ -661,9 +692,9 @@ class Game:
         score = [2 * v + s for v, s in zip(self.vault, self.showroom)]  # R-SCORE-1
         best = max(score)
         tied = [i for i, x in enumerate(score) if x == best]
-        best_vault = max(self.vault[i] for i in tied)  # R-WIN-1
+        best_vault = max([self.vault[i] for i in tied])  # R-WIN-1
         winners = [i for i in tied if self.vault[i] == best_vault]
-        self.result = Result(score, list(self.vault), list(self.showroom), winners)
+        self.result = new_tuple(Result, (score, list(self.vault), list(self.showroom), winners))
 
     def _resume(self) -> None:
         after = self._after
@@ -714,7 +745,7 @@ class Game:
             if self._logging:
                 self._log.clubs_targets.append(None)
         if self._logging:
-            action = _new_tuple(Action, (self.round, trick, seat, suit, cause, target, moved))
+            action = new_tuple(Action, (self.round, trick, seat, suit, cause, target, moved))
             self._log.actions.append(action)
             self.events.append(action)
         return True
@@ -732,7 +763,7 @@ class Game:
         self.showroom[team] += 1
         if self._logging:
             self._log.clubs_targets.append(target)
-            action = Action(self.round, self._clubs_trick, seat, CLUBS, cause, target, 1)
+            action = new_tuple(Action, (self.round, self._clubs_trick, seat, CLUBS, cause, target, 1))
             self._log.actions.append(action)
             self.events.append(action)
 
@@ -740,6 +771,9 @@ class Game:
 
     def clone(self, *, logging: bool = True) -> Game:
         """An independent copy. With `logging=False` the copy keeps no record (fast playouts for search)."""
+        return self._clone(logging)
+
+    def _clone(self, logging: bool) -> Game:
         g = Game.__new__(Game)
         self._copy_state(g)
         g._logging = logging and self._logging
@@ -749,7 +783,8 @@ class Game:
         g._suit_count = [list(c) for c in self._suit_count]
         g._won = [list(w) for w in self._won]
         g._tricks_won = list(self._tricks_won)
-        g._passes = [None if p is None else list(p) for p in self._passes]
+        g._passes = list(self._passes)  # a seat's chosen cards are never changed, only replaced
+        g._trick_cards = list(self._trick_cards)
         if g._logging:
             g.rounds = [_copy_round(r) for r in self.rounds]
             g.events = list(self.events)
@@ -771,8 +806,7 @@ class Game:
 
     def _copy_state(self, g: Game) -> None:
         """Every field of this game onto `g`, as they are (clone then copies what must not be shared). Named
-        one by one because the compiled build keeps them in slots, not in `__dict__` (game.pxd)."""
-        vars(g).update(vars(self))  # all of them in pure Python; in the compiled build, any undeclared ones
+        one by one, as the compiled build keeps them in slots (game.pxd): a field added to Game is added here."""
         g.ruleset, g.seed, g.seats, g.n, g.auto_clubs = self.ruleset, self.seed, self.seats, self.n, self.auto_clubs
         g.first_dealer, g.thief, g.supply, g.vault = self.first_dealer, self.thief, self.supply, self.vault
         g.showroom, g.rounds, g.events, g.choices = self.showroom, self.rounds, self.events, self.choices
@@ -784,6 +818,7 @@ class Game:
         g._suit_count, g._won, g._tricks_won, g._passes = self._suit_count, self._won, self._tricks_won, self._passes
         g._trick_index, g._order, g._pos, g._led = self._trick_index, self._order, self._pos, self._led
         g._trick, g._plays, g._log, g._after = self._trick, self._plays, self._log, self._after
+        g._trick_cards = self._trick_cards
         g._clubs_actor, g._clubs_cause = self._clubs_actor, self._clubs_cause
         g._clubs_chooser, g._clubs_trick = self._clubs_chooser, self._clubs_trick
 
@@ -815,6 +850,13 @@ class Game:
         return list(p) if p is not None else None
 
 
+def _new_trick(leader: int) -> Trick:
+    """`Trick(leader)`, made without a call of its `__init__` (the referee starts one every trick)."""
+    trick = Trick.__new__(Trick)
+    trick.leader, trick.plays, trick.winner = leader, [], None
+    return trick
+
+
 def _copy_round(r: RoundLog) -> RoundLog:
     c = RoundLog(r.dealer, r.hands)
     c.pass_count = r.pass_count
@@ -830,7 +872,6 @@ def _copy_round(r: RoundLog) -> RoundLog:
     return c
 
 
-_new_tuple = tuple.__new__
 _SUIT_WORD = ("diamonds", "hearts", "spades", "clubs")
 
 

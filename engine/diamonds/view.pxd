@@ -8,5 +8,5 @@ from engine.diamonds.game cimport Game
 
 
 cdef class SeatView(SeatViewBase):
-    @cython.locals(g=Game)
-    cpdef cards_to_play(self)
+    @cython.locals(g=Game, seat=Py_ssize_t, hand=list, led=long, c=long)
+    cpdef list cards_to_play(self)

@@ -28,12 +28,12 @@ class SeatView(SeatViewBase):
 
         The bots' hot path: one call tells both that a card is owed and which cards may be played.
         """
-        g = self._game
-        if g.phase is not PLAY or g._order[g._pos] != self.seat:
+        g, seat = self._game, self.seat
+        if g.phase is not PLAY or g._order[g._pos] != seat:
             return None
-        hand = g.hands[self.seat]
+        hand = g.hands[seat]
         led = g._led
-        if led >= 0 and g._suit_count[self.seat][led]:
+        if led >= 0 and g._suit_count[seat][led]:
             return [c for c in hand if c >> 4 == led]  # R-FOLLOW-1, as Game.legal
         return hand[:]  # R-OFFSUIT-1 (or leading)
 

@@ -32,7 +32,6 @@ Decisions where OTHER-GAMES.md and the seed are silent (also in the report of is
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -40,6 +39,7 @@ from typing import Any, NamedTuple
 from ..common.pending import Pending
 from ..common.referee import OVER, ChoicesReferee, card_places, cards_on_top, one_seat_pending, ranked_places
 from ..errors import IllegalDecision
+from ..fastrandom import seeded_shuffle
 from .rules import (
     CARD_COUNT,
     CARD_KINDS,
@@ -138,7 +138,7 @@ class Game(ChoicesReferee):
         super().__init__(ruleset, seed, seats, first_player)  # K-SETUP-1 (Decision): the seed draws the first player
         n = self.n
         draw_pile = list(range(CARD_COUNT))  # the top card is the last
-        random.Random(f"{self.seed}/deck").shuffle(draw_pile)  # K-SETUP-1
+        seeded_shuffle(f"{self.seed}/deck", draw_pile)  # K-SETUP-1: random.Random(f"{seed}/deck").shuffle
         self.deck_top, self.draw_pile = cards_on_top(draw_pile, deck_top, parse_card, "Diamoniak")
         self.discard_pile: list[int] = []
         self.castle: list[list[int]] = [[] for _ in range(n)]
@@ -184,7 +184,7 @@ class Game(ChoicesReferee):
         last = first + CASTLE_SIZE
         side = self.side
         return [(other, c) for other in range(self.n) if other != seat
-                for c in sorted(c for c in side[other] if first <= c < last)]
+                for c in sorted([c for c in side[other] if first <= c < last])]
 
     def legal(self, seat: int) -> list[Decision]:
         """Every decision `seat` may make now; [] when it owes none."""
@@ -223,7 +223,7 @@ class Game(ChoicesReferee):
             fairy = self.fairies(seat)[0]
             self.side[seat].remove(fairy)
             self.discard_pile.append(fairy)
-            self._event(USE_FAIRY, card=CARD_NAMES[fairy])
+            self._event(USE_FAIRY, {"card": CARD_NAMES[fairy]})
             self.witch_due = 0
             self._end_turn()
         else:
@@ -306,26 +306,26 @@ class Game(ChoicesReferee):
             self.reshuffles += 1
             self.draw_pile = self.discard_pile
             self.discard_pile = []
-            random.Random(f"{self.seed}/reshuffle-{self.reshuffles}").shuffle(self.draw_pile)
-            self._event("reshuffle", cards=len(self.draw_pile))
+            seeded_shuffle(f"{self.seed}/reshuffle-{self.reshuffles}", self.draw_pile)  # Random(...).shuffle
+            self._event("reshuffle", {"cards": len(self.draw_pile)})
         card = self.draw_pile.pop()
         self.draws += 1
         kind = CARD_KINDS[card]
         if kind == WITCH:  # K-WITCH-1
             self.discard_pile.append(card)
-            self._event(DRAW, card=CARD_NAMES[card], to="discard")
+            self._event(DRAW, {"card": CARD_NAMES[card], "to": "discard"})
             self._witch()
             return
         if kind == CASTLE:  # K-CASTLE-1
             colour = colour_of(card)
             if self.colour[seat] is None and colour not in self.colour:
                 self.colour[seat] = colour
-                self._event("colour", colour=COLOURS[colour])
+                self._event("colour", {"colour": COLOURS[colour]})
             place = "castle" if self.colour[seat] == colour else "side"
         else:  # K-KEEP-1
             place = "side"
         (self.castle if place == "castle" else self.side)[seat].append(card)
-        self._event(DRAW, card=CARD_NAMES[card], to=place)
+        self._event(DRAW, {"card": CARD_NAMES[card], "to": place})
         if place == "castle" and len(self.castle[seat]) == CASTLE_SIZE:
             self._finish("castle")
             return
@@ -350,7 +350,8 @@ class Game(ChoicesReferee):
         self.discard_pile.append(card)
         self.witch_due -= 1
         self.witch_taken += 1
-        self._event(DISCARD, card=CARD_NAMES[card], source="castle" if pile is self.castle[seat] else "side")
+        source = "castle" if pile is self.castle[seat] else "side"
+        self._event(DISCARD, {"card": CARD_NAMES[card], "source": source})
 
     def _after_witch_discard(self) -> None:
         held = self.holdings(self.seat)
@@ -371,7 +372,8 @@ class Game(ChoicesReferee):
             to.append(c)
         self.side[seller].remove(card)
         self.castle[seat].append(card)
-        self._event(BUY, seller=seller, card=CARD_NAMES[card], paid=[CARD_NAMES[c] for c in paid], paid_to=pays)
+        self._event(BUY, {"seller": seller, "card": CARD_NAMES[card], "paid": [CARD_NAMES[c] for c in paid],
+                          "paid_to": pays})
         if len(self.castle[seat]) == CASTLE_SIZE:
             self._finish("castle")
             return
@@ -396,7 +398,7 @@ class Game(ChoicesReferee):
         places = ranked_places(keys)
         winners = [s for s in range(self.n) if places[s] == 1]
         self.result = Result(winners, castle, diamonds, places, reason)
-        self._event("end", reason=reason, winners=list(winners))
+        self._event("end", {"reason": reason, "winners": list(winners)})
 
     # ---- for tests and the record ----------------------------------------------------------------------
 

@@ -25,15 +25,15 @@ Decisions where OTHER-GAMES.md and the seed are silent (also in the report of is
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import compress
 from typing import Any, NamedTuple
 
+from ..common.instances import new_slots
 from ..common.pending import Pending
 from ..common.referee import OVER, ChoicesReferee, card_places, cards_on_top, one_seat_pending, ranked_places
 from ..errors import IllegalDecision
+from ..fastrandom import seeded_sample, seeded_shuffle
 from .rules import (
     CARD_COUNT,
     CARD_NAMES,
@@ -124,7 +124,7 @@ class Game(ChoicesReferee):
         super().__init__(ruleset, seed, seats, first_player)
         n = self.n
         # G-SETUP-1: the board is spun with everyone's eyes closed
-        self.fixed = frozenset(random.Random(f"{self.seed}/board").sample(range(POSITIONS), FIXED))
+        self.fixed = frozenset(seeded_sample(f"{self.seed}/board", range(POSITIONS), FIXED))  # Random(...).sample
         self.given_fixed = sorted(fixed) if fixed is not None else None
         if self.given_fixed is not None:
             if len(set(self.given_fixed)) != FIXED or not set(self.given_fixed) <= set(range(POSITIONS)):
@@ -134,7 +134,7 @@ class Game(ChoicesReferee):
         self.revealed: set[int] = set()  # fixed positions everybody has seen
         self.loose_left = LOOSE
         deck = list(range(CARD_COUNT))  # the top card is the last
-        random.Random(f"{self.seed}/deck").shuffle(deck)
+        seeded_shuffle(f"{self.seed}/deck", deck)  # random.Random(f"{self.seed}/deck").shuffle(deck)
         self.deck_top, self.deck = cards_on_top(deck, deck_top, parse_card, "ring race")
         self.aside: list[int] = []
         self.rings: list[list[int]] = [[] for _ in range(n)]  # ring cards in the order drawn
@@ -153,14 +153,15 @@ class Game(ChoicesReferee):
 
     def steal_options(self, seat: int) -> list[tuple[int, int]]:
         """(victim, value) pairs: the victim has a set ring of that value, `seat` an empty one (G-STEAL-1)."""
-        set_rings = self.set_rings
-        empty = {RING_VALUES[c] for c in self.rings[seat] if c not in set_rings[seat]}
+        set_rings, ring_values = self.set_rings, RING_VALUES
+        mine = set_rings[seat]
+        empty = {ring_values[c] for c in self.rings[seat] if c not in mine}
         if not empty:  # nothing to steal onto (most steal cards early in a game): no victim to look at
             return []
         options = []
         for victim in range(self.n):
             if victim != seat:
-                held = {RING_VALUES[c] for c in set_rings[victim]}
+                held = {ring_values[c] for c in set_rings[victim]}
                 options += [(victim, value) for value in VALUES if value in empty and value in held]
         return options
 
@@ -168,8 +169,9 @@ class Game(ChoicesReferee):
         if self.phase == OVER or seat != self.seat:
             return []
         if self.phase == TRY:
-            return list(compress(TRY_DECISIONS, self.on_board))  # in position order
-        return [Decision(STEAL, option) for option in self.steal_options(seat)]
+            on_board, tries = self.on_board, TRY_DECISIONS
+            return [tries[p] for p in range(POSITIONS) if on_board[p]]  # in position order
+        return [new_slots(Decision, (STEAL, option)) for option in self.steal_options(seat)]  # Decision(STEAL, option)
 
     def diamonds_on_board(self) -> int:
         return sum(self.on_board)
@@ -202,7 +204,7 @@ class Game(ChoicesReferee):
             return
         if kind != STEAL:
             raise IllegalDecision("G-STEAL-1", f"a steal card was drawn and a steal is possible: steal, not {kind!r}")
-        exact = isinstance(value, tuple) and all(type(x) is int for x in value)  # no bools, no floats
+        exact = isinstance(value, tuple) and all([type(x) is int for x in value])  # no bools, no floats
         if not exact or value not in self.steal_options(seat):
             raise IllegalDecision("G-STEAL-1", f"{value!r} is not a steal open to seat {seat}: a steal takes a "
                                   "diamond from another player's set ring onto an own empty ring of the same value")
@@ -219,7 +221,7 @@ class Game(ChoicesReferee):
                 self._finish("deck")
                 return
             card = self.deck.pop()  # G-TURN-1
-            self._event("draw", card=CARD_NAMES[card])
+            self._event("draw", {"card": CARD_NAMES[card]})
             if is_ring(card):
                 self.rings[seat].append(card)
                 self.card, self.phase = card, TRY
@@ -228,7 +230,7 @@ class Game(ChoicesReferee):
                 self.card, self.phase = card, STEAL
                 return
             self.aside.append(card)  # G-STEAL-1: no steal possible, draw again
-            self._event("set_aside", card=CARD_NAMES[card])
+            self._event("set_aside", {"card": CARD_NAMES[card]})
 
     def _next(self, seat: int) -> None:
         self.card = None
@@ -241,31 +243,32 @@ class Game(ChoicesReferee):
         assert ring is not None
         if position in self.fixed:  # G-RING-1: it stays; now everyone knows
             self.revealed.add(position)
-            self._event("try", position=position, outcome="fixed", ring=CARD_NAMES[ring])
+            self._event("try", {"position": position, "outcome": "fixed", "ring": CARD_NAMES[ring]})
         else:
             self.on_board[position] = False
             self.loose_left -= 1
             self.set_rings[seat].add(ring)
-            self._event("try", position=position, outcome="loose", ring=CARD_NAMES[ring])
+            self._event("try", {"position": position, "outcome": "loose", "ring": CARD_NAMES[ring]})
         self._next((seat + 1) % self.n)
 
     def _steal(self, victim: int, value: int) -> None:
         seat, card = self.seat, self.card
         assert card is not None
-        taken = next(c for c in self.rings[victim] if c in self.set_rings[victim] and value_of(c) == value)
-        onto = next(c for c in self.rings[seat] if c not in self.set_rings[seat] and value_of(c) == value)
+        # the first such rings (_check made sure there are)
+        taken = [c for c in self.rings[victim] if c in self.set_rings[victim] and value_of(c) == value][0]
+        onto = [c for c in self.rings[seat] if c not in self.set_rings[seat] and value_of(c) == value][0]
         self.set_rings[victim].remove(taken)
         self.set_rings[seat].add(onto)
         self.aside.append(card)
-        self._event("steal", card=CARD_NAMES[card], victim=victim, value=value, taken_from=CARD_NAMES[taken],
-                    set_on=CARD_NAMES[onto])
+        self._event("steal", {"card": CARD_NAMES[card], "victim": victim, "value": value,
+                              "taken_from": CARD_NAMES[taken], "set_on": CARD_NAMES[onto]})
         self._next(victim)  # G-STEAL-1: the robbed player plays next
 
     def _finish(self, reason: str) -> None:
         self.phase = OVER
         self.card = None
         self.result = final_result(self.rings, self.set_rings, debts=self.ruleset.debts, reason=reason)
-        self._event("end", reason=reason, winners=list(self.result.winners))
+        self._event("end", {"reason": reason, "winners": list(self.result.winners)})
 
     # ---- for tests and the record ----------------------------------------------------------------------
 

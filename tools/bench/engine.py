@@ -33,9 +33,11 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from engine import _loader
@@ -44,33 +46,102 @@ from engine.diamonds.game import Game
 from engine.diamonds.ruleset import Ruleset
 from engine.games import game_type
 
+try:  # the anchor: OpenSpiel's C++ game loop, when the optional `bench` extra (open-spiel) is installed
+    import pyspiel
+except ImportError:  # the comparison with OpenSpiel is skipped (the engine never imports it)
+    pyspiel = None
 
-def random_games_per_second(players: int, seconds: float, seed: str = "bench") -> tuple[float, int]:
-    """Complete random-bot games per second (bot construction and the deal included), and games played."""
+
+def random_games_per_second(players: int, seconds: float, seed: str = "bench") -> tuple[float, int, float]:
+    """Complete random-bot games per second (bot construction and the deal included), games played, and
+    decisions per second (every choice a seat made, as recorded)."""
     ruleset = Ruleset(players)
-    games = 0
+    games = decisions = 0
     start = time.process_time()
     while True:
         game = Game(ruleset, f"{seed}/{players}/{games}")
         play_game(game, [RandomBot(seed=f"{seed}/{games}/{s}") for s in range(players)])
+        decisions += len(game.choices)
         games += 1
         elapsed = time.process_time() - start
         if elapsed >= seconds:
-            return games / elapsed, games
+            return games / elapsed, games, decisions / elapsed
 
 
-def other_game_per_second(name: str, players: int, seconds: float, seed: str = "bench") -> tuple[float, int]:
+def other_game_per_second(name: str, players: int, seconds: float, seed: str = "bench") -> tuple[float, int, float]:
     """Complete random-bot games per second of another game of engine.games, measured as for Diamonds."""
     kind = game_type(name)
-    games = 0
+    games = decisions = 0
     start = time.process_time()
     while True:
         game = kind.new_game(players, f"{seed}/{name}/{players}/{games}")
         kind.play_game(game, [kind.make_bot("random", seed=f"{seed}/{games}/{s}") for s in range(players)])
+        decisions += len(game.choices)
         games += 1
         elapsed = time.process_time() - start
         if elapsed >= seconds:
-            return games / elapsed, games
+            return games / elapsed, games, decisions / elapsed
+
+
+def diamonds_decisions_per_second(seconds: float, seed: str = "anchor") -> tuple[float, float]:
+    """4-player Diamonds with random bots: decisions per second (every choice a seat made, as recorded; games
+    built and bots seeded inside the clock, as random_games_per_second), and decisions per game."""
+    ruleset = Ruleset(4)
+    games = decisions = 0
+    start = time.process_time()
+    while True:
+        game = Game(ruleset, f"{seed}/{games}")
+        play_game(game, [RandomBot(seed=f"{seed}/{games}/{s}") for s in range(4)])
+        decisions += len(game.choices)
+        games += 1
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return decisions / elapsed, decisions / games
+
+
+def openspiel_decisions_per_second(seconds: float, seed: int = 0) -> tuple[float, float]:
+    """OpenSpiel's Hearts with uniform random bots, the game loop in C++ (`pyspiel.evaluate_bots`): decisions per
+    second (the players' moves, chance outcomes left out) and decisions per game. The states are kept and their
+    moves counted after the clock stops."""
+    game = pyspiel.load_game("hearts")
+    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(4)]
+    states = []
+    start = time.process_time()
+    while True:
+        state = game.new_initial_state()
+        pyspiel.evaluate_bots(state, bots, seed + len(states))
+        states.append(state)
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            break
+    decisions = sum(1 for state in states for move in state.full_history() if move.player >= 0)
+    return decisions / elapsed, decisions / len(states)
+
+
+def anchor(seconds: float, turns: int = 3) -> int:
+    """This engine's 4-player Diamonds against OpenSpiel's Hearts, both with random bots, in turns (Diamonds,
+    Hearts, Diamonds, ...): the median and range of each one's decisions per second, and their ratio."""
+    if pyspiel is None:
+        print("OpenSpiel is not installed (pip install -e '.[bench]'): no anchor to compare with")
+        return 0
+    engines: dict[str, Callable[[float], tuple[float, float]]] = {
+        "Diamonds, this engine, 4 random bots": diamonds_decisions_per_second,
+        "Hearts, OpenSpiel (C++ loop), 4 random bots": openspiel_decisions_per_second,
+    }
+    rates: dict[str, list[float]] = {name: [] for name in engines}
+    per_game: dict[str, float] = {}
+    for _ in range(turns):
+        for name, measure in engines.items():
+            rate, per_game[name] = measure(seconds)
+            rates[name].append(rate)
+    print(f"anchor: {turns} turns of {seconds:g} s each, in turns, CPU time of one process")
+    for name, values in rates.items():
+        print(f"{name + ':':46s} {statistics.median(values):10,.0f} decisions/s  (range {min(values):,.0f}"
+              f"-{max(values):,.0f}; {per_game[name]:.1f} decisions a game)")
+    ours, theirs = (statistics.median(values) for values in rates.values())
+    print(f"ratio, Diamonds / Hearts (medians): {ours / theirs:.3f}  (OpenSpiel is {theirs / ours:.2f}x faster "
+          "per decision)")
+    return 0
 
 
 def search_playouts_per_second(seconds: float, seed: str = "bench") -> tuple[float, int]:
@@ -151,8 +222,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="diamonds", help="diamonds, diamoniak or ringrace")
     parser.add_argument("--compare", metavar="OLD_CHECKOUT", type=Path,
                         help="measure an older checkout and this one in turns, and print both (see above)")
-    parser.add_argument("--turns", type=int, default=3, help="with --compare: measurements of each, in turns")
+    parser.add_argument("--turns", type=int, default=3,
+                        help="with --compare or --anchor: measurements of each, in turns")
+    parser.add_argument("--anchor", action="store_true",
+                        help="only the anchor: 4-player Diamonds against OpenSpiel's Hearts in C++, in turns "
+                             "(needs the `bench` extra, open-spiel)")
+    parser.add_argument("--no-anchor", action="store_true", help="skip the anchor even with OpenSpiel installed")
     args = parser.parse_args(argv)
+    if args.anchor:
+        code = anchor(args.seconds, args.turns)
+        print(_loader.describe())
+        return code
     if args.compare is not None:
         passed = ["--seconds", str(args.seconds), "--players", args.players, "--game", args.game]
         return compare(args.compare.resolve(), passed + (["--no-search"] if args.no_search else []), args.turns)
@@ -163,16 +243,20 @@ def main(argv: list[str] | None = None) -> int:
             if not kind.min_players <= players <= kind.max_players:
                 print(f"{kind.title} is for {kind.min_players}-{kind.max_players} players: {players} skipped")
                 continue
-            rate, games = other_game_per_second(args.game, players, args.seconds)
-            print(f"{kind.title}, random bots, {players} players: {rate:8.0f} complete games/s  ({games} games)")
+            rate, games, decisions = other_game_per_second(args.game, players, args.seconds)
+            print(f"{kind.title}, random bots, {players} players: {rate:8.0f} complete games/s  ({games} games, "
+                  f"{decisions:,.0f} decisions/s)")
         print(_loader.describe())
         return 0
     for players in (int(p) for p in args.players.split(",")):
-        rate, games = random_games_per_second(players, args.seconds)
-        print(f"random bots, {players} players: {rate:8.0f} complete games/s  ({games} games, events recorded)")
+        rate, games, decisions = random_games_per_second(players, args.seconds)
+        print(f"random bots, {players} players: {rate:8.0f} complete games/s  ({games} games, events recorded, "
+              f"{decisions:,.0f} decisions/s)")
     if not args.no_search:
         rate, done = search_playouts_per_second(args.seconds)
         print(f"search bot, 4 players:  {rate:8.0f} playouts/s        ({done} playouts, vs 3 greedy bots)")
+    if pyspiel is not None and not args.no_anchor:
+        anchor(args.seconds, args.turns)
     print(_loader.describe())  # last: it names the modules that ran, compiled or not
     return 0
 

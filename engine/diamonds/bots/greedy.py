@@ -57,12 +57,12 @@ def choose_pass_cards(hand: list[Card], count: int) -> list[Card]:
     for c in hand:
         by_suit.setdefault(c >> 4, []).append(c)
     chosen: list[Card] = []
-    for suit in sorted((s for s in by_suit if s != DIAMONDS), key=lambda s: (len(by_suit[s]), -s)):
-        cards = by_suit[suit]
+    for _, _, suit in sorted([(len(cards), -s, s) for s, cards in by_suit.items() if s != DIAMONDS]):
+        cards = by_suit[suit]  # the shortest side suit first, the highest suit on a tie
         if len(chosen) + len(cards) <= count:
             chosen.extend(cards)
-    rest = sorted((c for c in hand if c not in chosen), key=lambda c: (c >> 4 == DIAMONDS, c & 15, c))
-    chosen.extend(rest[: count - len(chosen)])
+    rest = sorted([(c >> 4 == DIAMONDS, c & 15, c) for c in hand if c not in chosen])  # side suits, low ranks first
+    chosen.extend([c for _, _, c in rest[: count - len(chosen)]])
     return chosen[:count]
 
 

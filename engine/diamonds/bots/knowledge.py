@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from ...fastrandom import BITS, below, draws_like_stdlib
+from ...fastrandom import below
 from ..cards import CLUBS, DIAMONDS, HEARTS, SPADES, Card, deck
 from ..game import Action, Play
 from ..view import SeatView
@@ -57,6 +58,7 @@ class Knowledge:
         self.unseen = [c for c in deck(self.deck_ranks) if c not in mine and c not in self.played]
         self.showrooms = view.showrooms
         self.vaults = count_vaults(view.events, self.team_of, len(g_rules.teams))
+        self._plan: _DealPlan | None = None  # made by the first sample_hands
 
     def scores(self) -> list[int]:
         """Per team: 2 x vault + showroom (R-SCORE-1), vaults counted from the public actions."""
@@ -74,34 +76,60 @@ class Knowledge:
         that may hold it and still has room (weighted by room); unseen cards left over were set aside.
         When the constraints cannot all be met in `tries` attempts, voids are relaxed.
         """
+        if self._plan is None:  # what every deal from this knowledge starts from (the search deals thousands)
+            self._plan = _DealPlan.of(self)
         for attempt in range(tries + 1):
-            hands = _try_deal(self, rng, relax=attempt == tries)
+            hands = _try_deal(self._plan, rng, attempt == tries)
             if hands is not None:
                 return hands
         raise AssertionError("a deal ignoring voids always fits")  # pragma: no cover
 
 
-def _try_deal(k: Knowledge, rng: random.Random, relax: bool) -> list[list[Card]] | None:
-    n, seat = k.n, k.seat
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    room = list(k.hand_sizes)
-    room[seat] = 0
-    for s in range(n):
-        if s != seat:
-            hands[s].extend(k.known[s])
-            room[s] -= len(k.known[s])
-    known_all = set().union(*k.known)
-    pool = [c for c in k.unseen if c not in known_all]
-    spare = len(pool) - sum(room)  # cards set aside unseen this round (R-DEAL-1)
+class _DealPlan(NamedTuple):
+    """What a deal of the unseen cards starts from, the same for every deal from one `Knowledge`."""
+
+    n: int
+    seat: int
+    hands: list[list[Card]]  # per seat, the cards known to be in its hand (none for this seat)
+    room: list[int]  # per seat, the places left in its hand for unknown cards (0 for this seat)
+    by_suit: list[list[Card]]  # the unseen cards not known to be anywhere, by suit
+    spare: int  # how many of them were set aside unseen this round (R-DEAL-1)
+    others: list[int]
+    holders: tuple[list[list[int]], list[list[int]]]  # per suit, the seats that may hold it; [1]: voids relaxed
+    suits: tuple[list[int], list[int]]  # the suits in the order they are dealt, the most constrained first
+
+    @staticmethod
+    def of(k: Knowledge) -> _DealPlan:
+        n, seat = k.n, k.seat
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        room = list(k.hand_sizes)
+        room[seat] = 0
+        for s in range(n):
+            if s != seat:
+                hands[s].extend(k.known[s])
+                room[s] -= len(k.known[s])
+        known_all = set().union(*k.known)
+        pool = [c for c in k.unseen if c not in known_all]
+        by_suit: list[list[Card]] = [[], [], [], []]
+        for c in pool:
+            by_suit[c >> 4].append(c)
+        others = [s for s in range(n) if s != seat]
+        holders = tuple([[s for s in others if relax or suit not in k.voids[s]] for suit in range(4)]
+                        for relax in (False, True))
+        suits = tuple([suit for _, suit in sorted([(len(seats[suit]), suit) for suit in range(4)])]
+                      for seats in holders)
+        return _DealPlan(n, seat, hands, room, by_suit, len(pool) - sum(room), others,
+                         (holders[0], holders[1]), (suits[0], suits[1]))
+
+
+def _try_deal(plan: _DealPlan, rng: random.Random, relax: bool) -> list[list[Card]] | None:
+    hands = [list(h) for h in plan.hands]
+    room = list(plan.room)
+    spare = plan.spare
     if spare < 0:
         return None
-    by_suit: list[list[Card]] = [[], [], [], []]
-    for c in pool:
-        by_suit[c >> 4].append(c)
-
-    others = [s for s in range(n) if s != seat]
-    holders = [[s for s in others if relax or suit not in k.voids[s]] for suit in range(4)]
-    for suit in sorted(range(4), key=lambda suit: (len(holders[suit]), suit)):  # the most constrained first
+    by_suit, holders = plan.by_suit, plan.holders[relax]
+    for suit in plan.suits[relax]:  # the most constrained first
         cards = by_suit[suit]
         if not cards:
             continue
@@ -112,17 +140,9 @@ def _try_deal(k: Knowledge, rng: random.Random, relax: bool) -> list[list[Card]]
         m = len(slots)
         if m < len(cards):
             return None
-        getrandbits = rng.getrandbits
-        for j, c in enumerate(cards):  # a partial Fisher-Yates shuffle of the slots
-            left = m - j
-            if draws_like_stdlib and left < 128:  # below(rng, left) inlined: the same draw, one call less
-                bits = BITS[left]
-                r = getrandbits(bits)
-                while r >= left:
-                    r = getrandbits(bits)
-                r += j
-            else:
-                r = j + below(rng, left)
+        for j in range(len(cards)):  # a partial Fisher-Yates shuffle of the slots
+            c = cards[j]
+            r = j + below(rng, m - j)
             s = slots[r]
             slots[r] = slots[j]
             if s < 0:
@@ -130,7 +150,7 @@ def _try_deal(k: Knowledge, rng: random.Random, relax: bool) -> list[list[Card]]
             else:
                 hands[s].append(c)
                 room[s] -= 1
-    if any(room[s] for s in others):
+    if any([room[s] for s in plan.others]):
         return None
     return hands
 

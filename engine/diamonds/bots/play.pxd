@@ -6,5 +6,5 @@ cimport cython
 from engine.diamonds.game cimport Game
 
 
-@cython.locals(game=Game)
+@cython.locals(game=Game, views=list, deciders=list, seat=Py_ssize_t)
 cpdef play_game(game, bots)

@@ -4,8 +4,10 @@
 cimport cython
 
 from engine.common.bot cimport Bot
+from engine.diamonds.view cimport SeatView
+from engine.fastrandom cimport below, sample
 
 
 cdef class RandomBot(Bot):
-    @cython.locals(cards=list, n=Py_ssize_t, r=Py_ssize_t)
+    @cython.locals(cards=list, view=SeatView)
     cpdef decide(self, view)

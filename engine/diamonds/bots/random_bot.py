@@ -6,8 +6,8 @@ from typing import cast
 
 from ...common.bot import Bot
 from ...common.pending import Pending
-from ...fastrandom import BITS, below, draws_like_stdlib, sample
-from ..game import PASS_CARDS, PLAY_DECISIONS, Decision
+from ...fastrandom import below, sample
+from ..game import PASS_CARDS, PASS_COUNT, PLAY_DECISION_OF, Decision
 from ..view import SeatView
 
 
@@ -17,19 +17,12 @@ class RandomBot(Bot):
     def decide(self, view: SeatView) -> Decision:
         cards = view.cards_to_play()
         if cards is not None:  # the hot path of every benchmark: one draw, one ready-made decision
-            n = len(cards)
-            if draws_like_stdlib and n < 128:  # fastrandom.below inlined: the same draws, one call less
-                getrandbits = self.rng.getrandbits
-                k = BITS[n]
-                r = getrandbits(k)
-                while r >= n:
-                    r = getrandbits(k)
-                return PLAY_DECISIONS[cards[r]]
-            return Decision.play(cards[below(self.rng, n)])
+            return PLAY_DECISION_OF[cards[below(self.rng, len(cards))]]
         # Cast, not checked: a bot is asked only for a seat that owes a decision, and a pass of cards has its count.
         pending = cast(Pending, view.pending)
         legal = view.legal
         kind = pending.kind
         if kind == PASS_CARDS:
-            return Decision(PASS_CARDS, tuple(sample(self.rng, legal, cast(int, pending.count))))
-        return Decision(kind, legal[below(self.rng, len(legal))])
+            return Decision.pass_cards(sample(self.rng, legal, cast(int, pending.count)))
+        choice = legal[below(self.rng, len(legal))]
+        return Decision.pass_count(choice) if kind == PASS_COUNT else Decision(kind, choice)

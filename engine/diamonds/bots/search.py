@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from ...common.bot import Bot
-from ...fastrandom import below
+from ...fastrandom import below, new_random, random_float, reset_random
 from ..cards import DIAMONDS, Card
 from ..game import CLUBS_TARGET, OVER, PASS_CARDS, PASS_COUNT, PLAY, Decision, Game
 from ..ruleset import Ruleset
@@ -131,7 +131,7 @@ class SearchBot(Bot):
         mine = score[team]
         if self.objective == "delta":
             return mine - (sum(score) - mine) / (len(score) - 1)
-        return mine - max(x for t, x in enumerate(score) if t != team)
+        return mine - max([x for t, x in enumerate(score) if t != team])
 
     def _ucb(self, moves: Sequence[object]) -> int:
         """UCB1 over the moves, each playout in a new determinization."""
@@ -157,6 +157,7 @@ class SearchBot(Bot):
         (with the same rollout dice), so moves are compared on equal deals; the worse half drops out."""
         alive = list(range(len(moves)))
         totals = [0.0] * len(moves)
+        rolled = new_random(0)  # each playout's dice: set to a world's dice before it
         rounds = max(1, math.ceil(math.log2(len(moves))))
         budget = self.playouts
         deadline = time.perf_counter() + self.seconds if self.seconds else None
@@ -166,9 +167,10 @@ class SearchBot(Bot):
                 if deadline is not None and time.perf_counter() > deadline and r:
                     break
                 base = self._world()
-                dice = self.rng.getrandbits(64)
+                dice = new_random(self.rng.getrandbits(64))  # the rollouts' dice, the same for every move
                 for i in alive:
-                    totals[i] += self._playout(base.clone(logging=False), moves[i], random.Random(dice))
+                    reset_random(rolled, dice)  # rolled.setstate(dice.getstate())
+                    totals[i] += self._playout(base.clone(logging=False), moves[i], rolled)
                 budget -= len(alive)
             alive.sort(key=lambda i: (-totals[i], i))
             if len(alive) > 1 and r < rounds - 1:
@@ -186,23 +188,31 @@ class SearchBot(Bot):
 
 def _play_out(g: Game, rng: random.Random, policy: Policy) -> None:
     """Play `g` to its end with a fast policy, going through the referee's own checks."""
-    play = g.play
-    hands, suit_count = g.hands, g._suit_count  # a playout never deals again (round-only ruleset)
+    _play_round(g, rng, policy)
+
+
+def _play_round(g: Game, rng: random.Random, policy: Policy) -> None:
+    """_play_out's loop (a function of its own, which the compiled build types: search.pxd)."""
+    heuristic, uniform = policy is _heuristic_play, policy is _random_play  # called straight, not through `policy`
     while True:
         phase = g.phase
         if phase is PLAY:  # g.to_play and g.legal(seat) inlined: the policies only read the list
             seat = g._order[g._pos]
-            hand = hands[seat]
+            hand = g.hands[seat]  # a playout never deals again (round-only ruleset): the same lists throughout
             led = g._led
-            legal = [c for c in hand if c >> 4 == led] if led >= 0 and suit_count[seat][led] else hand
-            play(seat, policy(g, seat, legal, rng))
+            legal = [c for c in hand if c >> 4 == led] if led >= 0 and g._suit_count[seat][led] else hand
+            if heuristic:
+                card = _heuristic_play(g, seat, legal, rng)
+            elif uniform:
+                card = _random_play(g, seat, legal, rng)
+            else:
+                card = policy(g, seat, legal, rng)
+            g.play(seat, card)
         elif phase == CLUBS_TARGET:
             pending = g.pending
             assert pending is not None  # the phase is a pending decision
             seat = pending.seats[0]
-            options = g.legal(seat)
-            showroom, team_of = g.showroom, g.team_of
-            g.choose_clubs_target(seat, max(options, key=lambda s: (showroom[team_of(s)], -s)))
+            g.choose_clubs_target(seat, _richest_target(g, g.legal(seat)))
         elif phase == PASS_CARDS:  # the others' passes (and this seat's, after a pass count) by the greedy rule
             pending, count = g.pending, g.pass_count
             assert pending is not None and count is not None  # the pass count is chosen in this phase
@@ -237,6 +247,12 @@ def pass_candidates(hand: list[Card], count: int) -> list[tuple[Card, ...]]:
     return unique
 
 
+def _richest_target(g: Game, options: list[int]) -> int:
+    """The clubs target a playout takes: the fullest showroom, the lowest seat on a tie."""
+    showroom, team_of = g.showroom, g.team_of
+    return max(options, key=lambda s: (showroom[team_of(s)], -s))
+
+
 def _random_play(g: Game, seat: int, legal: list[Card], rng: random.Random) -> Card:
     return legal[below(rng, len(legal))] if len(legal) > 1 else legal[0]
 
@@ -245,18 +261,27 @@ def _heuristic_play(g: Game, seat: int, legal: list[Card], rng: random.Random) -
     """Cheap play: win a trick cheaply when last, duck otherwise; off suit, cash a diamond; lead at random."""
     if len(legal) == 1:
         return legal[0]
-    trick = g._plays  # the current trick's plays (the referee's own list, read only)
-    if not trick or rng.random() < 0.15:
+    trick = g._trick_cards  # the current trick's cards in play order (the referee's own list, read only)
+    if not trick or random_float(rng) < 0.15:  # rng.random()
         return legal[below(rng, len(legal))]
-    led = trick[0].card >> 4
+    led = trick[0] >> 4
     if legal[0] >> 4 == led:  # following suit (legal cards are then all of the led suit, R-FOLLOW-1)
-        best = max([p[3] for p in trick if p[3] >> 4 == led])  # p[3]: the card
-        winners = [c for c in legal if c > best]
+        best = -1  # the highest card of the led suit played so far (there is one: the lead)
+        for c in trick:
+            if c >> 4 == led and c > best:
+                best = c
+        lowest, highest, lowest_winner = 64, -1, 64  # cards are below 64
+        for c in legal:
+            lowest, highest = min(lowest, c), max(highest, c)
+            if c > best:
+                lowest_winner = min(lowest_winner, c)
         last = len(trick) == len(g._order) - 1
-        if winners and (last or rng.random() < 0.5):
-            return min(winners) if last else max(winners)
-        return min(legal)
-    diamonds = [c for c in legal if c >> 4 == DIAMONDS]
-    if diamonds:
-        return min(diamonds)
-    return min([(c & 15) << 6 | c for c in legal]) & 63  # the lowest rank, then the lowest card (cards < 64)
+        if highest > best and (last or random_float(rng) < 0.5):  # a card that wins the trick so far
+            return lowest_winner if last else highest
+        return lowest
+    lowest_diamond, lowest = 64, 64 << 6
+    for c in legal:
+        if c >> 4 == DIAMONDS:
+            lowest_diamond = min(lowest_diamond, c)
+        lowest = min(lowest, (c & 15) << 6 | c)  # the lowest rank, then the lowest card
+    return lowest_diamond if lowest_diamond < 64 else lowest & 63
