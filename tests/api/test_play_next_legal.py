@@ -21,6 +21,13 @@ from .support import choose
 pytestmark = pytest.mark.django_db(transaction=True)
 
 GAMES = [("diamonds", 4), ("diamoniak", 3), ("ringrace", 4)]
+# Diamoniak's random games run to the turn limit (K-WIN-1, 200 turns): a lower limit ends them in a few seconds, with
+# every kind of decision played on the way.
+SHORTER = {"diamoniak": {"max_turns": 40}}
+
+
+def ruleset_of(game: str, players: int) -> dict:
+    return {"players": players, **SHORTER.get(game, {})}
 
 
 @pytest.mark.parametrize(("game", "players"), GAMES)
@@ -30,7 +37,7 @@ def test_the_answer_s_legal_is_what_a_following_legal_read_answers(game, players
     seats = [first] + [Player.objects.create(name=f"holder-{game}-{i}", user=first.user, bot_kind=EXTERNAL_BOT)
                        for i in range(1, players)]
     client = client_for(token=issue_token(first.user))
-    match = create_match(players=seats, ruleset={"players": players}, seed=f"next-legal/{game}", game=game)
+    match = create_match(players=seats, ruleset=ruleset_of(game, players), seed=f"next-legal/{game}", game=game)
     advance_match(match_id=match.pk)
     rng = random.Random(5)
     legal = client.get(f"/api/v1/matches/{match.pk}/legal/").json()
@@ -59,7 +66,7 @@ def match_of_one_account_per_seat(game: str, players: int, name: str):
     """A live match of `game` whose seats are external bots of an account each; their API clients in seat order."""
     bots = [create_external_bot(name=f"{name}-{game}-{i}") for i in range(players)]
     clients = [client_for(token=issue_token(b.user)) for b in bots]
-    match = create_match(players=bots, ruleset={"players": players}, seed=f"{name}/{game}", game=game)
+    match = create_match(players=bots, ruleset=ruleset_of(game, players), seed=f"{name}/{game}", game=game)
     advance_match(match_id=match.pk)
     return match, clients
 
