@@ -22,7 +22,6 @@ import asyncio
 import io
 import logging
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from urllib.parse import parse_qs
@@ -84,16 +83,9 @@ class SharedTables:
     """The spectators' tables of recent moves, rendered once and shared: every spectator of a move in one language
     sees the same table (a seat's own table is never kept here). Kept in this process, and in the site's cache
     (Redis when deployed) for the other web processes: a move is rendered for spectators once, not once in every
-    process that holds a spectator of it. The cache is fail-soft (runtime.cache): an outage costs a render.
-
-    Every process is told of a move at the same moment, so each would find the cache empty and render: the first to
-    claim the render (`cache.add`) renders, and the others wait for its table in the cache, up to
-    RENDER_WAIT_SECONDS (then, or as soon as the claim is gone without a table, they render it themselves)."""
+    process that holds a spectator of it. The cache is fail-soft (runtime.cache): an outage costs a render."""
 
     CACHE_SECONDS = 120
-    RENDER_WAIT_SECONDS = 0.5
-    POLL_SECONDS = 0.004
-    CLAIM_SECONDS = 2  # whole seconds (Redis' expiry); only a process killed mid-render leaves a claim to expire
 
     def __init__(self, size: int = 512):
         self.size, self.lock = size, threading.Lock()
@@ -105,40 +97,17 @@ class SharedTables:
                 self.entries.move_to_end(key)
                 return self.entries[key]
         cache_key = "live-spectator-table:" + ":".join(map(str, key))
-        claim = cache_key + ":rendering"
-        value = _table_of(cache.get(cache_key))
-        if value is None and not cache.add(claim, 1, self.CLAIM_SECONDS):
-            value = self._rendered_elsewhere(cache_key, claim)
-        if value is None:
-            try:
-                value = render()
-                cache.set(cache_key, value, self.CACHE_SECONDS)
-            finally:
-                cache.delete(claim)
+        cached = cache.get(cache_key)
+        if isinstance(cached, (list, tuple)) and len(cached) == 2:
+            value = (int(cached[0]), str(cached[1]))
+        else:
+            value = render()
+            cache.set(cache_key, value, self.CACHE_SECONDS)
         with self.lock:
             self.entries[key] = value
             while len(self.entries) > self.size:
                 self.entries.popitem(last=False)
         return value
-
-    def _rendered_elsewhere(self, cache_key: str, claim: str) -> tuple[int, str] | None:
-        """The table another process is rendering, once it is in the cache; None if it is not there in time, or if
-        its claim is gone without it (that render failed)."""
-        deadline = time.monotonic() + self.RENDER_WAIT_SECONDS
-        while time.monotonic() < deadline:
-            time.sleep(self.POLL_SECONDS)
-            found = cache.get_many([cache_key, claim])
-            value = _table_of(found.get(cache_key))
-            if value is not None or claim not in found:
-                return value
-        return None
-
-
-def _table_of(cached) -> tuple[int, str] | None:
-    """A cached (move number, html) pair, as the cache hands it back (a list from JSON-like storage, or a tuple)."""
-    if isinstance(cached, (list, tuple)) and len(cached) == 2:
-        return int(cached[0]), str(cached[1])
-    return None
 
 
 SPECTATOR_TABLES = SharedTables()

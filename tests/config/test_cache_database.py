@@ -74,3 +74,31 @@ def test_clearing_the_cache_keeps_the_brokers_queues_and_other_keys(own_redis):
     assert not list(client.scan_iter(match="diamonds:cache:*"))
     assert client.lrange("play", 0, -1) == [b"a queued task"]
     assert client.get("_kombu.binding.play") == b"binding" and client.zcard("diamonds:waits:1") == 1
+
+
+def test_a_processs_cache_objects_share_one_connection_to_redis(own_redis):
+    """Django makes a cache object per thread and per async context (one per ASGI request and per socket): they all
+    use the process's one client of the server, so a thousand requests do not open a thousand connections."""
+    url, client = own_redis
+    params = {"KEY_PREFIX": "diamonds:cache"}
+    first = FailSoftRedisCache(url, params)
+    first.set("shared", 1)
+    made = client.info("stats")["total_connections_received"]
+    for _ in range(200):  # as many objects as requests
+        assert FailSoftRedisCache(url, params).get("shared") == 1
+    assert client.info("stats")["total_connections_received"] - made <= 2  # this test's own client's, and one
+
+
+def test_once_redis_is_down_every_cache_object_of_the_process_knows_it():
+    """The pause after a failed call is the process's, not one object's: a new object (the next request) goes to the
+    process's memory at once instead of waiting for Redis' connect timeout again."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing answers there
+    url = f"redis://127.0.0.1:{port}/0"
+    params = {"KEY_PREFIX": "diamonds:cache", "OPTIONS": {"socket_connect_timeout": 1}}
+    first = FailSoftRedisCache(url, params)
+    first.set("kept", "in memory")  # fails over to the fallback
+    assert first.degraded
+    later = FailSoftRedisCache(url, params)
+    assert later.degraded and later.get("kept") == "in memory"

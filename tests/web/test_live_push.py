@@ -11,7 +11,6 @@ import asyncio
 import json
 import random
 import threading
-import time
 
 import pytest
 from channels.db import database_sync_to_async
@@ -426,45 +425,3 @@ def test_a_spectators_table_is_rendered_once_for_every_web_process():
     assert second.get((1, 8, "playing", "en"), lambda: render("d")) == (7, "<table>d</table>")
     assert renders == ["a", "c", "d"]
 
-
-def test_processes_told_of_a_move_at_once_render_its_spectators_table_once():
-    """Every web process hears of a move at the same moment: the first claims the render, the others wait for its
-    table in the cache instead of rendering it too. A render that fails lets the waiting process render at once."""
-    match_id = 10**9 + random.randrange(10**6)  # no real match's keys
-    renders, started, answers = [], threading.Event(), {}
-
-    def render_of(label, fails=False):
-        def render():
-            renders.append(label)
-            started.set()
-            time.sleep(0.2)
-            if fails:
-                raise RuntimeError("the render failed")
-            return 9, f"<table>{label}</table>"
-        return render
-
-    def in_process(name, key, render, wait=consumers.SharedTables.RENDER_WAIT_SECONDS):
-        tables = consumers.SharedTables()  # a process's own memory
-        tables.RENDER_WAIT_SECONDS = wait
-        try:
-            answers[name] = tables.get(key, render)
-        except RuntimeError as e:
-            answers[name] = str(e)
-
-    def race(key, first_render, second_render, wait):
-        started.clear()
-        first = threading.Thread(target=in_process, args=("first", key, first_render))
-        first.start()
-        started.wait(10)
-        second = threading.Thread(target=in_process, args=("second", key, second_render, wait))
-        second.start()
-        first.join(30)
-        second.join(30)  # generous: what matters is that it ended well before its own wait
-        assert not second.is_alive()
-
-    race((match_id, 9, "playing", "en"), render_of("a"), render_of("b"), wait=5)
-    assert renders == ["a"] and answers == {"first": (9, "<table>a</table>"), "second": (9, "<table>a</table>")}
-
-    renders.clear()
-    race((match_id, 10, "playing", "en"), render_of("x", fails=True), render_of("c"), wait=600)
-    assert renders == ["x", "c"] and answers == {"first": "the render failed", "second": (9, "<table>c</table>")}
