@@ -31,6 +31,8 @@ from league.scheduling.algebraic import affine_plane_rounds, round_robin_pairs
 from league.scheduling.duplicate import group_sizes
 from league.scheduling.sizes import TableShape
 
+pytestmark = pytest.mark.backend_free  # plain computation: no database, no broker
+
 
 def allowed_sizes(table_size: int) -> set[int]:
     return {s for s in (table_size - 1, table_size, table_size + 1) if 2 <= s <= 6}
@@ -504,18 +506,6 @@ def test_command_refuses_an_impossible_table(capsys):
 
     assert main(["--players", "30", "--table-size", "5", "--rounds", "3", "--partnership"]) == 2
     assert "R-TEAM-1" in capsys.readouterr().out
-
-
-@pytest.mark.django_db
-def test_schedule_tournament_of_diamoniak_seats_no_table_past_four(capsys):
-    """Diamoniak seats 2 to 4 (engine.games): the management command's --game caps the tables."""
-    from django.core.management import CommandError, call_command
-
-    call_command("schedule_tournament", game="diamoniak", players=13, rounds=3, table_size=4)
-    assert "3: 9, 4: 3" in capsys.readouterr().out  # 13 players: one table of 4 and three of 3 each round
-    with pytest.raises(CommandError):
-        call_command("schedule_tournament", game="diamoniak", players=13, rounds=3, table_size=5)
-    assert "a table seats 2 to 4 players, not 5" in capsys.readouterr().out
 
 
 def test_benchmark_runs_and_reports_no_repeats(capsys):

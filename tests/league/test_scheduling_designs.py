@@ -19,6 +19,8 @@ from league.scheduling.designs import BASE_CLASSES, DevelopedDesign, covered_twi
 from league.scheduling.seating import exact_construction
 from league.scheduling.sizes import TableShape
 
+pytestmark = pytest.mark.backend_free  # plain computation: no database, no broker
+
 
 def pair_counts(rounds) -> Counter:
     met = Counter()

@@ -58,3 +58,14 @@ def test_32_players_in_fours_for_10_rounds_meet_nobody_twice_and_the_seed_decide
     register_players(tournament=other, players=players)
     first = TournamentRound.objects.get(tournament=t, index=1)
     assert first_round_tables(seat_round(tournament=other)) != first_round_tables(first)
+
+
+def test_schedule_tournament_of_diamoniak_seats_no_table_past_four(capsys):
+    """Diamoniak seats 2 to 4 (engine.games): the management command's --game caps the tables."""
+    from django.core.management import CommandError, call_command
+
+    call_command("schedule_tournament", game="diamoniak", players=13, rounds=3, table_size=4)
+    assert "3: 9, 4: 3" in capsys.readouterr().out  # 13 players: one table of 4 and three of 3 each round
+    with pytest.raises(CommandError):
+        call_command("schedule_tournament", game="diamoniak", players=13, rounds=3, table_size=5)
+    assert "a table seats 2 to 4 players, not 5" in capsys.readouterr().out
