@@ -49,7 +49,8 @@ def play_until_over(game: PlayedGame, bots: Sequence[Bot], seat_view: Callable[[
     """Let `bots[seat]` make every pending decision, seeing `seat_view(game, seat)`, until the game is over."""
     views = [seat_view(game, s) for s in range(game.n)]
     deciders = [bot.decide for bot in bots]
+    apply = game.apply  # bound once, not once a decision
     while (pending := game.pending) is not None:
         seat = pending.seats[0]
-        game.apply(seat, deciders[seat](views[seat]))
+        apply(seat, deciders[seat](views[seat]))
     return game

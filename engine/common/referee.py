@@ -92,8 +92,7 @@ class ChoicesReferee:
         """Log `event` of this turn and seat, with `fields` (in their order) after its name."""
         entry = {"turn": self.turn, "seat": self.seat, "event": event}
         if fields:
-            for name, value in fields.items():
-                entry[name] = value
+            entry.update(fields)  # one merge, sized once (a game logs an event on almost every decision)
         self.events.append(entry)
 
 
@@ -123,7 +122,14 @@ def card_places(piles: Sequence[tuple[str, Sequence[int]]], card_name: Callable[
 
 def ranked_places(keys: Sequence[Any]) -> list[int]:
     """Per seat, 1 + how many seats have a better (greater) key: 1 is best, equal keys share a place."""
-    return [1 + sum(k > mine for k in keys) for mine in keys]
+    places = []
+    for mine in keys:  # loops rather than a generator a seat: this ranks every finished game
+        place = 1
+        for k in keys:
+            if k > mine:
+                place += 1
+        places.append(place)
+    return places
 
 
 def result_json(result: NamedTuple) -> dict[str, Any]:

@@ -16,10 +16,12 @@ cdef class Game(ChoicesReferee):
     cdef public Py_ssize_t reshuffles, draws, witch_due, witch_taken
 
     cpdef list holdings(self, seat)
+    @cython.locals(first=long, last=long, found=list, c=long)
     cpdef list diamonds(self, seat)
+    @cython.locals(first=long, found=list, c=long)
     cpdef list fairies(self, seat)
     cpdef bint can_draw(self) except -1
-    @cython.locals(first=long, last=long, side=list, other=Py_ssize_t)
+    @cython.locals(first=long, last=long, side=list, other=Py_ssize_t, options=list, cards=list, c=long)
     cpdef list buy_options(self, seat)
     @cython.locals(can_draw=bint, options=list)
     cpdef list legal(self, seat)

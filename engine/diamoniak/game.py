@@ -48,8 +48,9 @@ from .rules import (
     CASTLE_CARDS,
     CASTLE_SIZE,
     COLOURS,
-    DIAMOND,
-    FAIRY,
+    FIRST_DIAMOND,
+    FIRST_FAIRY,
+    FIRST_WITCH,
     PRICE,
     SELLER,
     WITCH,
@@ -165,10 +166,22 @@ class Game(ChoicesReferee):
         return self.castle[seat] + self.side[seat]
 
     def diamonds(self, seat: int) -> list[int]:
-        return [c for c in self.side[seat] if CARD_KINDS[c] == DIAMOND]
+        # The diamond cards are the ids FIRST_DIAMOND to FIRST_WITCH - 1 (rules.py): a range test of an int, not a
+        # comparison of kind names, on every purchase looked for.
+        first, last = FIRST_DIAMOND, FIRST_WITCH
+        found = []
+        for c in self.side[seat]:
+            if first <= c < last:
+                found.append(c)
+        return found
 
     def fairies(self, seat: int) -> list[int]:
-        return [c for c in self.side[seat] if CARD_KINDS[c] == FAIRY]
+        first = FIRST_FAIRY  # the fairies are the last ids (rules.py)
+        found = []
+        for c in self.side[seat]:
+            if c >= first:
+                found.append(c)
+        return found
 
     def can_draw(self) -> bool:
         return bool(self.draw_pile or self.discard_pile)
@@ -183,8 +196,17 @@ class Game(ChoicesReferee):
         first = colour * CASTLE_SIZE
         last = first + CASTLE_SIZE
         side = self.side
-        return [(other, c) for other in range(self.n) if other != seat
-                for c in sorted([c for c in side[other] if first <= c < last])]
+        options = []
+        for other in range(self.n):
+            if other != seat:
+                cards = []
+                for c in side[other]:
+                    if first <= c < last:
+                        cards.append(c)
+                if cards:
+                    cards.sort()
+                    options += [(other, c) for c in cards]
+        return options
 
     def legal(self, seat: int) -> list[Decision]:
         """Every decision `seat` may make now; [] when it owes none."""
@@ -218,7 +240,8 @@ class Game(ChoicesReferee):
             self._event(PASS)
             self._end_turn()
         elif kind == BUY:
-            self._buy(*decision.value)
+            seller, card = decision.value  # _check made sure it is a pair
+            self._buy(seller, card)
         elif kind == USE_FAIRY:
             fairy = self.fairies(seat)[0]
             self.side[seat].remove(fairy)

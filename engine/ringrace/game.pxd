@@ -17,14 +17,14 @@ cdef class Game(ChoicesReferee):
     cdef public set revealed
     cdef public Py_ssize_t loose_left
 
-    @cython.locals(set_rings=list, ring_values=tuple, mine=set, empty=set, options=list, victim=Py_ssize_t, held=set,
-                   c=Py_ssize_t)
+    @cython.locals(set_rings=list, per_value=Py_ssize_t, mine=set, empty=long, options=list, victim=Py_ssize_t,
+                   held=long, both=long, c=Py_ssize_t, k=Py_ssize_t)
     cpdef list steal_options(self, Py_ssize_t seat)
     @cython.locals(on_board=list, tries=tuple, p=Py_ssize_t)
     cpdef list legal(self, seat)
     cpdef apply(self, seat, decision)
     cpdef _check(self, seat, decision)
-    @cython.locals(seat=Py_ssize_t)
+    @cython.locals(seat=Py_ssize_t, card=Py_ssize_t)
     cpdef _start_turn(self)
     cpdef _next(self, Py_ssize_t seat)
     @cython.locals(seat=Py_ssize_t)

@@ -40,7 +40,9 @@ from .rules import (
     FIXED,
     LOOSE,
     POSITIONS,
+    RING_CARDS,
     RING_VALUES,
+    RINGS_PER_VALUE,
     VALUES,
     Ruleset,
     card_name,
@@ -153,16 +155,25 @@ class Game(ChoicesReferee):
 
     def steal_options(self, seat: int) -> list[tuple[int, int]]:
         """(victim, value) pairs: the victim has a set ring of that value, `seat` an empty one (G-STEAL-1)."""
-        set_rings, ring_values = self.set_rings, RING_VALUES
+        # Values as bits (bit k: VALUES[k]) rather than sets of dollars: this runs on every steal card drawn and
+        # every steal checked, and a few integer operations make no set per seat.
+        set_rings, per_value = self.set_rings, RINGS_PER_VALUE
         mine = set_rings[seat]
-        empty = {ring_values[c] for c in self.rings[seat] if c not in mine}
+        empty = 0
+        for c in self.rings[seat]:
+            if c not in mine:
+                empty |= 1 << c // per_value
         if not empty:  # nothing to steal onto (most steal cards early in a game): no victim to look at
             return []
         options = []
         for victim in range(self.n):
             if victim != seat:
-                held = {ring_values[c] for c in set_rings[victim]}
-                options += [(victim, value) for value in VALUES if value in empty and value in held]
+                held = 0
+                for c in set_rings[victim]:
+                    held |= 1 << c // per_value
+                both = empty & held
+                if both:
+                    options += [(victim, VALUES[k]) for k in range(len(VALUES)) if both >> k & 1]
         return options
 
     def legal(self, seat: int) -> list[Decision]:
@@ -184,7 +195,8 @@ class Game(ChoicesReferee):
         if decision.kind == TRY:
             self._try(decision.value)
         else:
-            self._steal(*decision.value)
+            victim, value = decision.value  # _check made sure it is a pair
+            self._steal(victim, value)
 
     def _check(self, seat: int, decision: object) -> None:
         if self.phase == OVER:
@@ -222,7 +234,7 @@ class Game(ChoicesReferee):
                 return
             card = self.deck.pop()  # G-TURN-1
             self._event("draw", {"card": CARD_NAMES[card]})
-            if is_ring(card):
+            if card < RING_CARDS:  # is_ring(card)
                 self.rings[seat].append(card)
                 self.card, self.phase = card, TRY
                 return
@@ -287,9 +299,18 @@ def final_result(rings: Sequence[Sequence[int]], set_rings: Sequence[set[int] | 
     total, then (Decision) by set rings, then shared. `rings[s]` are seat s's ring cards, `set_rings[s]` those
     holding a diamond."""
     n = len(rings)
-    totals = [sum(value_of(c) if c in set_rings[s] else (-value_of(c) if debts else 0) for c in rings[s])
-              for s in range(n)]
-    counts = [sum(c in set_rings[s] for c in rings[s]) for s in range(n)]
+    totals, counts = [], []
+    for s in range(n):
+        held = set_rings[s]
+        total = count = 0
+        for c in rings[s]:
+            if c in held:
+                total += RING_VALUES[c]  # value_of(c)
+                count += 1
+            elif debts:
+                total -= RING_VALUES[c]
+        totals.append(total)
+        counts.append(count)
     keys = list(zip(totals, counts))
     places = ranked_places(keys)
     return Result(totals, counts, places, [s for s in range(n) if places[s] == 1], reason)
