@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+# The README's commands run with nothing configured (a SQLite file of their own), whatever the pass sets.
+pytestmark = pytest.mark.backend_free
+
 ROOT = Path(__file__).resolve().parents[2]
 HEADING = "## Your first bot game in five minutes"
 
