@@ -424,4 +424,3 @@ def test_a_spectators_table_is_rendered_once_for_every_web_process():
     assert second.get((1, 7, "playing", "fr"), lambda: render("c")) == (7, "<table>c</table>")
     assert second.get((1, 8, "playing", "en"), lambda: render("d")) == (7, "<table>d</table>")
     assert renders == ["a", "c", "d"]
-
