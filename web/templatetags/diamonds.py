@@ -1,7 +1,10 @@
 """Template tags for cards and suits: `{% card "H7" %}` shows ♥ 7 hearts with an aria-label."""
 
+from functools import lru_cache
+
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from ..cards import face, suit_name, suit_symbol
@@ -12,6 +15,11 @@ register = template.Library()
 
 @register.simple_tag
 def card(code: str, css: str = ""):
+    return _card(code, css, get_language())
+
+
+@lru_cache(maxsize=4096)  # a card's chip is the same wherever it appears, in one language (web.cards.face)
+def _card(code: str, css: str, language: str | None):
     f = face(code)
     return format_html(
         '<span class="card s-{} {}" role="img" aria-label="{}" title="{}">'
