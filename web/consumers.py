@@ -20,15 +20,18 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import InMemoryChannelLayer
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.core.handlers.asgi import ASGIRequest
@@ -46,6 +49,7 @@ from .lobby import lobby_table_update, lobby_update
 from .play import live_update
 from .push import (
     LOBBY_GROUP,
+    MATCH_SPECTATORS,
     comparison_group,
     ladder_group,
     lobby_table_group,
@@ -224,6 +228,86 @@ class SharedReads:
 SPECTATOR_READS = SharedReads()
 
 
+class SpectatorFeed:
+    """The spectators' answer to each move's notice, read once between all the web processes, not once in each.
+
+    Every web process holds spectators of most live matches, and each hears a notice at the same moment: when each
+    read the match and rendered the spectators' table itself, a move cost the server that work once per process
+    (three times as deployed, the largest part of its CPU with a thousand viewers). Here the processes race for the
+    notice (an atomic add in the site's cache: Redis when deployed); the winner reads it (SharedReads, for its own
+    sockets) and publishes the answer to the match's group (MATCH_SPECTATORS), and the other processes' spectator
+    sockets hand that to their process's waiting read. What is published is the spectators' view, which anyone
+    who may watch the match is sent anyway; a seat's socket never takes it. A process that hears nothing within
+    FALLBACK_SECONDS (the winner died, or Redis failed) reads for itself: a move is late then, never lost.
+
+    With the in-memory layer (embedded: one process) there is nobody to share with: a plain shared read."""
+
+    FALLBACK_SECONDS = 3.0
+    CLAIM_SECONDS = 60
+
+    def __init__(self, reads: SharedReads, size: int = 2048):
+        self.reads, self.size = reads, size  # this process's shared reads (of its sockets of every kind)
+        self.answers: OrderedDict[tuple, asyncio.Future] = OrderedDict()
+
+    async def read(self, layer, match_id: int, language: str, since: float, notice: str | None) -> dict | int:
+        if notice is None or layer is None or isinstance(layer, InMemoryChannelLayer):
+            return await self.reads.get((match_id, language), since,
+                                             lambda: spectator_read(match_id, language))
+        key = (match_id, language, notice)
+        entry = self.answers.get(key)
+        if entry is None:
+            entry = self._entry(key)
+            asyncio.ensure_future(self._fill(layer, key, since, entry))
+        return await asyncio.shield(entry)
+
+    def arrived(self, event: dict) -> None:
+        """The answer another process published (or this one: then it is here already)."""
+        key = (event["match"], event["language"], event["notice"])
+        entry = self.answers.get(key) or self._entry(key)
+        if not entry.done():
+            entry.set_result(json.loads(event["text"]))
+
+    def _entry(self, key: tuple) -> asyncio.Future:
+        entry = self.answers[key] = asyncio.get_running_loop().create_future()
+        while len(self.answers) > self.size:
+            self.answers.popitem(last=False)
+        return entry
+
+    async def _fill(self, layer, key: tuple, since: float, entry: asyncio.Future) -> None:
+        match_id, language, notice = key
+        try:
+            # The claim is one Redis command, not a database read: not queued behind the process's reads.
+            if await sync_to_async(self._claim, thread_sensitive=False)(key):
+                answer = await self.reads.get((match_id, language), since,
+                                                   lambda: spectator_read(match_id, language))
+                try:
+                    await layer.group_send(match_group(match_id), {
+                        "type": MATCH_SPECTATORS, "match": match_id, "language": language, "notice": notice,
+                        "text": _json.encode(answer)})
+                except Exception as e:  # the others read for themselves after FALLBACK_SECONDS
+                    log.warning("the spectators' answer was not published: %r", e)
+            else:
+                try:
+                    await asyncio.wait_for(asyncio.shield(entry), self.FALLBACK_SECONDS)
+                    return
+                except TimeoutError:
+                    answer = await self.reads.get((match_id, language), since,
+                                                       lambda: spectator_read(match_id, language))
+            if not entry.done():
+                entry.set_result(answer)
+        except Exception as e:
+            if not entry.done():
+                entry.set_exception(e)
+
+    def _claim(self, key: tuple) -> bool:
+        """Whether this process reads the answer to the notice (the first to ask); True while the cache fails
+        (runtime.cache falls back to this process's memory)."""
+        return bool(cache.add("live-spectator-claim:" + ":".join(map(str, key)), 1, self.CLAIM_SECONDS))
+
+
+SPECTATOR_FEED = SpectatorFeed(SPECTATOR_READS)
+
+
 def spectator_read(match_id: int, language: str) -> dict | int:
     """What any spectator of the match (signed in or not, holding no seat) is sent now, in `language`."""
     with translation.override(language):
@@ -247,8 +331,8 @@ class MatchSocket(LiveSocket):
     """A match page's socket (`ws/matches/<pk>/?move=N&status=S`): the table as the reader sees it, each move.
 
     A reader who holds no seat at the match when the socket opens is a spectator for its whole life: its socket
-    takes the process's shared spectator read (SharedReads). A seat's socket reads for its reader each time (the
-    seat may change hands: it is looked up every time)."""
+    takes the spectators' answer read once for every web process (SpectatorFeed). A seat's socket reads for its
+    reader each time (the seat may change hands: it is looked up every time)."""
 
     def group_name(self) -> str:
         self.match_id = self.scope["url_route"]["kwargs"]["pk"]
@@ -260,7 +344,13 @@ class MatchSocket(LiveSocket):
         move, shown = event.get("move"), self.shown[0]
         if isinstance(move, int) and shown is not None and shown.isdigit() and move < int(shown):
             return  # a late notice of a move the page shows already
+        self.notice = event.get("notice")
         await self.changed_notice(event)
+
+    async def match_spectators(self, event):
+        """The spectators' answer to a notice, read by one of the web processes: for this process's spectators
+        (SpectatorFeed). Every socket of the group is handed it; the first one passes it on."""
+        SPECTATOR_FEED.arrived(event)
 
     def read(self) -> dict | int:
         match = matches().filter(pk=self.match_id).first()
@@ -274,11 +364,19 @@ class MatchSocket(LiveSocket):
     async def read_after_notice(self):
         if not self.spectator:
             return await self.read_in_thread()
-        answer = await SPECTATOR_READS.get((self.match_id, self.language), self.noticed,
-                                           lambda: spectator_read(self.match_id, self.language))
-        if isinstance(answer, dict) and (str(answer["move_number"]), answer["status"]) == self.shown:
-            return {k: v for k, v in answer.items() if k != "html"}  # the page shows it already
+        answer = await SPECTATOR_FEED.read(self.channel_layer, self.match_id, self.language, self.noticed,
+                                           getattr(self, "notice", None))
+        if isinstance(answer, dict) and self._shows_already(answer):
+            return {k: v for k, v in answer.items() if k != "html"}
         return answer
+
+    def _shows_already(self, answer: dict) -> bool:
+        """Whether the page shows this answer, or a later move (its socket's first read may have been later than
+        the read another process made for a notice)."""
+        move, shown = str(answer["move_number"]), self.shown[0]
+        if (move, answer["status"]) == self.shown:
+            return True
+        return shown is not None and shown.isdigit() and move.isdigit() and int(move) < int(shown)
 
     def changed(self, answer: dict) -> bool:
         if "html" not in answer:

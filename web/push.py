@@ -5,8 +5,10 @@ A match's open pages (players' and spectators') each hold a WebSocket (web.consu
 tournament's, a ladder's and a comparison's pages in `tournament-<id>`, `ladder-<id>` and `comparison-<id>`. When the
 league announces that a match moved or the lobby changed (league.events, after the commit), the listener here sends
 the group a notice holding the move number at most, never any state: each socket then reads its own reader's view
-(what the polling endpoint would answer them) and sends that. So whatever travels on the layer is public, and every
-pushed message carries only what its reader may see.
+(what the polling endpoint would answer them) and sends that. The one other thing a match's group carries is the
+spectators' answer to a notice, read by one web process for all of them (web.consumers.SpectatorFeed): what any
+spectator is sent, taken by spectators' sockets only. So whatever travels on the layer is public, and every pushed
+message carries only what its reader may see.
 
 The competitions' pages hear of their matches starting and finishing, their rounds, entries and results, ladders'
 ratings and comparisons' pairs (league.events' *.changed). Those come in bursts (a ladder's tick starts hundreds of
@@ -25,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -38,6 +41,7 @@ log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 MATCH_MOVED = "match.moved"  # the consumers' handler: match_moved
+MATCH_SPECTATORS = "match.spectators"  # match_spectators: the spectators' answer to a notice (SpectatorFeed)
 LOBBY_CHANGED = "lobby.changed"  # lobby_changed
 PAGE_CHANGED = "page.changed"  # a competition's page: page_changed
 # A competition page's notices, at most once per this many seconds per group from each process.
@@ -68,7 +72,10 @@ def on_league_event(sender, *, name: str, payload: dict, **kwargs) -> None:
     """league_event's listener (web.apps): the notices of a match's move, of the lobby's changes and of the
     competitions' pages."""
     if name == "match.moved":  # its last store included ("match.finished" follows it)
-        notify(match_group(payload["match_id"]), {"type": MATCH_MOVED, "move": payload.get("move_number")})
+        # Each notice is named (`notice`), so that the web processes, which all hear it, can read the spectators'
+        # answer to it once between them (web.consumers.SpectatorFeed).
+        notify(match_group(payload["match_id"]), {"type": MATCH_MOVED, "move": payload.get("move_number"),
+                                                  "notice": secrets.token_hex(8)})
     elif name == "lobby.changed":
         notify(LOBBY_GROUP, {"type": LOBBY_CHANGED})
         if payload.get("table_id") is not None:
