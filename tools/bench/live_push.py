@@ -6,14 +6,17 @@ Sets up a scratch database (`<name>_pushbench` beside DATABASE_URL's) with --mat
 bots each (accounts with API tokens), starts gunicorn with uvicorn workers (config.asgi, as deploy/Procfile) on
 127.0.0.1, and from this process:
 1. plays the matches through the API at --rate decisions per second in all (each decision: GET legal/ as the seat
-   to move, then POST decisions/, as a bot does; an open loop spread over the matches) with no viewer: the players'
-   decision latency alone;
+   to move, then POST decisions/, as a bot does; an open loop spread over the matches), first --warmup-seconds
+   uncounted (the server's first requests), then --baseline-seconds with no viewer: the players' decision latency
+   alone. Meanwhile every bot holds the turns long-poll (GET me/turns/?wait=), as an external bot does between its
+   turns: how long after a decision was sent the long-poll of a seat it made owe answered is the long-poll API's
+   latency, measured without and with the viewers;
 2. opens --viewers WebSockets (`/ws/matches/<id>/`, anonymous spectators, as many on each match, permessage-deflate
    as browsers ask) and reads the server's memory before and after: the memory per connection;
 3. plays on at the same rate for --seconds while they watch, and reports how long each decision took to reach each
    viewer of its match (from the moment the decision was sent to the first pushed table showing its move number or
    a later one), p50/p95/p99 over every (decision, viewer) pair, what never arrived, and the players' decision
-   latency again;
+   and long-poll latency again;
 4. the CPU the server used.
 Figures are printed, never asserted. Every loop is bounded in count and time; nothing leaves the machine.
 """
@@ -45,7 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=50, help="live matches")
     parser.add_argument("--rate", type=float, default=10, help="decisions per second over all the matches")
     parser.add_argument("--seconds", type=float, default=60, help="how long the viewers watch")
-    parser.add_argument("--baseline-seconds", type=float, default=20, help="play without viewers first, this long")
+    parser.add_argument("--warmup-seconds", type=float, default=5,
+                        help="play this long first, uncounted (the server's first requests are its slowest)")
+    parser.add_argument("--baseline-seconds", type=float, default=20, help="then play without viewers, this long")
     parser.add_argument("--open-rate", type=float, default=200, help="sockets opened per second")
     parser.add_argument("--server-workers", type=int, default=3, help="uvicorn workers (deploy/Procfile: 3)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
@@ -98,7 +103,7 @@ def _matches(count: int) -> list[dict]:
         start_live_match(match=match)
         match.refresh_from_db()
         out.append({"id": match.pk, "move": match.move_number, "tokens": [issue_token(b.user) for b in bots],
-                    "pending": None})
+                    "pending": None, "moved": None})
     return out
 
 
@@ -132,7 +137,7 @@ class _Http:
         return 0, {}
 
 
-async def _decide(http: _Http, match: dict, rng: random.Random) -> tuple[int, float, int]:
+async def _decide(http: _Http, match: dict, rng: random.Random) -> tuple[int, float, float]:
     """One decision of the match's seat to move: (the move number it led to or 0, when it was sent, its latency)."""
     if match["pending"] is None:
         for seat, token in enumerate(match["tokens"]):
@@ -160,14 +165,54 @@ async def _decide(http: _Http, match: dict, rng: random.Random) -> tuple[int, fl
         return 0, sent, took
     match["pending"] = None if answer.get("over") or not answer.get("pending") else answer["pending"]["seats"]
     match["move"] = answer["move_number"]
+    async with match["moved"]:
+        match["moved"].notify_all()
     return answer["move_number"], sent, took
 
 
+async def _hold_long_polls(port: int, match: dict, wakes: list[tuple[float, int, int]]) -> None:
+    """Each seat's bot holds GET me/turns/?wait= until cancelled, as an external bot waits for its turn; each answer
+    naming a turn of this match is noted in `wakes` as (when, seat, move number). The bench, not the bot, then decides
+    (at its steady rate), so an owed seat polls again only once the match has moved on: never a busy loop."""
+
+    async def seat_loop(seat: int, token: str) -> None:
+        http = _Http(port)
+        while True:
+            status, answer = await http.request("GET", "/api/v1/me/turns/?wait=30", token)
+            if status != 200:  # refused or cut off: as a bot would, not at once
+                await asyncio.sleep(0.5)
+                continue
+            turns = [t for t in answer.get("turns", ()) if t.get("match") == match["id"]]
+            if not turns:
+                continue
+            move = max(t["move_number"] for t in turns)
+            wakes.append((time.monotonic(), seat, move))
+            async with match["moved"]:
+                await match["moved"].wait_for(lambda move=move: match["move"] > move)
+
+    await asyncio.gather(*(seat_loop(seat, token) for seat, token in enumerate(match["tokens"])))
+
+
+def _wake_latencies(decisions: list[tuple[int, int, float, list[int]]],
+                    wakes: dict[int, list[tuple[float, int, int]]]) -> tuple[list[float], int]:
+    """For each decision that left seats owing, from when it was sent to the first long-poll answer of one of those
+    seats at its move number or later: the latencies, and how many never answered."""
+    out, missed = [], 0
+    for match_id, move, sent, seats in decisions:
+        when = next((t for t, seat, m in wakes[match_id] if seat in seats and m >= move and t >= sent), None)
+        if when is None:
+            missed += 1
+        else:
+            out.append(when - sent)
+    return out, missed
+
+
 async def _play(args, port: int, matches: list[dict],
-                seconds: float) -> tuple[list[tuple[int, int, float]], list[float]]:
-    """Decisions at --rate over the matches for `seconds`: [(match id, move number, sent)] and their latencies."""
+                seconds: float) -> tuple[list[tuple[int, int, float, list[int]]], list[float]]:
+    """Decisions at --rate over the matches for `seconds`: [(match id, move number, sent, seats now owing)] and
+    their latencies."""
     rng = random.Random(29)
-    decisions: list[tuple[int, int, float]] = []
+    decisions: list[tuple[int, int, float, list[int]]] = []
     latencies: list[float] = []
     per_match = args.rate / len(matches)
 
@@ -182,7 +227,7 @@ async def _play(args, port: int, matches: list[dict],
             await asyncio.sleep(max(0.0, due - time.monotonic()))
             move, sent, took = await _decide(http, match, rng)
             if move:
-                decisions.append((match["id"], move, sent))
+                decisions.append((match["id"], move, sent, list(match["pending"] or ())))
                 latencies.append(took)
             n += 1
 
@@ -197,8 +242,17 @@ async def _run(args, port: int, matches: list[dict], server_pid: int) -> None:
     print(f"server: gunicorn config.asgi with {args.server_workers} uvicorn workers, PostgreSQL, Redis "
           f"(channels_redis pub/sub); {args.matches} matches of four API bots; {args.rate:g} decisions/s in all; "
           f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    _, alone = await _play(args, port, matches, args.baseline_seconds)
+    wakes: dict[int, list[tuple[float, int, int]]] = {m["id"]: [] for m in matches}
+    for m in matches:
+        m["moved"] = asyncio.Condition()
+    long_polls = [asyncio.ensure_future(_hold_long_polls(port, m, wakes[m["id"]])) for m in matches]
+    await _play(args, port, matches, args.warmup_seconds)
+    made, alone = await _play(args, port, matches, args.baseline_seconds)
+    await asyncio.sleep(1)  # the last answers
     print(f"decisions without viewers: {_pcts(alone)}")
+    woken, unanswered = _wake_latencies(made, wakes)
+    print(f"  long-poll answered (a decision sent to the turns long-poll of a seat it made owe): {_pcts(woken)}; "
+          f"never answered: {unanswered}")
 
     rss_before = _tree_rss(server_pid)
     seen: dict[int, list[list[tuple[float, int]]]] = {m["id"]: [] for m in matches}
@@ -236,7 +290,7 @@ async def _run(args, port: int, matches: list[dict], server_pid: int) -> None:
     elapsed = time.monotonic() - phase
     await asyncio.sleep(5)  # the last pushes
     reach, missed = [], 0
-    for match_id, move, sent in decisions:
+    for match_id, move, sent, _seats in decisions:
         for arrivals in seen[match_id]:
             when = next((t for t, m in arrivals if m >= move and t >= sent), None)
             if when is None:
@@ -247,13 +301,15 @@ async def _run(args, port: int, matches: list[dict], server_pid: int) -> None:
           f"({len(decisions) / elapsed:.1f}/s)")
     print(f"  decision to every viewer of its match: {_pcts(reach)}; never arrived: {missed}")
     print(f"  decisions: {_pcts(watched)}")
+    woken, unanswered = _wake_latencies(decisions, wakes)
+    print(f"  long-poll answered: {_pcts(woken)}; never answered: {unanswered}")
     cpu.report(len(decisions), elapsed)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     for ws in sockets:
         await ws.close()
-    for t in tasks:
+    for t in tasks + long_polls:
         t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*tasks, *long_polls, return_exceptions=True)
 
 
 def _tree_rss(pid: int) -> int:
