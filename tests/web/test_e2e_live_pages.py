@@ -109,3 +109,27 @@ def test_a_clocked_table_shows_the_clocks_counting_down(chromium, asgi_server, s
     assert_accessible(page, "clocked table on a phone")
     shoot(page, "clocked-table")
     context.close()
+
+
+@pytest.mark.parametrize("game", ["diamoniak", "ringrace"])
+def test_a_clocked_boards_seat_shows_its_clock_on_a_phone(chromium, asgi_server, site, django_user_model,  # noqa: F811
+                                                          game):
+    user = django_user_model.objects.create_user(f"rue-{game}", password="pw-rue-12345")
+    person = create_person_player(user=user, name="rue")
+    bots = [create_bot_player(name=f"clock-{game}-{i}", kind="random") for i in range(3)]
+    match = create_match(players=[person, *bots], ruleset={"players": 4}, game=game, seed="clock-board-e2e",
+                         clock_bank_seconds=300, clock_increment_seconds=0)
+    start_live_match(match=match)
+    context = chromium.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{asgi_server}/matches/{match.pk}/")
+    clock = page.locator(".seat[data-seat='0'] .seat-name .chess-clock")
+    assert clock.get_attribute("aria-label") == "rue's clock" and page.locator(".chess-clock").count() == 1
+    assert clock.is_visible() and "no time added" in page.inner_text(".clock-summary")
+    assert errors == []
+    assert_accessible(page, f"clocked {game} table on a phone")
+    shoot(page, f"clocked-{game}-table")
+    context.close()
