@@ -12,6 +12,7 @@ match's `game`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from django import forms
@@ -67,21 +68,25 @@ def _forbidden(request, message: str):
 
 
 def clock_context(match: Match, clock: dict | None = None) -> dict:
-    """What _clocks.html shows: the match's chess clocks now (league.selectors.clocks; `clock` if read already),
-    each clocked seat with its name and its time as the page first shows it. Empty for a match without a clock."""
+    """What the table's clocks show: the match's chess clocks now (league.selectors.clocks; `clock` if read
+    already), each clocked seat with its name and its time as the page first shows it (`seat_clocks`, by seat: each
+    seat draws its own, _seat_clock.html), the server's time they were taken at in ms (`clock_taken_ms`), and the
+    time control in words (`clock_summary`, _clocks.html). Empty for a match without a clock."""
     clock = clock if clock is not None else match_clocks(match)
     if clock is None:
         return {"clock": None}
     names = seat_names(match)  # the seats by their players' names now
     seats = [{**c, "name": names[c["seat"]] if c["seat"] < len(names) else "", "shown": _shown(c["remaining_ms"])}
              for c in clock["seats"]]
+    taken = datetime.fromisoformat(clock["server_time"])
     bank = clock["bank_seconds"]
     each = (ngettext("%(n)d minute", "%(n)d minutes", bank // 60) % {"n": bank // 60} if bank % 60 == 0
             else ngettext("%(n)d second", "%(n)d seconds", bank) % {"n": bank})
     increment = clock["increment_seconds"]
     summary = (_("%(each)s each, plus %(n)s seconds a decision.") % {"each": each, "n": increment} if increment
                else _("%(each)s each, no time added.") % {"each": each})
-    return {"clock": clock, "clock_seats": seats, "clock_summary": summary}
+    return {"clock": clock, "clock_seats": seats, "seat_clocks": {c["seat"]: c for c in seats},
+            "clock_taken_ms": int(taken.timestamp() * 1000), "clock_summary": summary}
 
 
 def _shown(ms: int) -> str:
@@ -99,13 +104,16 @@ def _clocks_html(request, match: Match, clock: dict | None) -> str:
     return render_to_string("web/_clocks.html", clock_context(match, clock), request=request) if clock else ""
 
 
-def _table_context(match: Match, seat: MatchSeat | None, seats: list[MatchSeat] | None = None) -> dict:
+def _table_context(match: Match, seat: MatchSeat | None, clock: dict | None,
+                   seats: list[MatchSeat] | None = None) -> dict:
+    """The table as `seat` sees it (a spectator's: None), each seat with its chess clock as `clock` has it."""
     presenter = presenter_for(match.game)
     game = match_game(match)
     state = seat_state(game, seat.seat) if seat is not None else public_state(game)
     # Who sits where by their names of today (the record keeps the names it was made with: seat_names).
     return {"match": match, "presenter": presenter, "table": presenter.build_table(state, seat_names(match, seats)),
-            "seat": seat, "move_number": state["move_number"]}
+            "seat": seat, "move_number": state["move_number"],
+            **(clock_context(match, clock) if clock is not None else {})}
 
 
 def match_page(request, pk: int):
@@ -117,7 +125,7 @@ def match_page(request, pk: int):
         return _forbidden(request, _("This duplicate table's deal is still being played at other tables: only its "
                                      "own players see it until the round closes."))
     seats = list(match_seats(match))
-    context = _table_context(match, seat, seats)
+    context = _table_context(match, seat, match_clocks(match), seats)  # each seat with its clock, if it has one
     context["seats"] = seats
     context["played_as"] = played_as(match, seats)
     context["replay"] = record_is_public(match)
@@ -128,7 +136,6 @@ def match_page(request, pk: int):
                                    and organises(request.user, match.club_id))
     # A lobby table's match leads back to the lobby (and says whether it is rated).
     context["lobby_table"] = lobby_table_of(match)
-    context.update(clock_context(match))  # the chess clocks, if the table has them (_clocks.html)
     return render(request, "web/match.html", context)
 
 
@@ -155,23 +162,24 @@ def live_update(request, match: Match, shown_move: str | None, shown_status: str
     if seat is None and deal_still_in_play(match):
         return None
     data = {"move_number": match.move_number, "status": match.status, "status_label": match.get_status_display()}
-    # The chess clocks as they stand at this read (never shared: their figures are of this moment), as data for a
-    # script and drawn before the table (_clocks.html) for the page that swaps the table in.
+    # The chess clocks as they stand at this read, as data for a script, drawn in the table's seats, and the time of
+    # this read drawn before the table (_clocks.html): a spectators' table shared from an earlier read has its seats'
+    # figures as they stood then, and the page counts them down from then to this read's time.
     clock = match_clocks(match)
     if clock is not None:
         data["clock"] = clock
     if shown_move != str(match.move_number) or shown_status != match.status:
         if seat is None and shared is not None:
             key = (match.pk, match.move_number, match.status, get_language())
-            data["move_number"], data["html"] = shared(key, lambda: _table_html(request, match, None))
+            data["move_number"], data["html"] = shared(key, lambda: _table_html(request, match, None, clock))
         else:
-            data["move_number"], data["html"] = _table_html(request, match, seat)
+            data["move_number"], data["html"] = _table_html(request, match, seat, clock)
         data["html"] = _clocks_html(request, match, clock) + str(data["html"])
     return data
 
 
-def _table_html(request, match: Match, seat: MatchSeat | None) -> tuple[int, str]:
-    context = _table_context(match, seat)
+def _table_html(request, match: Match, seat: MatchSeat | None, clock: dict | None) -> tuple[int, str]:
+    context = _table_context(match, seat, clock)
     return context["move_number"], render_to_string(context["presenter"].table_template, context, request=request)
 
 

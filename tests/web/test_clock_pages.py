@@ -114,22 +114,56 @@ def clocked_table(db, django_capture_on_commit_callbacks, django_user_model):
     return match, user
 
 
+CLOCK = re.compile(r'<span class="chess-clock[^"]*" role="timer" aria-label="([^"]*)" data-seat="(\d)" '
+                   r'data-remaining-ms="(\d+)" data-running="([01])" data-taken-at="(\d+)">')
+
+
+def seats_of(page: str) -> dict[int, str]:
+    """Each seat's markup on a drawn table (a Diamonds seat, or a board's), by seat number."""
+    return {int(seat): body for seat, body in
+            re.findall(r'<section class="(?:dseat|seat) [^"]*" data-seat="(\d)"[^>]*>(.*?)</section>', page, re.S)}
+
+
+def clocks_by_seat(page: str) -> dict[int, tuple]:
+    """The clocks drawn in each seat: {seat: (its name, the seat it names, ms left, running)}."""
+    return {seat: found[0][:4] for seat, body in seats_of(page).items() if (found := CLOCK.findall(body))}
+
+
 def test_the_table_shows_each_clocked_seats_time_and_the_live_answer_carries_the_clocks(client, clocked_table):
     match, user = clocked_table
     page = client.get(reverse("web:match", args=[match.pk])).content.decode()
-    assert 'class="chess-clocks"' in page and "chess_clock.js" in page
-    boxes = re.findall(r'<li class="chess-clock[^"]*" data-seat="(\d)" data-remaining-ms="(\d+)" '
-                       r'data-running="([01])"', page)
-    assert [b[0] for b in boxes] == ["0"]  # the person's seat only: bots play at once and have no clock
-    assert 0 < int(boxes[0][1]) <= 600_000
-    assert "cleo" in page and "10 minutes each, plus 5 seconds a decision." in page
+    assert "chess_clock.js" in page and len(CLOCK.findall(page)) == 1
+    clocks = clocks_by_seat(page)
+    assert list(clocks) == [0]  # in the person's own seat only: bots play at once and have no clock
+    name, seat, left, running = clocks[0]
+    assert name == "cleo's clock" and seat == "0" and running == "1"
+    assert 0 < int(left) <= 600_000
+    assert 'class="chess-clocks"' not in page  # no list of clocks above the table: the time control only
+    assert "Chess clock: 10 minutes each, plus 5 seconds a decision." in page
     live = client.get(reverse("web:match-live", args=[match.pk]), {"move": "-1", "status": "x"}).json()
     assert live["clock"]["bank_seconds"] == 600 and live["clock"]["seats"][0]["seat"] == 0
-    assert 'class="chess-clocks"' in live["html"]
+    assert list(clocks_by_seat(live["html"])) == [0] and 'class="clock-summary" data-clock-now="' in live["html"]
     # Asked with what the page shows already: the figures, without the table.
     same = client.get(reverse("web:match-live", args=[match.pk]),
                       {"move": str(match.move_number), "status": match.status}).json()
-    assert "html" not in same and same["clock"]["seats"][0]["remaining_ms"] <= int(boxes[0][1])
+    assert "html" not in same and same["clock"]["seats"][0]["remaining_ms"] <= int(left)
+
+
+@pytest.mark.parametrize("game", ["diamoniak", "ringrace"])
+def test_the_boards_seats_show_their_own_clocks(client, db, django_capture_on_commit_callbacks, django_user_model,
+                                               game):
+    from league.services import create_bot_player, create_person_player
+
+    person = create_person_player(user=django_user_model.objects.create_user("iris"), name="iris")
+    bots = [create_bot_player(name=f"board-bot-{i}", kind="random") for i in range(3)]
+    with django_capture_on_commit_callbacks(execute=True):
+        match = create_match(players=[person, *bots], ruleset={"players": 4}, game=game, seed="clock-board",
+                             clock_bank_seconds=300, clock_increment_seconds=0)
+        start_live_match(match=match)
+    page = client.get(reverse("web:match", args=[match.pk])).content.decode()
+    clocks = clocks_by_seat(page)
+    assert list(clocks) == [0] and clocks[0][0] == "iris's clock"
+    assert "Chess clock: 5 minutes each, no time added." in page
 
 
 def test_a_table_without_a_clock_shows_none(client, db, django_capture_on_commit_callbacks, django_user_model):
@@ -140,7 +174,7 @@ def test_a_table_without_a_clock_shows_none(client, db, django_capture_on_commit
     with django_capture_on_commit_callbacks(execute=True):
         match = table_with_bots(person, bots)
     page = client.get(reverse("web:match", args=[match.pk])).content.decode()
-    assert "chess-clocks" not in page and "chess_clock.js" not in page
+    assert "chess-clock" not in page and "clock-summary" not in page and "chess_clock.js" not in page
     assert "clock" not in client.get(reverse("web:match-live", args=[match.pk])).json()
 
 
@@ -177,5 +211,5 @@ def test_a_pushed_table_carries_the_clocks_as_they_stand_after_the_move(settings
     seat = MatchSeat.objects.get(match=match, seat=0)
     assert pushed["clock"]["seats"][0]["seat"] == 0
     assert pushed["clock"]["seats"][0]["remaining_ms"] <= seat.clock_ms  # as stored, less any time since
-    assert 'class="chess-clocks"' in pushed["html"]
+    assert list(clocks_by_seat(pushed["html"])) == [0]
     assert json.dumps(pushed).count("data-remaining-ms") == 1

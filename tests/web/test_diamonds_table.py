@@ -172,3 +172,22 @@ def test_the_replay_draws_each_step_on_the_table(client):
     assert [p["card"] for p in felt.trick] == [p["card"] for p in trick.trick]
     assert [s.faces for s in felt.seats] == trick.hands  # every hand face up (a finished game's record)
     assert all(s.vault is not None for s in felt.seats)  # a finished game's vaults are public
+
+
+@pytest.mark.parametrize("seed, rules", [("replay-steps-1", {"players": 4, "rounds": 4}),
+                                         ("replay-steps-2", {"players": 3, "rounds": 2}),
+                                         ("replay-steps-3", {"players": 4, "rounds": 2, "partnerships": True}),
+                                         ("replay-steps-4", {"players": 2, "rounds": 1})])
+def test_the_replays_frames_carry_the_game_told_once_each_trick_in_its_frame(seed, rules):
+    """Each replay frame carries the steps since the frame before (what the page moves and reads out): together,
+    the whole game as a spectator of the live table was told it, each step once; a trick's frame holds its cards."""
+    from engine.diamonds.record import to_record
+
+    record = to_record(played_game(seed, **rules))
+    frames = presenter_for("diamonds").replay_frames(record)
+    told = all_steps({"seat": None, "ruleset": record["ruleset"], "seats": record["seats"],
+                      "rounds": record["rounds"]}, list(record["seats"]))
+    assert [(s["kind"], s["text"]) for f in frames for s in f.steps] == [(s["kind"], s["text"]) for s in told]
+    for frame in frames:
+        if frame.trick:
+            assert [s["card"] for s in frame.steps if s["kind"] == "play"] == [p["card"] for p in frame.trick]

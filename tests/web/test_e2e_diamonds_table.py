@@ -339,3 +339,67 @@ def test_moves_are_animated_unless_skipped_or_the_reader_wants_less_motion(chrom
     assert not page.is_checked("#skip-animations")
     assert flights_after_a_turn(page) == 0  # prefers-reduced-motion: nothing moves
     calm.close()
+
+
+# One step forward on the replay, then what moves on the screen a moment later: the cards drawn moving (`.flying`,
+# each naming its card's drawing) and the animations running on them.
+STEP_FORWARD = """async () => {
+  document.querySelector('.stepper [data-step=next]').click();
+  await new Promise(r => setTimeout(r, 40));
+  const flying = Array.from(document.querySelectorAll('.flying'));
+  return {cards: flying.map(f => f.querySelector('use').getAttribute('href')),
+          animations: document.getAnimations().filter(a => flying.includes(a.effect.target)).length};
+}"""
+
+
+def first_step_of(page, step: int) -> dict:
+    return json.loads(page.locator(f"#step-{step} > script[type='application/json']").text_content())[0]
+
+
+def test_a_replay_step_forward_moves_its_cards_and_reads_it_out(chromium, site, taking_turns,
+                                                                asgi_server):  # noqa: F811
+    """Stepping forward one step on a Diamonds replay moves that step's cards as the live table does and reads the
+    step out; a jump shows the step without motion; a step taken while cards move finishes them; prefers-reduced-
+    motion and "Skip animations" move nothing."""
+    base = asgi_server
+    match = Match.objects.filter(tournament_round__tournament=site["tournament"]).first()
+    context = chromium.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}/matches/{match.pk}/replay/?step=2")  # the pass; the next step is the first trick
+    page.wait_for_selector("[data-table-tools]:not([hidden])")  # table_diamonds.js is listening
+    played = first_step_of(page, 3)
+    assert played["kind"] == "play"
+    moving = page.evaluate(STEP_FORWARD)
+    code = played["card"]
+    assert f"#card-{code[0].lower()}{int(code[1:])}" in moving["cards"] and moving["animations"] > 0
+    announced = page.inner_text("#announce")
+    assert page.locator("#step-3 h2").inner_text() in announced and played["text"] in announced
+    snap(page, "diamonds-replay-phone-moving")  # once it has landed: nothing sticks out while it moves either
+    # A step forward while the last one still moves: that one lands at once, the new one moves.
+    page.evaluate("document.querySelector('.stepper [data-step=next]').click()")
+    moving = page.evaluate(STEP_FORWARD)
+    assert moving["animations"] > 0 and page.locator("#step-4 .hide-until-landed").count() == 0
+    # Jumps show the step without motion, and read it out.
+    jumps = {"Last": lambda: page.click(".stepper [data-step=last]"), "back": lambda: page.keyboard.press("ArrowLeft"),
+             "the scrubber": lambda: page.locator("#replay-step").fill("4"),
+             "First": lambda: page.click(".stepper [data-step=first]")}
+    for name, jump in jumps.items():
+        jump()
+        assert page.evaluate("document.querySelectorAll('.flying').length") == 0, name
+        assert page.locator(".frame:visible h2").inner_text() in page.inner_text("#announce")
+    page.check("#skip-animations")
+    assert page.evaluate(STEP_FORWARD) == {"cards": [], "animations": 0}
+    assert errors == []
+    context.close()
+
+    calm = chromium.new_context(viewport=PHONE, reduced_motion="reduce")
+    page = calm.new_page()
+    page.set_default_timeout(15000)
+    page.goto(f"{base}/matches/{match.pk}/replay/?step=2")
+    page.wait_for_selector("[data-table-tools]:not([hidden])")
+    assert page.evaluate(STEP_FORWARD) == {"cards": [], "animations": 0}  # prefers-reduced-motion: nothing moves
+    assert first_step_of(page, 3)["text"] in page.inner_text("#announce")  # and the step is still read out
+    calm.close()

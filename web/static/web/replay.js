@@ -55,8 +55,10 @@
     // So that reloading the page, or coming back to it, shows this step again.
     if (!initial && window.history.replaceState) window.history.replaceState(null, "", urlOf(n));
     if (n >= total) stop();
-    // Told to the page's other scripts (a board's movement, which plays a step reached from the one before it).
-    document.dispatchEvent(new CustomEvent("replay:shown", { detail: { step: n, from: from, total: total } }));
+    // Told to the page's other scripts (a board's movement, which plays a step reached from the one before it; while
+    // autoplay runs, `interval` is its time a step, which that movement fits in).
+    document.dispatchEvent(new CustomEvent("replay:shown", { detail: {
+      step: n, from: from, total: total, interval: timer !== null && speed ? Number(speed.value) || 0 : 0 } }));
   }
 
   // The frames of the window holding step n, from the page that shows it, added in order among those held.

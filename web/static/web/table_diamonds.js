@@ -11,25 +11,33 @@
 //   or a vault. Each movement is short (MOVE_MS), any key or tap finishes them, a remembered "Skip animations"
 //   turns them off, and so does prefers-reduced-motion. The table itself is already the new one: what moves is a
 //   copy drawn above it.
+// - The replay (replay.js) tells which step it shows ("replay:shown"); each frame carries the steps that led to it
+//   from the frame before (web/games/diamonds_replay.py). A step reached by one step forward (Next, the arrow key,
+//   autoplay) moves them the same way and reads them out; a jump (the scrubber, First, Last, back) just shows the
+//   step and reads it out. Moving never holds up stepping: the next step finishes what still moves.
 (function () {
   "use strict";
-  var root = document.getElementById("table");
+  var root = document.getElementById("table") || document.getElementById("frames");
   if (!root) return;
+  var replaying = root.id === "frames";
+  var scope = root; // where the movement looks for seats, spots and cards: the live table, or the frame shown
   var tools = document.querySelector("[data-table-tools]");
   var skipBox = document.getElementById("skip-animations");
   var SKIP_KEY = "diamonds.skipAnimations";
   var MOVE_MS = 320; // each movement: at most 400 ms
   var BURST_MS = 1200; // a burst of steps (a trick and the bots after it) moves in about this long in all
+  var MIN_MS = 160; // but no movement is quicker than this, except to fit an autoplaying replay's steps
   var MAX_ANIMATED = 8; // of a burst of steps, the last ones move; the earlier ones are just read out
   var pace = MOVE_MS; // this burst's time per movement
   var SVG = "http://www.w3.org/2000/svg";
   var reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
   var running = []; // the animations under way
+  var burst = 0; // counts the bursts of movement: finishing one stops its chain from starting its next movements
   var lifted = null; // the code of the card lifted in the hand
   var before = null; // what the old table showed, kept at "table:beforeswap"
   var swipe = null;
 
-  function view() { return root.querySelector(".table-view"); }
+  function view() { return scope.querySelector(".table-view"); }
   function viewer() { // the seat whose table this is (null: a spectator's)
     var v = view(), seat = v && v.getAttribute("data-viewer");
     return seat === "" || seat === null ? null : Number(seat);
@@ -54,7 +62,7 @@
   }
 
   // ---- the hand
-  function fan() { return root.querySelector("[data-fan]"); }
+  function fan() { return scope.querySelector("[data-fan]"); }
   function cards() { var f = fan(); return f ? Array.prototype.slice.call(f.querySelectorAll(".handcard")) : []; }
   function playing() { var f = fan(); return !!(f && f.classList.contains("playing")); }
   function codeOf(card) {
@@ -173,14 +181,14 @@
   });
 
   // ---- what happened: read out and animated
-  function stepsOf(v) {
-    var data = v && v.querySelector("#table-steps");
+  function stepsOf(v) { // a live table's #table-steps, or a replay frame's own
+    var data = v && v.querySelector('#table-steps, script[type="application/json"]');
     if (!data) return [];
     try { return JSON.parse(data.textContent) || []; } catch (e) { return []; }
   }
 
   function rect(el) { return el ? el.getBoundingClientRect() : null; }
-  function q(selector) { return root.querySelector(selector); }
+  function q(selector) { return scope.querySelector(selector); }
   function handOf(seat) { return q('[data-hand="' + seat + '"]') || q('.dseat[data-seat="' + seat + '"]'); }
 
   function drawing(href, className) {
@@ -243,10 +251,11 @@
   }
 
   function finishAll() {
+    burst++;
     running.slice().forEach(function (r) { try { r.animation.finish(); } catch (e) { r.animation.cancel(); } });
     running = [];
     Array.prototype.forEach.call(document.querySelectorAll(".flying"), function (g) { g.remove(); });
-    Array.prototype.forEach.call(root.querySelectorAll(".hide-until-landed"), function (el) {
+    Array.prototype.forEach.call(document.querySelectorAll(".hide-until-landed"), function (el) {
       el.classList.remove("hide-until-landed");
     });
   }
@@ -316,21 +325,25 @@
     });
   }
 
-  function animate(steps, old) {
+  // `budget`: the time the whole burst may take (BURST_MS, or less to fit an autoplaying replay's step).
+  function animate(steps, old, budget) {
     var chain = Promise.resolve();
-    pace = Math.max(160, Math.min(MOVE_MS, Math.floor(BURST_MS / steps.length)));
+    var mine = burst;
+    budget = budget || BURST_MS;
+    pace = Math.max(budget < BURST_MS ? 60 : MIN_MS, Math.min(MOVE_MS, Math.floor(budget / steps.length)));
     arriving(steps);
     steps.forEach(function (step) {
       var move = MOVES[step.kind];
       if (!move) return;
       chain = chain.then(function () {
-        if (skipping()) return null;
+        if (skipping() || mine !== burst) return null;
         var moving = move(step, old).filter(function (m) { return m; });
         return Promise.all(moving);
       });
     });
     chain.catch(function () { /* a movement that failed: the table is right anyway */ }).then(function () {
-      Array.prototype.forEach.call(root.querySelectorAll(".hide-until-landed"), function (el) {
+      if (mine !== burst) return; // finished already (finishAll), and another burst may be moving
+      Array.prototype.forEach.call(document.querySelectorAll(".hide-until-landed"), function (el) {
         el.classList.remove("hide-until-landed");
       });
     });
@@ -369,5 +382,24 @@
     if (card) roving(card); // match.js may have disabled the boxes left unticked
   });
   document.addEventListener("keydown", function (e) { if (e.key === "Escape") finishAll(); });
+
+  // ---- the replay: the frame replay.js shows, moved into from the one before it, and read out
+  if (replaying) {
+    document.addEventListener("replay:shown", function (e) {
+      finishAll(); // what the last step still moved lands at once: stepping is never held up
+      var frame = document.getElementById("step-" + e.detail.step);
+      if (!frame) return;
+      scope = frame;
+      var steps = stepsOf(frame);
+      var title = frame.querySelector("h2");
+      var said = steps.map(function (s) { return s.text; });
+      if (title) said.unshift(title.textContent.trim() + ".");
+      announce(said.join(" "));
+      if (e.detail.from !== e.detail.step - 1 || skipping() || !steps.length) return; // a jump: no movement
+      // Autoplay's next step comes after `interval` ms: the burst fits in most of it.
+      var budget = e.detail.interval ? Math.min(BURST_MS, Math.floor(e.detail.interval * 0.8)) : BURST_MS;
+      animate(steps.slice(-MAX_ANIMATED), { seq: 0, hand: {} }, budget);
+    });
+  }
   prepareHand();
 })();
