@@ -154,18 +154,13 @@ if DATABASE_URL:
         # Under ASGI (config/asgi.py sets DIAMONDS_ASGI) a request's synchronous code runs in a thread made for it,
         # so a connection kept per thread would outlive its thread: connections come from a pool instead, given
         # back at the end of each request. The pool bounds a web process's connections to PostgreSQL.
-        # The pool tests each connection as it hands it out (runtime.db_pool.check_unless_quiet), so one the
-        # database cut (a restart, pg_terminate_backend) is replaced instead of failing a request with a 500 (the
-        # chaos test's database fault); a quiet one is handed out without a round trip to the database. (Django's
-        # CONN_HEALTH_CHECKS would pass psycopg's own check, the round trip every time: off, as it says nothing
-        # else with a pool.)
-        from runtime.db_pool import check_unless_quiet
-
+        # CONN_HEALTH_CHECKS on: with a pool, Django has psycopg's pool test each connection as it hands it out
+        # (ConnectionPool.check_connection), so one the database cut (a restart, pg_terminate_backend) is replaced
+        # instead of failing a request with a 500 (the chaos test's database fault).
         DATABASES["default"]["CONN_MAX_AGE"] = 0
-        DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 1, "max_size": int(os.environ.get("DIAMONDS_DB_POOL_SIZE", "16")), "timeout": 10,
-            "check": check_unless_quiet}
+            "min_size": 1, "max_size": int(os.environ.get("DIAMONDS_DB_POOL_SIZE", "16")), "timeout": 10}
 else:
     DATABASES = {
         "default": {
