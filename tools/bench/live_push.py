@@ -5,18 +5,18 @@
 Sets up a scratch database (`<name>_pushbench` beside DATABASE_URL's) with --matches live matches of four external
 bots each (accounts with API tokens), starts gunicorn with uvicorn workers (config.asgi, as deploy/Procfile) on
 127.0.0.1, and from this process:
-1. plays the matches through the API at --rate decisions per second in all (each decision: GET legal/ as the seat
-   to move, then POST decisions/, as a bot does; an open loop spread over the matches), first --warmup-seconds
-   uncounted (the server's first requests), then --baseline-seconds with no viewer: the players' decision latency
-   alone. Meanwhile every bot holds the turns long-poll (GET me/turns/?wait=), as an external bot does between its
-   turns: how long after a decision was sent the long-poll of a seat it made owe answered is the long-poll API's
-   latency, measured without and with the viewers;
+1. plays the matches through the API as external bots play: each seat's bot holds the turns long-poll
+   (GET me/turns/?wait=30&legal=1, as docs/bot-authors.md shows), and the bench posts one of the legal decisions a
+   bot was told of (POST decisions/) at --rate decisions per second in all (an open loop spread over the matches):
+   first --warmup-seconds uncounted (the server's first requests), then --baseline-seconds with no viewer: the
+   decisions' latency (the POST) and the long-poll's (from a decision sent to the long-poll of a seat it made owe
+   answering), alone;
 2. opens --viewers WebSockets (`/ws/matches/<id>/`, anonymous spectators, as many on each match, permessage-deflate
    as browsers ask) and reads the server's memory before and after: the memory per connection;
 3. plays on at the same rate for --seconds while they watch, and reports how long each decision took to reach each
    viewer of its match (from the moment the decision was sent to the first pushed table showing its move number or
-   a later one), p50/p95/p99 over every (decision, viewer) pair, what never arrived, and the players' decision
-   and long-poll latency again;
+   a later one), p50/p95/p99 over every (decision, viewer) pair, what never arrived, and the decisions' and the
+   long-poll's latency again;
 4. the CPU the server used.
 Figures are printed, never asserted. Every loop is bounded in count and time; nothing leaves the machine.
 """
@@ -48,8 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=50, help="live matches")
     parser.add_argument("--rate", type=float, default=10, help="decisions per second over all the matches")
     parser.add_argument("--seconds", type=float, default=60, help="how long the viewers watch")
-    parser.add_argument("--warmup-seconds", type=float, default=5,
-                        help="play this long first, uncounted (the server's first requests are its slowest)")
+    parser.add_argument("--warmup-seconds", type=float, default=15,
+                        help="play this long first, uncounted (the bots' first long-polls, and each process's "
+                             "first reads of the games, are the slowest)")
     parser.add_argument("--baseline-seconds", type=float, default=20, help="then play without viewers, this long")
     parser.add_argument("--open-rate", type=float, default=200, help="sockets opened per second")
     parser.add_argument("--server-workers", type=int, default=3, help="uvicorn workers (deploy/Procfile: 3)")
@@ -93,7 +94,7 @@ def _matches(count: int) -> list[dict]:
     """`count` started matches of four external bots: each its id, move number and its seats' tokens."""
     from api.tokens import issue_token
     from league.services import create_match
-    from league.services.decisions import start_live_match
+    from league.services.decisions import advance_match, start_live_match
     from league.services.players import create_external_bot
 
     out = []
@@ -101,9 +102,10 @@ def _matches(count: int) -> list[dict]:
         bots = [create_external_bot(name=f"pusher-{m}-{s}") for s in range(4)]
         match = create_match(players=bots, ruleset={"players": 4}, seed=f"push-bench-{m}")
         start_live_match(match=match)
+        advance_match(match_id=match.pk)  # what a worker does next: the first seat to decide is flagged (awaited)
         match.refresh_from_db()
         out.append({"id": match.pk, "move": match.move_number, "tokens": [issue_token(b.user) for b in bots],
-                    "pending": None, "moved": None})
+                    "pending": None})
     return out
 
 
@@ -137,60 +139,48 @@ class _Http:
         return 0, {}
 
 
-async def _decide(http: _Http, match: dict, rng: random.Random) -> tuple[int, float, float]:
-    """One decision of the match's seat to move: (the move number it led to or 0, when it was sent, its latency)."""
-    if match["pending"] is None:
-        for seat, token in enumerate(match["tokens"]):
-            _, legal = await http.request("GET", f"/api/v1/matches/{match['id']}/legal/", token)
-            if legal.get("my_turn"):
-                match["pending"] = [seat]
-                break
-    seat = rng.choice(match["pending"] or [0])
+async def _bot(port: int, match: dict, seat: int, wakes: list[tuple[float, int, int]]) -> None:
+    """A seat's bot, as docs/bot-authors.md writes one: it holds GET me/turns/?wait=30&legal=1 until told of a turn
+    of its match (noted in `wakes` as (when, seat, move number)), hands the turn's legal decisions to the match's
+    queue (the bench decides when to play, at its steady rate: `_play`), then waits for the match to move on and
+    asks again. Runs until cancelled."""
+    http = _Http(port)
     token = match["tokens"][seat]
-    _, legal = await http.request("GET", f"/api/v1/matches/{match['id']}/legal/", token)
-    if not legal.get("my_turn"):
-        match["pending"] = None
-        return 0, time.monotonic(), 0
+    while True:
+        status, answer = await http.request("GET", "/api/v1/me/turns/?wait=30&legal=1", token)
+        if status != 200:  # refused or cut off: as a bot would, not at once
+            await asyncio.sleep(0.5)
+            continue
+        turns = [t for t in answer.get("turns", ()) if t.get("match") == match["id"] and t.get("legal")]
+        if not turns:
+            continue
+        move = turns[0]["move_number"]
+        wakes.append((time.monotonic(), seat, move))
+        match["ready"].put_nowait((seat, turns[0]["legal"]))
+        async with match["moved"]:
+            await match["moved"].wait_for(lambda move=move: match["move"] > move)
+
+
+async def _decide(http: _Http, match: dict, seat: int, legal: dict,
+                  rng: random.Random) -> tuple[int, float, float]:
+    """The seat's decision, chosen from its legal ones: (the move number it led to or 0, when it was sent, its
+    latency)."""
     if legal["pass_cards"]:
         offer = legal["pass_cards"]
         decision = {"kind": "pass_cards", "cards": rng.sample(offer["from"], offer["count"])}
     else:
         decision = rng.choice(legal["decisions"])
     sent = time.monotonic()
-    status, answer = await http.request("POST", f"/api/v1/matches/{match['id']}/decisions/", token,
+    status, answer = await http.request("POST", f"/api/v1/matches/{match['id']}/decisions/", match["tokens"][seat],
                                         {"move_number": legal["move_number"], "decision": decision})
     took = time.monotonic() - sent
     if status != 201:
-        match["pending"] = None
         return 0, sent, took
     match["pending"] = None if answer.get("over") or not answer.get("pending") else answer["pending"]["seats"]
     match["move"] = answer["move_number"]
     async with match["moved"]:
         match["moved"].notify_all()
     return answer["move_number"], sent, took
-
-
-async def _hold_long_polls(port: int, match: dict, wakes: list[tuple[float, int, int]]) -> None:
-    """Each seat's bot holds GET me/turns/?wait= until cancelled, as an external bot waits for its turn; each answer
-    naming a turn of this match is noted in `wakes` as (when, seat, move number). The bench, not the bot, then decides
-    (at its steady rate), so an owed seat polls again only once the match has moved on: never a busy loop."""
-
-    async def seat_loop(seat: int, token: str) -> None:
-        http = _Http(port)
-        while True:
-            status, answer = await http.request("GET", "/api/v1/me/turns/?wait=30", token)
-            if status != 200:  # refused or cut off: as a bot would, not at once
-                await asyncio.sleep(0.5)
-                continue
-            turns = [t for t in answer.get("turns", ()) if t.get("match") == match["id"]]
-            if not turns:
-                continue
-            move = max(t["move_number"] for t in turns)
-            wakes.append((time.monotonic(), seat, move))
-            async with match["moved"]:
-                await match["moved"].wait_for(lambda move=move: match["move"] > move)
-
-    await asyncio.gather(*(seat_loop(seat, token) for seat, token in enumerate(match["tokens"])))
 
 
 def _wake_latencies(decisions: list[tuple[int, int, float, list[int]]],
@@ -225,7 +215,14 @@ async def _play(args, port: int, matches: list[dict],
             if due > end:
                 return
             await asyncio.sleep(max(0.0, due - time.monotonic()))
-            move, sent, took = await _decide(http, match, rng)
+            try:  # a turn a seat's bot was told of at the match's move now (an earlier one is stale)
+                while True:
+                    seat, legal = await asyncio.wait_for(match["ready"].get(), max(0.1, end - time.monotonic()))
+                    if legal["move_number"] >= match["move"]:
+                        break
+            except TimeoutError:
+                return
+            move, sent, took = await _decide(http, match, seat, legal, rng)
             if move:
                 decisions.append((match["id"], move, sent, list(match["pending"] or ())))
                 latencies.append(took)
@@ -244,8 +241,8 @@ async def _run(args, port: int, matches: list[dict], server_pid: int) -> None:
           f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     wakes: dict[int, list[tuple[float, int, int]]] = {m["id"]: [] for m in matches}
     for m in matches:
-        m["moved"] = asyncio.Condition()
-    long_polls = [asyncio.ensure_future(_hold_long_polls(port, m, wakes[m["id"]])) for m in matches]
+        m["moved"], m["ready"] = asyncio.Condition(), asyncio.Queue()
+    bots = [asyncio.ensure_future(_bot(port, m, seat, wakes[m["id"]])) for m in matches for seat in range(4)]
     await _play(args, port, matches, args.warmup_seconds)
     made, alone = await _play(args, port, matches, args.baseline_seconds)
     await asyncio.sleep(1)  # the last answers
@@ -307,9 +304,9 @@ async def _run(args, port: int, matches: list[dict], server_pid: int) -> None:
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     for ws in sockets:
         await ws.close()
-    for t in tasks + long_polls:
+    for t in tasks + bots:
         t.cancel()
-    await asyncio.gather(*tasks, *long_polls, return_exceptions=True)
+    await asyncio.gather(*tasks, *bots, return_exceptions=True)
 
 
 def _tree_rss(pid: int) -> int:
