@@ -22,6 +22,19 @@ from .test_e2e_live_push import asgi_server  # noqa: F401  (the fixture)
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def opened(chromium, viewport: dict):
+    """A new browser context and page at `viewport`, and the page's script errors as they happen."""
+    context = chromium.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, errors
+
+
 def blocked_polls(page) -> list[str]:
     polls: list[str] = []
 
@@ -38,11 +51,7 @@ def test_a_tournament_page_shows_a_new_entrant_without_reload_or_polling(chromiu
     monkeypatch.setattr(push, "COALESCE_SECONDS", 0.05)
     tournament = create_tournament(name="Live evening", rounds=1, ruleset={"rounds": 1}, club=site["club"],
                                    seed="live-e2e")
-    context = chromium.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = opened(chromium, DESKTOP)
     polls = blocked_polls(page)
     page.goto(f"{asgi_server}/tournaments/{tournament.pk}/")
     assert "No one is registered yet" in page.inner_text("#live-entrants")
@@ -68,11 +77,7 @@ def test_a_clocked_table_shows_the_clocks_counting_down(chromium, asgi_server, s
     match = create_match(players=[person, *bots], ruleset={"players": 4, "rounds": 1}, seed="clock-e2e",
                          clock_bank_seconds=180, clock_increment_seconds=2)
     start_live_match(match=match)
-    context = chromium.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = opened(chromium, DESKTOP)
     page.goto(f"{asgi_server}/matches/{match.pk}/")
     # Her clock is in her own seat, beside her name, and named as hers; the bots' seats have none.
     seat = page.locator(".dseat[data-seat='0']")
@@ -120,11 +125,7 @@ def test_a_clocked_boards_seat_shows_its_clock_on_a_phone(chromium, asgi_server,
     match = create_match(players=[person, *bots], ruleset={"players": 4}, game=game, seed="clock-board-e2e",
                          clock_bank_seconds=300, clock_increment_seconds=0)
     start_live_match(match=match)
-    context = chromium.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = opened(chromium, PHONE)
     page.goto(f"{asgi_server}/matches/{match.pk}/")
     clock = page.locator(".seat[data-seat='0'] .seat-name .chess-clock")
     assert clock.get_attribute("aria-label") == "rue's clock" and page.locator(".chess-clock").count() == 1
