@@ -245,14 +245,15 @@ class SpectatorFeed:
     FALLBACK_SECONDS = 3.0
     CLAIM_SECONDS = 60
 
-    def __init__(self, reads: SharedReads, size: int = 2048):
+    # Answers are kept only for the few seconds their notice's sockets take to read them (FALLBACK_SECONDS at most):
+    # a few hundred is minutes of moves, and each holds a whole table.
+    def __init__(self, reads: SharedReads, size: int = 512):
         self.reads, self.size = reads, size  # this process's shared reads (of its sockets of every kind)
         self.answers: OrderedDict[tuple, asyncio.Future] = OrderedDict()
 
     async def read(self, layer, match_id: int, language: str, since: float, notice: str | None) -> dict | int:
         if notice is None or layer is None or isinstance(layer, InMemoryChannelLayer):
-            return await self.reads.get((match_id, language), since,
-                                             lambda: spectator_read(match_id, language))
+            return await self._read_here(match_id, language, since)
         key = (match_id, language, notice)
         entry = self.answers.get(key)
         if entry is None:
@@ -278,8 +279,7 @@ class SpectatorFeed:
         try:
             # The claim is one Redis command, not a database read: not queued behind the process's reads.
             if await sync_to_async(self._claim, thread_sensitive=False)(key):
-                answer = await self.reads.get((match_id, language), since,
-                                                   lambda: spectator_read(match_id, language))
+                answer = await self._read_here(match_id, language, since)
                 try:
                     await layer.group_send(match_group(match_id), {
                         "type": MATCH_SPECTATORS, "match": match_id, "language": language, "notice": notice,
@@ -291,13 +291,16 @@ class SpectatorFeed:
                     await asyncio.wait_for(asyncio.shield(entry), self.FALLBACK_SECONDS)
                     return
                 except TimeoutError:
-                    answer = await self.reads.get((match_id, language), since,
-                                                       lambda: spectator_read(match_id, language))
+                    answer = await self._read_here(match_id, language, since)
             if not entry.done():
                 entry.set_result(answer)
         except Exception as e:
             if not entry.done():
                 entry.set_exception(e)
+
+    async def _read_here(self, match_id: int, language: str, since: float) -> dict | int:
+        """The spectators' answer read by this process (once for all its sockets told since `since`)."""
+        return await self.reads.get((match_id, language), since, lambda: spectator_read(match_id, language))
 
     def _claim(self, key: tuple) -> bool:
         """Whether this process reads the answer to the notice (the first to ask); True while the cache fails

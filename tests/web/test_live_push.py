@@ -57,6 +57,7 @@ def _fresh_layer(settings):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     consumers.SPECTATOR_TABLES.entries.clear()
     consumers.SPECTATOR_READS.latest.clear()  # its reads belong to the last test's event loop
+    consumers.SPECTATOR_FEED.answers.clear()  # so do its answers
 
 
 def session_of(user) -> str:
